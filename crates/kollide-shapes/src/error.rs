@@ -1,0 +1,58 @@
+//! [`ShapeError`]: why a shape could not be built.
+//!
+//! Every constructor that takes user numbers validates them and returns `Result<_, ShapeError>`.
+//! A shape that exists is valid: finite, with positive extents, and (for polygons and polyhedra)
+//! convex with the promised winding. Queries on shapes therefore never re-check their input.
+
+use thiserror::Error;
+
+/// The reasons a shape constructor rejects its input.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum ShapeError {
+    /// A coordinate, extent or radius is NaN or infinite.
+    #[error("{what} is not finite (NaN or infinite)")]
+    NonFinite {
+        /// Which input was bad, e.g. `"radius"` or `"vertex 3"`.
+        what: String,
+    },
+    /// An extent, radius or height is zero or negative.
+    #[error("{what} must be positive, got {value}")]
+    NonPositive {
+        /// Which input was bad.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A density given for mass properties is zero, negative or not finite.
+    #[error("density must be positive and finite, got {0}")]
+    InvalidDensity(f64),
+    /// Too few points to make the shape.
+    #[error("at least {needed} points are needed, got {got}")]
+    TooFewPoints {
+        /// How many points were given.
+        got: usize,
+        /// How many the shape needs.
+        needed: usize,
+    },
+    /// Two input points are equal (or closer than the tolerance).
+    #[error("points {first} and {second} coincide")]
+    DuplicatePoints {
+        /// Index of the first point.
+        first: usize,
+        /// Index of the second point.
+        second: usize,
+    },
+    /// All points lie on one line (2D) or one line or plane (3D): the shape would have no area or
+    /// no volume.
+    #[error("the points are degenerate: all {0}")]
+    Degenerate(&'static str),
+    /// A polygon promised to be convex is not: the turn at `vertex` goes the wrong way.
+    #[error("the polygon is not convex at vertex {vertex}")]
+    NotConvex {
+        /// The vertex where the boundary turns clockwise (or doubles back).
+        vertex: usize,
+    },
+    /// A polygon promised to be counter-clockwise is wound clockwise.
+    #[error("the polygon is wound clockwise; kollide expects counter-clockwise vertices")]
+    Clockwise,
+}

@@ -1,0 +1,44 @@
+//! # kollide-shapes
+//!
+//! Convex shapes for 2D and 3D, validated at construction, and the support-mapping machinery that
+//! every query in kollide is built on.
+//!
+//! | shape | 2D | 3D | core + radius |
+//! |---|---|---|---|
+//! | [`Ball`] | [`Circle`] | `Ball<N, 3>` | point + radius |
+//! | [`Segment`] | yes | yes | — |
+//! | [`Capsule`] | yes | yes | segment + radius |
+//! | [`Cuboid`] (box; an AABB is a cuboid at identity) | yes | yes | — |
+//! | [`Triangle`] | yes | yes | — |
+//! | [`ConvexPolygon`] | yes | | — |
+//! | [`ConvexPolyhedron`] | | yes | — |
+//! | [`Cylinder`], [`Cone`] | | yes | — |
+//! | [`Rounded`] | any | any | shape + radius |
+//!
+//! The traits: [`SupportMap`] (support point of the core, radius, hill-climbing hint),
+//! [`SupportFeatureMap`] (the vertex, edge or face facing a direction, with [`FeatureId`]s),
+//! [`BoundingVolume`] ([`Aabb`] under a pose), [`HasMass2`]/[`HasMass3`] (mass properties), and
+//! the [`MinkowskiDifference`] of two support maps with witness points.
+//!
+//! **Architecture invariant:** shapes know nothing of each other. Anything that takes two shapes
+//! (other than the Minkowski difference, which only combines support functions) lives in
+//! `kollide-narrowphase`.
+//!
+//! **Architecture invariant:** a constructed shape is valid. Constructors return
+//! `Result<_, ShapeError>` and reject NaN, infinite, non-positive and degenerate input, so
+//! queries never re-validate.
+
+mod aabb;
+mod ball;
+mod error;
+mod feature;
+mod mass;
+mod support;
+pub mod validate;
+
+pub use aabb::{Aabb, BoundingVolume};
+pub use ball::{Ball, Circle};
+pub use error::ShapeError;
+pub use feature::{FeatureId, SupportFeature, SupportFeatureMap, FEATURE_INLINE};
+pub use mass::{check_density, HasMass2, HasMass3, MassProperties2, MassProperties3};
+pub use support::{MinkowskiDifference, SupportMap, SupportPoint};

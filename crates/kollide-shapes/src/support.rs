@@ -1,0 +1,195 @@
+//! Support mapping: the one question every convex-shape algorithm asks.
+//!
+//! The *support point* of a convex shape `S` in a direction `d` is the point of `S` farthest along
+//! `d`: `s(d) = argmax { p · d : p ∈ S }`. GJK, EPA, ray and shape casts and the directional
+//! penetration query work on any shape that answers it, which is why they are written once for
+//! every shape and for 2D and 3D.
+//!
+//! ## Core and radius
+//! Many shapes are a simpler *core* shape grown by a radius: a ball is a point plus a radius, a
+//! capsule a segment plus a radius, a rounded box a box plus a radius. [`SupportMap`] exposes the
+//! core's support ([`SupportMap::local_core_support`]) and the radius ([`SupportMap::radius`])
+//! separately. The narrowphase runs GJK on the cores and subtracts the radii, so shallow contacts
+//! between round shapes never need EPA, and results are exact for balls and capsules.
+//!
+//! ## The Minkowski difference
+//! `A − B = { a − b : a ∈ A, b ∈ B }` contains the origin exactly when `A` and `B` overlap, and the
+//! distance from the origin to it is the distance between the shapes. Its support point is
+//! `s_A(d) − s_B(−d)`; [`MinkowskiDifference::support`] returns it with both witness points, so
+//! that closest points and contact points can be recovered from a GJK or EPA simplex. It works in
+//! A's local frame, with B placed by `pos_ab` (B's pose in A's frame): one transform per call.
+//!
+//! ## Hill climbing
+//! A polygon or polyhedron with many vertices answers through
+//! [`SupportMap::local_core_support_hinted`], which starts at a hinted vertex and walks to a
+//! neighbour while that improves the dot product (the distance seed's "hill climbing"). The
+//! Minkowski difference keeps one hint per shape, so successive GJK directions, which are close,
+//! cost a few dot products each instead of one per vertex.
+
+use core::cell::Cell;
+use core::marker::PhantomData;
+use kollide_math::{Point, Pose, Scalar, Vector};
+
+/// A convex shape described by its support function, in its local frame.
+///
+/// Implementors provide the support of the core and, for rounded shapes, a radius. Directions
+/// need not be normalised; a zero direction returns some point of the shape (never NaN).
+pub trait SupportMap<N: Scalar, const D: usize> {
+    /// The support point of the core shape (without the radius) in the local direction `dir`.
+    ///
+    /// Ties (a face or an edge exactly facing `dir`) are broken consistently: the same input gives
+    /// the same output, and for polytopes the lowest vertex index among the maximisers wins.
+    fn local_core_support(&self, dir: &Vector<N, D>) -> Point<N, D>;
+
+    /// The rounding radius added around the core (zero for sharp shapes).
+    #[inline]
+    fn radius(&self) -> N {
+        N::zero()
+    }
+
+    /// [`Self::local_core_support`] with a vertex hint for hill climbing. `hint` is read as the
+    /// starting vertex and overwritten with the vertex found. Shapes without vertices ignore it.
+    /// The result equals `local_core_support(dir)` up to ties.
+    #[inline]
+    fn local_core_support_hinted(&self, dir: &Vector<N, D>, hint: &mut u32) -> Point<N, D> {
+        let _ = hint;
+        self.local_core_support(dir)
+    }
+
+    /// The support point of the whole shape (core plus radius) in the local direction `dir`.
+    #[inline]
+    fn local_support_point(&self, dir: &Vector<N, D>) -> Point<N, D> {
+        let core = self.local_core_support(dir);
+        let r = self.radius();
+        if r > N::zero() {
+            let n = dir.norm();
+            if n > N::zero() {
+                return core + dir * (r / n);
+            }
+        }
+        core
+    }
+
+    /// The support point of the whole shape in the world direction `dir`, for the shape placed at
+    /// `pose`. Returns a world point.
+    #[inline]
+    fn support_point<P: Pose<N, D>>(&self, pose: &P, dir: &Vector<N, D>) -> Point<N, D> {
+        pose.transform_point(&self.local_support_point(&pose.inverse_transform_vector(dir)))
+    }
+}
+
+/// A support point of the Minkowski difference `A − B` together with the points of `A` and `B`
+/// it came from (all in A's local frame): `point = a − b`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SupportPoint<N: Scalar, const D: usize> {
+    /// `a − b`, a point of the Minkowski difference.
+    pub point: Vector<N, D>,
+    /// The support point of A in the direction.
+    pub a: Point<N, D>,
+    /// The support point of B in the opposite direction.
+    pub b: Point<N, D>,
+}
+
+impl<N: Scalar, const D: usize> SupportPoint<N, D> {
+    /// Builds a support point from its two witnesses.
+    #[inline]
+    pub fn new(a: Point<N, D>, b: Point<N, D>) -> Self {
+        Self { point: a - b, a, b }
+    }
+}
+
+/// The Minkowski difference `A − B` of two support-mapped shapes, in A's local frame.
+///
+/// By default it works on the *cores* of the shapes (see the module docs); use
+/// [`MinkowskiDifference::with_radii`] to include the radii.
+///
+/// ```
+/// use kollide_math::{Iso2, Pose, Vec2};
+/// use kollide_shapes::{Ball, MinkowskiDifference};
+/// let a = Ball::<f64, 2>::new(1.0).unwrap();
+/// let b = Ball::<f64, 2>::new(0.5).unwrap();
+/// let pos_ab = Iso2::new(Vec2::new(3.0, 0.0), 0.0);
+/// let md = MinkowskiDifference::new(&a, &b, pos_ab).with_radii();
+/// // The farthest point of A − B along +x is (rightmost of A) − (leftmost of B) = 1 − 2.5.
+/// let s = md.support(&Vec2::new(1.0, 0.0));
+/// assert!((s.point.x + 1.5).abs() < 1e-12);
+/// ```
+#[derive(Debug)]
+pub struct MinkowskiDifference<'s, N: Scalar, const D: usize, A: ?Sized, B: ?Sized, P> {
+    /// Shape A, at the origin of the frame.
+    pub a: &'s A,
+    /// Shape B, placed by `pos_ab`.
+    pub b: &'s B,
+    /// B's pose in A's frame.
+    pub pos_ab: P,
+    include_radii: bool,
+    hint_a: Cell<u32>,
+    hint_b: Cell<u32>,
+    _n: PhantomData<N>,
+}
+
+impl<'s, N, const D: usize, A, B, P> MinkowskiDifference<'s, N, D, A, B, P>
+where
+    N: Scalar,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+    P: Pose<N, D>,
+{
+    /// The difference of the cores of `a` and `b`, with `b` at `pos_ab` in `a`'s frame.
+    pub fn new(a: &'s A, b: &'s B, pos_ab: P) -> Self {
+        Self {
+            a,
+            b,
+            pos_ab,
+            include_radii: false,
+            hint_a: Cell::new(0),
+            hint_b: Cell::new(0),
+            _n: PhantomData,
+        }
+    }
+
+    /// The same difference, but of the whole shapes (cores grown by their radii).
+    pub fn with_radii(mut self) -> Self {
+        self.include_radii = true;
+        self
+    }
+
+    /// Starts hill climbing from these vertices (for example the ones a previous query ended at).
+    pub fn with_hints(self, hint_a: u32, hint_b: u32) -> Self {
+        self.hint_a.set(hint_a);
+        self.hint_b.set(hint_b);
+        self
+    }
+
+    /// The vertices hill climbing last ended at, to warm-start a later query.
+    pub fn hints(&self) -> (u32, u32) {
+        (self.hint_a.get(), self.hint_b.get())
+    }
+
+    /// The sum of the radii that [`Self::support`] leaves out (zero after
+    /// [`Self::with_radii`]).
+    pub fn excluded_radius(&self) -> N {
+        if self.include_radii { N::zero() } else { self.a.radius() + self.b.radius() }
+    }
+
+    /// The support point of `A − B` in direction `dir` (A's frame), with its witnesses.
+    #[inline]
+    pub fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D> {
+        let mut ha = self.hint_a.get();
+        let mut hb = self.hint_b.get();
+        let mut a = self.a.local_core_support_hinted(dir, &mut ha);
+        let dir_b = -self.pos_ab.inverse_transform_vector(dir);
+        let mut b_local = self.b.local_core_support_hinted(&dir_b, &mut hb);
+        self.hint_a.set(ha);
+        self.hint_b.set(hb);
+        if self.include_radii {
+            let n = dir.norm();
+            if n > N::zero() {
+                let unit = dir / n;
+                a += unit * self.a.radius();
+                b_local += dir_b * (self.b.radius() / n);
+            }
+        }
+        SupportPoint::new(a, self.pos_ab.transform_point(&b_local))
+    }
+}

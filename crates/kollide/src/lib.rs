@@ -1,0 +1,31 @@
+//! # kollide
+//!
+//! Collision detection, contact generation and a small rigid-body impulse solver, in 2D and 3D,
+//! generic over `f32` and `f64`.
+//!
+//! This crate only re-exports the layer crates and offers a [`prelude`]:
+//!
+//! * [`math`] (`kollide-math`): scalars, vectors, poses, tolerances.
+//! * [`shapes`] (`kollide-shapes`): convex shapes, support mapping, AABBs, mass.
+//! * [`manifold`] (`kollide-manifold`): contacts and manifolds.
+//! * [`narrowphase`] (`kollide-narrowphase`): GJK, EPA, SAT, casts, the dispatcher.
+//! * [`solver`] (`kollide-solver`): bodies and the world step.
+//!
+//! **Architecture invariant:** the umbrella holds no logic.
+
+pub use kollide_manifold as manifold;
+pub use kollide_math as math;
+pub use kollide_narrowphase as narrowphase;
+pub use kollide_shapes as shapes;
+pub use kollide_solver as solver;
+
+/// The names most programs need, in one import: `use kollide::prelude::*;`.
+pub mod prelude {
+    pub use kollide_math::{
+        Iso2, Iso3, Point, Point2, Point3, Pose, Rot2, Rot3, Scalar, Tolerances, UnitVector, Vec2,
+        Vec3, Vector,
+    };
+    pub use kollide_shapes::{
+        Aabb, Ball, BoundingVolume, Circle, FeatureId, MinkowskiDifference, ShapeError, SupportMap,
+    };
+}

@@ -1,0 +1,2 @@
+//! kollide's task runner (placeholder until the xtask lands).
+fn main() {}
