@@ -25,7 +25,9 @@ use nalgebra as na;
 /// let back = pose.inverse_transform_point(&p);
 /// assert!((back - Point2::new(1.0, 0.0)).norm() < 1e-12);
 /// ```
-pub trait Pose<N: Scalar, const D: usize>: Copy + Debug + PartialEq + Send + Sync + 'static {
+pub trait Pose<N: Scalar, const D: usize>:
+    Copy + Debug + PartialEq + Send + Sync + 'static
+{
     /// The identity transform.
     fn identity() -> Self;
     /// A pure translation.

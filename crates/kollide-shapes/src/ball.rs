@@ -6,8 +6,8 @@
 use kollide_math::{Mat3, Point, Point2, Point3, Scalar, Vector};
 
 use crate::{
-    mass::check_density, validate, Aabb, BoundingVolume, FeatureId, HasMass2, HasMass3,
-    MassProperties2, MassProperties3, ShapeError, SupportFeature, SupportFeatureMap, SupportMap,
+    Aabb, BoundingVolume, FeatureId, HasMass2, HasMass3, MassProperties2, MassProperties3,
+    ShapeError, SupportFeature, SupportFeatureMap, SupportMap, mass::check_density, validate,
 };
 
 /// A ball of radius `radius` centred on the local origin, in `D` dimensions.
@@ -69,7 +69,11 @@ impl<N: Scalar> HasMass2<N> for Ball<N, 2> {
         let density = check_density(density)?;
         let r2 = self.radius * self.radius;
         let mass = density * N::pi() * r2;
-        Ok(MassProperties2 { mass, local_center: Point2::origin(), inertia: mass * r2 * N::lit(0.5) })
+        Ok(MassProperties2 {
+            mass,
+            local_center: Point2::origin(),
+            inertia: mass * r2 * N::lit(0.5),
+        })
     }
 }
 

@@ -30,6 +30,17 @@
 
 mod aabb;
 mod ball;
+mod capsule;
+mod cone;
+mod convex_polygon;
+mod convex_polyhedron;
+mod cuboid;
+mod cylinder;
+mod hull2d;
+mod hull3d;
+mod rounded;
+mod segment;
+mod triangle;
 mod error;
 mod feature;
 mod mass;
@@ -39,6 +50,6 @@ pub mod validate;
 pub use aabb::{Aabb, BoundingVolume};
 pub use ball::{Ball, Circle};
 pub use error::ShapeError;
-pub use feature::{FeatureId, SupportFeature, SupportFeatureMap, FEATURE_INLINE};
-pub use mass::{check_density, HasMass2, HasMass3, MassProperties2, MassProperties3};
+pub use feature::{FEATURE_INLINE, FeatureId, SupportFeature, SupportFeatureMap};
+pub use mass::{HasMass2, HasMass3, MassProperties2, MassProperties3, check_density};
 pub use support::{MinkowskiDifference, SupportMap, SupportPoint};
