@@ -37,7 +37,7 @@ pub trait Scalar:
     fn to_f64(self) -> f64;
 
     /// Converts a count (an index, a number of vertices) into this type.
-    fn from_usize(n: usize) -> Self {
+    fn from_count(n: usize) -> Self {
         Self::lit(n as f64)
     }
 
@@ -142,6 +142,6 @@ mod tests {
         assert!(eps::<f32>() > eps::<f64>());
         assert_eq!(f32::MANTISSA_BITS, 24);
         assert_eq!(f64::MANTISSA_BITS, 53);
-        assert_eq!(f32::from_usize(7), 7.0);
+        assert_eq!(f32::from_count(7), 7.0);
     }
 }

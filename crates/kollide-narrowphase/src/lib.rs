@@ -1,10 +1,42 @@
 //! # kollide-narrowphase
 //!
-//! Exact queries between pairs of convex shapes: GJK (intersection, distance, closest points),
-//! EPA in 2D and 3D, exact Minkowski-difference depth for polygons, penetration along a direction,
-//! shape and ray casts, SAT with Sutherland–Hodgman clipping, analytic pair routines, and one
-//! dispatcher that picks the best routine for a pair.
+//! Exact queries between pairs of convex shapes, for 2D and 3D, `f32` and `f64`:
 //!
-//! **Architecture invariant:** no query allocates on the heap on its hot path.
+//! * [`gjk`]: GJK on any [`Cso`] (intersection, distance, closest points), written once for both
+//!   dimensions on a [`Simplex`] solved with dot products.
+//! * [`epa`]: the expanding polytope algorithm in 2D (polygon) and 3D (polytope with horizon
+//!   repair and a heap of faces).
+//! * [`ray_cast`], [`shape_cast`] (time of impact) and [`directional_penetration`] (the
+//!   shortest push along a given direction), all from one [`gjk_ray_cast`].
+//! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
+//!   queries, with rounded shapes handled as core + radius.
 //!
-//! Status: skeleton. The algorithms land with the narrowphase issue.
+//! **Conventions:** normals point from A to B; separation is negative when penetrating; see
+//! `docs/conventions.md`.
+//!
+//! **Architecture invariant:** no query allocates on the heap in the common case (inline
+//! `SmallVec` storage; only pathological EPA polytopes spill).
+//!
+//! **Architecture invariant:** no iterative query reports "no contact" because it ran out of
+//! iterations; every result carries a [`Status`].
+
+mod cast;
+mod cso;
+mod dim;
+mod epa;
+mod epa2;
+mod epa3;
+mod gjk;
+mod query;
+mod simplex;
+mod status;
+
+pub use cast::{directional_penetration, gjk_ray_cast, ray_cast, shape_cast, CastHit, Ray};
+pub use cso::{Cso, SingleShape};
+pub use epa::{epa, EpaResult};
+pub use gjk::{gjk, GjkOutcome, GjkResult};
+pub use query::{
+    closest_points, contact, distance, intersection_test, GjkCache, Intersection, ShapeContact,
+};
+pub use simplex::Simplex;
+pub use status::{QuerySettings, Status};

@@ -1,0 +1,100 @@
+//! EPA: the Expanding Polytope Algorithm, for the penetration depth of overlapping shapes.
+//!
+//! When GJK reports that the Minkowski difference `A − B` contains the origin, the penetration
+//! depth is the distance from the origin to the boundary of `A − B`, and the normal is the outward
+//! normal of the closest boundary face. EPA finds it by growing a polytope inside `A − B`:
+//!
+//! 1. start from GJK's final simplex, grown to a full triangle (2D) or tetrahedron (3D) if GJK
+//!    stopped early (touching shapes, the origin on an edge or face);
+//! 2. take the polytope face closest to the origin, with outward normal `n` at distance `d`;
+//! 3. `w` ← `support(n)`; if `n·w − d ≤ tol`, that face is on the boundary: done;
+//! 4. otherwise add `w` and repair the polytope (2D: insert `w` between the face's two vertices;
+//!    3D: remove every face `w` can see and close the hole with faces from `w` to the horizon
+//!    edges, the edges that belong to exactly one removed face), then repeat.
+//!
+//! The result is `depth = d` and `normal = n`, which points from A to B: moving B by
+//! `depth · normal` separates the shapes. Contact points come from the barycentric coordinates of
+//! `d · n` in the final face, applied to the witness points.
+//!
+//! Sources: van den Bergen, "Proximity Queries and Penetration Depth Computation on 3D Game
+//! Objects", GDC 2001; the seeds `epa-2d-and-3d-polytope-repair.md` (removal of visible faces and
+//! repair from unique edges) and `2d-gjk-epa-penetration-vector.md` (2D winding).
+
+use kollide_math::{Scalar, Vector};
+
+use crate::dim::{from_slice, point_from, sp2, sp3, to2, to3};
+use crate::{epa2, epa3, Cso, QuerySettings, Simplex, Status};
+
+/// The penetration found by EPA, in the CSO's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpaResult<N: Scalar, const D: usize> {
+    /// Penetration depth, `≥ 0` (a lower bound when the status is not converged).
+    pub depth: N,
+    /// Unit normal from A to B: moving B by `depth · normal` separates the shapes.
+    pub normal: Vector<N, D>,
+    /// Contact point on A.
+    pub point_a: Vector<N, D>,
+    /// Contact point on B (`point_a − point_b = depth · normal`).
+    pub point_b: Vector<N, D>,
+    /// How the expansion ended.
+    pub status: Status,
+    /// Iterations used.
+    pub iterations: u32,
+}
+
+/// Runs EPA on `cso` from GJK's final `simplex` (which contains the origin or touches it).
+///
+/// `scale` is the size of the shapes (for the tolerance); `fallback_normal` is used only when the
+/// Minkowski difference has no area or volume (flat shapes touching), where every direction in
+/// which it is flat is a valid normal with depth zero.
+pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
+    cso: &C,
+    simplex: &Simplex<N, D>,
+    scale: N,
+    fallback_normal: &Vector<N, D>,
+    settings: &QuerySettings<N>,
+) -> EpaResult<N, D> {
+    let tol = settings.tolerances.length(scale) * N::lit(0.01);
+    if D == 2 {
+        let support = |d: &kollide_math::Vec2<N>| {
+            let dir: Vector<N, D> = from_slice(d.as_slice());
+            sp2(&cso.support(&dir))
+        };
+        let pts: smallvec::SmallVec<[_; 4]> = simplex.points().iter().map(sp2).collect();
+        let r = epa2::run(&support, &pts, tol, &to2(fallback_normal), settings);
+        EpaResult {
+            depth: r.depth,
+            normal: from_slice(r.normal.as_slice()),
+            point_a: point_from::<N, D, 2>(&r.point_a).coords,
+            point_b: point_from::<N, D, 2>(&r.point_b).coords,
+            status: r.status,
+            iterations: r.iterations,
+        }
+    } else {
+        let support = |d: &kollide_math::Vec3<N>| {
+            let dir: Vector<N, D> = from_slice(d.as_slice());
+            sp3(&cso.support(&dir))
+        };
+        let pts: smallvec::SmallVec<[_; 4]> = simplex.points().iter().map(sp3).collect();
+        let r = epa3::run(&support, &pts, tol, &to3(fallback_normal), settings);
+        EpaResult {
+            depth: r.depth,
+            normal: from_slice(r.normal.as_slice()),
+            point_a: point_from::<N, D, 3>(&r.point_a).coords,
+            point_b: point_from::<N, D, 3>(&r.point_b).coords,
+            status: r.status,
+            iterations: r.iterations,
+        }
+    }
+}
+
+/// EPA's raw output in one concrete dimension.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawEpa<N: Scalar, const D: usize> {
+    pub depth: N,
+    pub normal: Vector<N, D>,
+    pub point_a: kollide_math::Point<N, D>,
+    pub point_b: kollide_math::Point<N, D>,
+    pub status: Status,
+    pub iterations: u32,
+}

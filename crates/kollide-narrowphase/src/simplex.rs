@@ -1,0 +1,316 @@
+//! The GJK simplex and its closest point to the origin, written once for 2D and 3D.
+//!
+//! A simplex here is 1 to `D + 1` points of the Minkowski difference, each kept with its two
+//! witness points. [`Simplex::reduce`] finds the point of the simplex closest to the origin,
+//! drops the vertices that do not contribute to it, and stores the barycentric weights of the
+//! rest, so the same weights give the closest points on A and B.
+//!
+//! The sub-cases follow Ericson, *Real-Time Collision Detection* (2005), §5.1: a segment and a
+//! triangle are solved with dot products only (Voronoi regions by barycentric signs), so the same
+//! code serves 2D and 3D. In 2D a triangle that survives whole contains the origin; in 3D a
+//! tetrahedron is tested face by face, and only faces whose plane separates the origin from the
+//! opposite vertex are searched.
+
+use kollide_math::{Scalar, Vec3, Vector};
+use kollide_shapes::SupportPoint;
+
+/// Up to four support points (a tetrahedron in 3D, a triangle in 2D) with barycentric weights.
+#[derive(Clone, Copy, Debug)]
+pub struct Simplex<N: Scalar, const D: usize> {
+    pts: [SupportPoint<N, D>; 4],
+    bary: [N; 4],
+    len: usize,
+}
+
+impl<N: Scalar, const D: usize> Simplex<N, D> {
+    /// A simplex holding one point.
+    pub fn new(p: SupportPoint<N, D>) -> Self {
+        Self { pts: [p; 4], bary: [N::one(), N::zero(), N::zero(), N::zero()], len: 1 }
+    }
+
+    /// The number of points (1 to `D + 1`).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always `false`: a simplex has at least one point.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The points.
+    pub fn points(&self) -> &[SupportPoint<N, D>] {
+        &self.pts[..self.len]
+    }
+
+    /// The barycentric weights of the closest point, one per point (they sum to one).
+    pub fn weights(&self) -> &[N] {
+        &self.bary[..self.len]
+    }
+
+    /// Appends a point. The caller keeps `len ≤ D + 1`.
+    pub fn push(&mut self, p: SupportPoint<N, D>) {
+        debug_assert!(self.len <= D);
+        self.pts[self.len] = p;
+        self.bary[self.len] = N::zero();
+        self.len += 1;
+    }
+
+    /// `true` when `p` is (exactly) one of the points.
+    pub fn contains(&self, p: &Vector<N, D>) -> bool {
+        self.points().iter().any(|q| q.point == *p)
+    }
+
+    /// The closest point and the two witness points, from the current weights.
+    pub fn closest(&self) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>) {
+        let mut v = Vector::zeros();
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for (p, w) in self.points().iter().zip(self.weights()) {
+            v += p.point * *w;
+            a += p.a.coords * *w;
+            b += p.b.coords * *w;
+        }
+        (v, a, b)
+    }
+
+    /// Reduces the simplex to the smallest sub-simplex containing its closest point to the
+    /// origin and sets the weights. Returns `true` when the full simplex (`D + 1` points)
+    /// contains the origin.
+    pub fn reduce(&mut self) -> bool {
+        match self.len {
+            1 => {
+                self.bary[0] = N::one();
+                false
+            }
+            2 => {
+                self.reduce_segment(0, 1);
+                false
+            }
+            3 => {
+                let inside = self.reduce_triangle(0, 1, 2);
+                inside && D == 2
+            }
+            _ => self.reduce_tetrahedron(),
+        }
+    }
+
+    fn set(&mut self, idx: &[usize], w: &[N]) {
+        let mut pts = self.pts;
+        for (k, &i) in idx.iter().enumerate() {
+            pts[k] = self.pts[i];
+            self.bary[k] = w[k];
+        }
+        self.pts = pts;
+        self.len = idx.len();
+    }
+
+    fn reduce_segment(&mut self, i: usize, j: usize) {
+        let a = self.pts[i].point;
+        let b = self.pts[j].point;
+        let ab = b - a;
+        let t = -a.dot(&ab);
+        if t <= N::zero() {
+            self.set(&[i], &[N::one()]);
+            return;
+        }
+        let denom = ab.norm_squared();
+        if t >= denom {
+            self.set(&[j], &[N::one()]);
+            return;
+        }
+        let t = t / denom;
+        self.set(&[i, j], &[N::one() - t, t]);
+    }
+
+    /// Ericson's closest point on triangle, with the origin as the query point. Returns `true` when
+    /// the closest point is in the interior of the face.
+    fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> bool {
+        let a = self.pts[i].point;
+        let b = self.pts[j].point;
+        let c = self.pts[k].point;
+        let ab = b - a;
+        let ac = c - a;
+        let ap = -a;
+        let d1 = ab.dot(&ap);
+        let d2 = ac.dot(&ap);
+        if d1 <= N::zero() && d2 <= N::zero() {
+            self.set(&[i], &[N::one()]);
+            return false;
+        }
+        let bp = -b;
+        let d3 = ab.dot(&bp);
+        let d4 = ac.dot(&bp);
+        if d3 >= N::zero() && d4 <= d3 {
+            self.set(&[j], &[N::one()]);
+            return false;
+        }
+        let vc = d1 * d4 - d3 * d2;
+        if vc <= N::zero() && d1 >= N::zero() && d3 <= N::zero() {
+            let t = d1 / (d1 - d3);
+            self.set(&[i, j], &[N::one() - t, t]);
+            return false;
+        }
+        let cp = -c;
+        let d5 = ab.dot(&cp);
+        let d6 = ac.dot(&cp);
+        if d6 >= N::zero() && d5 <= d6 {
+            self.set(&[k], &[N::one()]);
+            return false;
+        }
+        let vb = d5 * d2 - d1 * d6;
+        if vb <= N::zero() && d2 >= N::zero() && d6 <= N::zero() {
+            let t = d2 / (d2 - d6);
+            self.set(&[i, k], &[N::one() - t, t]);
+            return false;
+        }
+        let va = d3 * d6 - d5 * d4;
+        if va <= N::zero() && (d4 - d3) >= N::zero() && (d5 - d6) >= N::zero() {
+            let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+            self.set(&[j, k], &[N::one() - t, t]);
+            return false;
+        }
+        let sum = va + vb + vc;
+        if sum <= N::zero() {
+            // A triangle with no area: keep its longest edge.
+            self.reduce_degenerate_triangle(i, j, k);
+            return false;
+        }
+        let inv = N::one() / sum;
+        self.set(&[i, j, k], &[va * inv, vb * inv, vc * inv]);
+        true
+    }
+
+    fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) {
+        let candidates = [(i, j), (j, k), (i, k)];
+        let mut best: Option<(Simplex<N, D>, N)> = None;
+        for (p, q) in candidates {
+            let mut s = *self;
+            s.reduce_segment(p, q);
+            let d = s.closest().0.norm_squared();
+            if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
+                best = Some((s, d));
+            }
+        }
+        if let Some((s, _)) = best {
+            *self = s;
+        }
+    }
+
+    fn reduce_tetrahedron(&mut self) -> bool {
+        let p: [Vec3<N>; 4] = core::array::from_fn(|i| to3(&self.pts[i].point));
+        // Faces with the index of the opposite vertex.
+        const FACES: [([usize; 3], usize); 4] =
+            [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
+        let mut best: Option<(Simplex<N, D>, N)> = None;
+        let mut outside_any = false;
+        for (f, opp) in FACES {
+            let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
+            let side_origin = -p[f[0]].dot(&n);
+            let side_opp = (p[opp] - p[f[0]]).dot(&n);
+            // The origin is outside this face when it is strictly on the other side from the
+            // opposite vertex; a flat tetrahedron (side_opp == 0) searches every face.
+            let outside = side_opp == N::zero() || side_origin * side_opp < N::zero();
+            if !outside {
+                continue;
+            }
+            outside_any = true;
+            let mut s = *self;
+            s.len = 4;
+            let _ = s.reduce_triangle(f[0], f[1], f[2]);
+            let d = s.closest().0.norm_squared();
+            if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
+                best = Some((s, d));
+            }
+        }
+        if !outside_any {
+            // Inside: barycentric weights from signed volumes.
+            let vol = |a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>| a.dot(&b.cross(c));
+            let total = vol(&(p[1] - p[0]), &(p[2] - p[0]), &(p[3] - p[0]));
+            let w1 = vol(&(-p[0]), &(p[2] - p[0]), &(p[3] - p[0])) / total;
+            let w2 = vol(&(p[1] - p[0]), &(-p[0]), &(p[3] - p[0])) / total;
+            let w3 = vol(&(p[1] - p[0]), &(p[2] - p[0]), &(-p[0])) / total;
+            self.bary = [N::one() - w1 - w2 - w3, w1, w2, w3];
+            return true;
+        }
+        if let Some((s, _)) = best {
+            *self = s;
+        }
+        false
+    }
+}
+
+/// The first three components of a vector (only called when `D == 3`).
+#[inline(always)]
+fn to3<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vec3<N> {
+    Vec3::new(v[0], v[1], if D > 2 { v[2] } else { N::zero() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kollide_math::{Point, Vec2};
+
+    fn sp<const D: usize>(v: Vector<f64, D>) -> SupportPoint<f64, D> {
+        SupportPoint::new(Point::from(v), Point::origin())
+    }
+
+    #[test]
+    fn segment_interior_and_ends() {
+        let mut s = Simplex::new(sp(Vec2::new(-1.0, 1.0)));
+        s.push(sp(Vec2::new(1.0, 1.0)));
+        assert!(!s.reduce());
+        assert_eq!(s.len(), 2);
+        assert!((s.closest().0 - Vec2::new(0.0, 1.0)).norm() < 1e-15);
+        let mut s = Simplex::new(sp(Vec2::new(1.0, 1.0)));
+        s.push(sp(Vec2::new(2.0, 1.0)));
+        s.reduce();
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.closest().0, Vec2::new(1.0, 1.0));
+    }
+
+    #[test]
+    fn triangle_contains_origin_in_2d() {
+        let mut s = Simplex::new(sp(Vec2::new(-1.0, -1.0)));
+        s.push(sp(Vec2::new(1.0, -1.0)));
+        s.push(sp(Vec2::new(0.0, 1.0)));
+        assert!(s.reduce());
+        assert!(s.closest().0.norm() < 1e-15);
+    }
+
+    #[test]
+    fn triangle_in_3d_projects_to_plane() {
+        let mut s = Simplex::new(sp(Vec3::new(-1.0, -1.0, 1.0)));
+        s.push(sp(Vec3::new(1.0, -1.0, 1.0)));
+        s.push(sp(Vec3::new(0.0, 1.0, 1.0)));
+        assert!(!s.reduce());
+        assert_eq!(s.len(), 3);
+        assert!((s.closest().0 - Vec3::new(0.0, 0.0, 1.0)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn tetrahedron_inside_and_outside() {
+        let tet = |off: f64| {
+            let mut s = Simplex::new(sp(Vec3::new(-1.0, -1.0, -1.0 + off)));
+            s.push(sp(Vec3::new(1.0, -1.0, -1.0 + off)));
+            s.push(sp(Vec3::new(0.0, 1.0, -1.0 + off)));
+            s.push(sp(Vec3::new(0.0, 0.0, 1.0 + off)));
+            s
+        };
+        let mut inside = tet(0.0);
+        assert!(inside.reduce());
+        assert!(inside.closest().0.norm() < 1e-14);
+        let mut outside = tet(2.0);
+        assert!(!outside.reduce());
+        assert!((outside.closest().0 - Vec3::new(0.0, 0.0, 1.0)).norm() < 1e-14);
+    }
+
+    #[test]
+    fn flat_triangle_keeps_an_edge() {
+        let mut s = Simplex::new(sp(Vec2::new(-1.0, 1.0)));
+        s.push(sp(Vec2::new(0.0, 1.0)));
+        s.push(sp(Vec2::new(1.0, 1.0)));
+        assert!(!s.reduce());
+        assert!((s.closest().0 - Vec2::new(0.0, 1.0)).norm() < 1e-15);
+    }
+}
