@@ -23,7 +23,7 @@
 use kollide_math::{Scalar, Vector};
 
 use crate::dim::{from_slice, point_from, sp2, sp3, to2, to3};
-use crate::{epa2, epa3, Cso, QuerySettings, Simplex, Status};
+use crate::{Cso, QuerySettings, Simplex, Status, epa2, epa3};
 
 /// The penetration found by EPA, in the CSO's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! EPA in 2D: the polytope is a counter-clockwise polygon; adding a support point splits the
 //! closest edge in two. See [`crate::epa`] for the algorithm.
 
-use kollide_math::{geom::cross2, Point2, Scalar, Vec2};
+use kollide_math::{Point2, Scalar, Vec2, geom::cross2};
 use kollide_shapes::SupportPoint;
 use smallvec::SmallVec;
 
@@ -108,7 +108,8 @@ fn finish<N: Scalar>(
 
 /// A flat Minkowski difference (both shapes without area, e.g. segments): depth zero.
 fn flat<N: Scalar>(simplex: &[Sp<N>], fallback: &Vec2<N>) -> RawEpa<N, 2> {
-    let p = simplex.first().copied().unwrap_or(SupportPoint::new(Point2::origin(), Point2::origin()));
+    let p =
+        simplex.first().copied().unwrap_or(SupportPoint::new(Point2::origin(), Point2::origin()));
     let n = fallback.try_normalize(N::zero()).unwrap_or(Vec2::x());
     RawEpa {
         depth: N::zero(),

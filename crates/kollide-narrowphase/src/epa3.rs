@@ -7,7 +7,7 @@
 //! Storage is inline (`SmallVec`) and large enough for the common case, so a typical query does
 //! not touch the heap allocator; pathological polytopes spill to the heap rather than fail.
 
-use kollide_math::{geom::orthonormal_basis, Point3, Scalar, Vec3};
+use kollide_math::{Point3, Scalar, Vec3, geom::orthonormal_basis};
 use kollide_shapes::SupportPoint;
 use smallvec::SmallVec;
 
@@ -227,7 +227,8 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
 }
 
 fn flat<N: Scalar>(simplex: &[Sp<N>], fallback: &Vec3<N>) -> RawEpa<N, 3> {
-    let p = simplex.first().copied().unwrap_or(SupportPoint::new(Point3::origin(), Point3::origin()));
+    let p =
+        simplex.first().copied().unwrap_or(SupportPoint::new(Point3::origin(), Point3::origin()));
     let n = fallback.try_normalize(N::zero()).unwrap_or(Vec3::x());
     RawEpa {
         depth: N::zero(),
@@ -257,7 +258,8 @@ fn initial_tetrahedron<N: Scalar>(
     }
     if pts.len() == 3 {
         let n = (pts[1].point - pts[0].point).cross(&(pts[2].point - pts[0].point));
-        let scale = (pts[1].point - pts[0].point).norm().max_of((pts[2].point - pts[0].point).norm());
+        let scale =
+            (pts[1].point - pts[0].point).norm().max_of((pts[2].point - pts[0].point).norm());
         if n.norm() <= tol * scale {
             pts.truncate(2);
         }

@@ -31,12 +31,12 @@ mod query;
 mod simplex;
 mod status;
 
-pub use cast::{directional_penetration, gjk_ray_cast, ray_cast, shape_cast, CastHit, Ray};
+pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, shape_cast};
 pub use cso::{Cso, SingleShape};
-pub use epa::{epa, EpaResult};
-pub use gjk::{gjk, GjkOutcome, GjkResult};
+pub use epa::{EpaResult, epa};
+pub use gjk::{GjkOutcome, GjkResult, gjk};
 pub use query::{
-    closest_points, contact, distance, intersection_test, GjkCache, Intersection, ShapeContact,
+    GjkCache, Intersection, ShapeContact, closest_points, contact, distance, intersection_test,
 };
 pub use simplex::Simplex;
 pub use status::{QuerySettings, Status};

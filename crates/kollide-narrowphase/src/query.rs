@@ -11,7 +11,7 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
-use crate::{epa, gjk, GjkOutcome, QuerySettings, Status};
+use crate::{GjkOutcome, QuerySettings, Status, epa, gjk};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
 /// the hill-climbing vertices of both shapes.
@@ -86,8 +86,10 @@ where
 {
     let mut x = Vector::<N, D>::zeros();
     x[0] = N::one();
-    let sa = a.local_support_point(&x).coords.norm().max_of(a.local_support_point(&-x).coords.norm());
-    let sb = b.local_support_point(&x).coords.norm().max_of(b.local_support_point(&-x).coords.norm());
+    let sa =
+        a.local_support_point(&x).coords.norm().max_of(a.local_support_point(&-x).coords.norm());
+    let sb =
+        b.local_support_point(&x).coords.norm().max_of(b.local_support_point(&-x).coords.norm());
     sa.max_of(sb).max_of(N::EPSILON)
 }
 
@@ -196,7 +198,13 @@ where
         GjkOutcome::Intersecting => {
             let e = epa(&md, &g.simplex, scale, &dir, settings);
             let n = e.normal;
-            (n, e.point_a + n * ra, e.point_b - n * rb, -(e.depth + radii), g.status.worst(e.status))
+            (
+                n,
+                e.point_a + n * ra,
+                e.point_b - n * rb,
+                -(e.depth + radii),
+                g.status.worst(e.status),
+            )
         }
     };
     Some(ShapeContact {

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use kollide_math::{Iso2, Pose, Scalar, Vec2};
-use kollide_narrowphase::{closest_points, contact, intersection_test, QuerySettings, Status};
+use kollide_narrowphase::{QuerySettings, Status, closest_points, contact, intersection_test};
 
 struct Report {
     cases: usize,
@@ -53,7 +53,10 @@ fn epa_vs_sat<N: Scalar>(seed: u64, count: usize, offset: Vec2<f64>, tol: f64) -
         assert!((along - depth).abs() <= tol * 10.0, "normal not minimal: {along} vs {depth}");
         // Witness points are consistent: point_a − point_b = depth · normal.
         let d = (c.point_a - c.point_b).map(|x| x.to_f64());
-        assert!((d - n * got).norm() <= tol * 10.0 + 1e-3 * f64::from(u8::from(N::EPSILON.to_f64() > 1e-10)));
+        assert!(
+            (d - n * got).norm()
+                <= tol * 10.0 + 1e-3 * f64::from(u8::from(N::EPSILON.to_f64() > 1e-10))
+        );
         if c.status != Status::Converged {
             rep.not_converged += 1;
         }

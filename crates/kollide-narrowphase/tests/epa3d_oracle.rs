@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{rng, Cloud};
+use common::{Cloud, rng};
 use kollide_math::{Iso3, Point3, Scalar, Vec3};
-use kollide_narrowphase::{closest_points, contact, intersection_test, QuerySettings, Status};
+use kollide_narrowphase::{QuerySettings, Status, closest_points, contact, intersection_test};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -73,7 +73,11 @@ fn random_cloud(rng: &mut ChaCha8Rng) -> Vec<Point3<f64>> {
 fn random_pose(rng: &mut ChaCha8Rng, center: Vec3<f64>, spread: f64) -> Iso3<f64> {
     let mut j = || if spread > 0.0 { rng.random_range(-spread..spread) } else { 0.0 };
     let t = center + Vec3::new(j(), j(), j());
-    let axis = Vec3::new(rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0));
+    let axis = Vec3::new(
+        rng.random_range(-3.0..3.0),
+        rng.random_range(-3.0..3.0),
+        rng.random_range(-3.0..3.0),
+    );
     Iso3::new(t, axis)
 }
 
@@ -114,7 +118,9 @@ fn sat_depth(a: &[Point3<f64>], b: &[Point3<f64>]) -> f64 {
             }
         }
     }
-    axes.iter().flat_map(|n| [overlap_along(a, b, n), overlap_along(a, b, &-n)]).fold(f64::MAX, f64::min)
+    axes.iter()
+        .flat_map(|n| [overlap_along(a, b, n), overlap_along(a, b, &-n)])
+        .fold(f64::MAX, f64::min)
 }
 
 fn cast<N: Scalar>(p: &[Point3<f64>]) -> Vec<Point3<N>> {
@@ -136,7 +142,8 @@ fn epa_vs_sat<N: Scalar>(seed: u64, count: usize, center: Vec3<f64>, tol: f64) -
     while cases < count {
         let pa = random_cloud(&mut rng);
         let pb = random_cloud(&mut rng);
-        let (pose_a, pose_b) = (random_pose(&mut rng, center, 0.0), random_pose(&mut rng, center, 1.0));
+        let (pose_a, pose_b) =
+            (random_pose(&mut rng, center, 0.0), random_pose(&mut rng, center, 1.0));
         let (qa, qb) = (cast_pose::<N>(&pose_a), cast_pose::<N>(&pose_b));
         // The oracle sees the same (rounded) world vertices as kollide.
         let wa: Vec<Point3<f64>> =
@@ -196,7 +203,8 @@ fn gjk3_distance_is_consistent() {
     while done < 2_000 {
         let pa = random_cloud(&mut rng);
         let pb = random_cloud(&mut rng);
-        let (pose_a, pose_b) = (random_pose(&mut rng, Vec3::zeros(), 0.0), random_pose(&mut rng, Vec3::zeros(), 2.5));
+        let (pose_a, pose_b) =
+            (random_pose(&mut rng, Vec3::zeros(), 0.0), random_pose(&mut rng, Vec3::zeros(), 2.5));
         let wa: Vec<_> = pa.iter().map(|p| pose_a * p).collect();
         let wb: Vec<_> = pb.iter().map(|p| pose_b * p).collect();
         let sat = sat_depth(&wa, &wb);

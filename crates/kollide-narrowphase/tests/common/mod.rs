@@ -3,7 +3,7 @@
 #![allow(dead_code, missing_docs)]
 
 use kollide_math::{Iso2, Point, Point2, Pose, Scalar, Vec2, Vector};
-use kollide_shapes::{convex_hull_2d, SupportMap};
+use kollide_shapes::{SupportMap, convex_hull_2d};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -1,0 +1,291 @@
+//! Named cases that break naive GJK/EPA implementations, each with its exact answer, in f32 and
+//! f64: touching, coincident centres, identical shapes, containment, zero thickness, a 2-point
+//! simplex handed to EPA, a 10⁴ size ratio, and far from the origin. Plus ray casts, shape casts
+//! and directional penetration against closed-form answers.
+
+use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
+use kollide_narrowphase::{
+    QuerySettings, Ray, Simplex, contact, directional_penetration, epa, intersection_test,
+    ray_cast, shape_cast,
+};
+use kollide_shapes::{Ball, Capsule, Circle, Cuboid, MinkowskiDifference, Segment, Triangle};
+use rstest::rstest;
+
+fn v2<N: Scalar>(x: f64, y: f64) -> Vec2<N> {
+    Vec2::new(N::lit(x), N::lit(y))
+}
+
+fn iso2<N: Scalar>(x: f64, y: f64, angle: f64) -> Iso2<N> {
+    Iso2::new(v2(x, y), N::lit(angle))
+}
+
+fn close<N: Scalar>(got: N, want: f64, tol: f64) -> bool {
+    (got.to_f64() - want).abs() <= tol
+}
+
+fn tol<N: Scalar>() -> f64 {
+    if N::EPSILON.to_f64() > 1e-10 { 1e-4 } else { 1e-9 }
+}
+
+/// (shape A, pose A, shape B, pose B) of 2D boxes, with the expected separation and normal.
+fn box_case<N: Scalar>(
+    name: &str,
+) -> (Cuboid<N, 2>, Iso2<N>, Cuboid<N, 2>, Iso2<N>, f64, Vec2<f64>) {
+    let unit = Cuboid::new(v2(1.0, 1.0)).unwrap();
+    match name {
+        "touching" => (unit, iso2(0.0, 0.0, 0.0), unit, iso2(2.0, 0.5, 0.0), 0.0, Vec2::x()),
+        "identical" => (unit, iso2(0.0, 0.0, 0.0), unit, iso2(0.0, 0.0, 0.0), -2.0, Vec2::x()),
+        "contained" => {
+            let small = Cuboid::new(v2(0.1, 0.1)).unwrap();
+            let big = Cuboid::new(v2(2.0, 1.0)).unwrap();
+            // Small box near the top face of the big one: exits upwards by 1.0 − 0.7 + 0.1.
+            (big, iso2(0.0, 0.0, 0.0), small, iso2(0.3, 0.7, 0.0), -0.4, Vec2::y())
+        }
+        "size_ratio" => {
+            let tiny = Cuboid::new(v2(0.01, 0.01)).unwrap();
+            let huge = Cuboid::new(v2(100.0, 100.0)).unwrap();
+            (huge, iso2(0.0, 0.0, 0.0), tiny, iso2(3.0, 100.005, 0.0), -0.005, Vec2::y())
+        }
+        "far_from_origin" => {
+            (unit, iso2(1e4, 1e4, 0.0), unit, iso2(1e4 + 1.9, 1e4 + 0.3, 0.0), -0.1, Vec2::x())
+        }
+        _ => unreachable!(),
+    }
+}
+
+#[rstest]
+#[case::touching("touching")]
+#[case::identical_shapes("identical")]
+#[case::one_inside_the_other("contained")]
+#[case::size_ratio_1e4("size_ratio")]
+#[case::far_from_origin_1e4("far_from_origin")]
+fn boxes_2d(#[case] name: &str) {
+    fn check<N: Scalar>(name: &str, tol: f64) {
+        let (a, pa, b, pb, sep, normal) = box_case::<N>(name);
+        let s = QuerySettings::<N>::default();
+        let c = contact(&pa, &a, &pb, &b, N::zero(), &s).expect("overlap or touch");
+        assert!(close(c.separation, sep, tol), "{name}: separation {} vs {sep}", c.separation);
+        if name != "identical" {
+            let n = c.normal.map(|x| x.to_f64());
+            assert!((n - normal).norm() < 1e-3, "{name}: normal {n:?}");
+        }
+        assert!(intersection_test(&pa, &a, &pb, &b, None, &s).intersecting, "{name}");
+        // Swapping A and B flips the normal and keeps the separation.
+        let r = contact(&pb, &b, &pa, &a, N::zero(), &s).expect("symmetric");
+        assert!(close(r.separation, c.separation.to_f64(), tol));
+    }
+    // Far from the origin an f32 ulp of 1e4 is ~1e-3.
+    let f32_tol = if name == "far_from_origin" { 4e-3 } else { 1e-4 };
+    check::<f32>(name, f32_tol);
+    check::<f64>(name, 1e-9);
+}
+
+#[test]
+fn coincident_circle_centres_use_the_documented_normal() {
+    fn check<N: Scalar>() {
+        let c = Circle::new(N::lit(0.5)).unwrap();
+        let p = iso2::<N>(3.0, -2.0, 0.4);
+        let k = contact(&p, &c, &p, &c, N::zero(), &QuerySettings::default()).unwrap();
+        assert!(close(k.separation, -1.0, tol::<N>()));
+        // The cores are the same point: the fallback normal is the world +x axis rotated by A.
+        assert!(close(k.normal.norm(), 1.0, tol::<N>()));
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+#[test]
+fn zero_thickness_segment_against_box() {
+    fn check<N: Scalar>() {
+        let seg =
+            Segment::new(Point2::new(N::lit(-3.0), N::zero()), Point2::new(N::lit(3.0), N::zero()))
+                .unwrap();
+        let b = Cuboid::new(v2::<N>(1.0, 1.0)).unwrap();
+        let s = QuerySettings::<N>::default();
+        // Segment 0.25 below the box's top face.
+        let k =
+            contact(&iso2::<N>(0.0, 0.0, 0.0), &b, &iso2::<N>(0.0, 0.75, 0.0), &seg, N::zero(), &s)
+                .unwrap();
+        assert!(close(k.separation, -0.25, tol::<N>()), "{}", k.separation);
+        assert!((k.normal.map(|x| x.to_f64()) - Vec2::y()).norm() < 1e-4);
+        // A flat triangle in 3D against a cube: 0.1 deep through the top face.
+        let tri = Triangle::new(
+            Point3::new(N::lit(-0.5), N::zero(), N::lit(-0.5)),
+            Point3::new(N::lit(0.5), N::zero(), N::lit(-0.5)),
+            Point3::new(N::zero(), N::zero(), N::lit(0.5)),
+        )
+        .unwrap();
+        let cube = Cuboid::new(Vec3::repeat(N::one())).unwrap();
+        let pt = Iso3::translation(N::zero(), N::lit(0.9), N::zero());
+        let k = contact(&Iso3::identity(), &cube, &pt, &tri, N::zero(), &s).unwrap();
+        assert!(close(k.separation, -0.1, tol::<N>()), "{}", k.separation);
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+#[test]
+fn two_point_simplex_handed_to_epa() {
+    // Two unit squares overlapping by 0.5 along x; GJK's simplex is replaced by a 2-point one
+    // (the segment between two support points through the origin) to force EPA to grow it.
+    let a = Cuboid::new(Vec2::new(1.0f64, 1.0)).unwrap();
+    let md = MinkowskiDifference::new(&a, &a, Iso2::translation(1.5, 0.0));
+    let s0 = md.support(&Vec2::new(1.0, 0.0));
+    let s1 = md.support(&Vec2::new(-1.0, 0.0));
+    let mut simplex = Simplex::new(s0);
+    simplex.push(s1);
+    let e = epa(&md, &simplex, 1.0, &Vec2::x(), &QuerySettings::default());
+    assert!((e.depth - 0.5).abs() < 1e-12);
+    assert!((e.normal - Vec2::x()).norm() < 1e-12);
+}
+
+#[rstest]
+#[case::parallel_capsules(0.0, 0.5, -0.5)]
+// Perpendicular cores crossing: B must rise 0.7 for the cores to touch, plus both radii.
+#[case::crossing_capsules(std::f64::consts::FRAC_PI_2, 0.3, -1.7)]
+#[case::separated_capsules(0.0, 1.5, 0.5)]
+fn capsules_are_exact_through_their_cores(#[case] angle: f64, #[case] dy: f64, #[case] sep: f64) {
+    fn check<N: Scalar>(angle: f64, dy: f64, sep: f64) {
+        let c = Capsule::<N, 2>::new(
+            Point2::new(N::lit(-1.0), N::zero()),
+            Point2::new(N::lit(1.0), N::zero()),
+            N::lit(0.5),
+        )
+        .unwrap();
+        let k = contact(
+            &iso2::<N>(0.0, 0.0, 0.0),
+            &c,
+            &iso2::<N>(0.0, dy, angle),
+            &c,
+            N::lit(1.0),
+            &QuerySettings::default(),
+        )
+        .unwrap();
+        assert!(close(k.separation, sep, tol::<N>()), "{} vs {sep}", k.separation);
+        assert!((k.normal.map(|x| x.to_f64()) - Vec2::y()).norm() < 1e-4);
+    }
+    check::<f32>(angle, dy, sep);
+    check::<f64>(angle, dy, sep);
+}
+
+#[test]
+fn balls_3d_and_margin() {
+    let b = Ball::<f64, 3>::new(1.0).unwrap();
+    let s = QuerySettings::default();
+    let pb = Iso3::translation(0.0, 2.5, 0.0);
+    assert!(contact(&Iso3::identity(), &b, &pb, &b, 0.4, &s).is_none());
+    let k = contact(&Iso3::identity(), &b, &pb, &b, 0.6, &s).unwrap();
+    assert!((k.separation - 0.5).abs() < 1e-12);
+    assert!((k.point_a - Point3::new(0.0, 1.0, 0.0)).norm() < 1e-12);
+    assert!((k.point_b - Point3::new(0.0, 1.5, 0.0)).norm() < 1e-12);
+}
+
+#[rstest]
+#[case::box_face(Point2::new(-5.0, 0.3), Vec2::new(1.0, 0.0), Some((4.0, Vec2::new(-1.0, 0.0))))]
+#[case::box_top(Point2::new(0.2, 9.0), Vec2::new(0.0, -2.0), Some((4.0, Vec2::new(0.0, 1.0))))]
+#[case::miss(Point2::new(-5.0, 3.0), Vec2::new(1.0, 0.0), None)]
+#[case::pointing_away(Point2::new(-5.0, 0.0), Vec2::new(-1.0, 0.0), None)]
+#[case::from_inside(Point2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Some((0.0, Vec2::zeros())))]
+fn ray_casts_against_a_box(
+    #[case] origin: Point2<f64>,
+    #[case] dir: Vec2<f64>,
+    #[case] expected: Option<(f64, Vec2<f64>)>,
+) {
+    let b = Cuboid::new(Vec2::new(1.0f64, 1.0)).unwrap();
+    let hit =
+        ray_cast(&Iso2::identity(), &b, &Ray { origin, dir }, 100.0, &QuerySettings::default());
+    match (hit, expected) {
+        (None, None) => {}
+        (Some(h), Some((t, n))) => {
+            assert!((h.t - t).abs() < 1e-9, "t {} vs {t}", h.t);
+            assert!((h.normal - n).norm() < 1e-9, "normal {:?}", h.normal);
+        }
+        (h, e) => panic!("got {h:?}, expected {e:?}"),
+    }
+}
+
+#[test]
+fn ray_cast_on_rotated_capsule_and_sphere() {
+    let s = QuerySettings::<f64>::default();
+    let ball = Ball::<f64, 3>::new(2.0).unwrap();
+    let ray = Ray { origin: Point3::new(0.0, 0.0, -10.0), dir: Vec3::new(0.0, 0.0, 1.0) };
+    let pose = Iso3::translation(0.0, 1.0, 0.0);
+    let h = ray_cast(&pose, &ball, &ray, 100.0, &s).unwrap();
+    // Hits the sphere of radius 2 at y offset 1: z = −sqrt(3).
+    assert!((h.t - (10.0 - 3f64.sqrt())).abs() < 1e-6, "{}", h.t);
+    let expected_n = Vec3::new(0.0, -1.0, -3f64.sqrt()) / 2.0;
+    assert!((h.normal - expected_n).norm() < 1e-4);
+}
+
+#[test]
+fn shape_cast_time_of_impact() {
+    let s = QuerySettings::<f64>::default();
+    let c = Circle::new(1.0).unwrap();
+    let b = Cuboid::new(Vec2::new(1.0, 1.0)).unwrap();
+    // Circle at x = −10 moving at 4 m/s towards a box at the origin: touches when its centre is at
+    // x = −2, after 2 s.
+    let hit = shape_cast(
+        &Iso2::identity(),
+        &Vec2::zeros(),
+        &b,
+        &Iso2::translation(-10.0, 0.2),
+        &Vec2::new(4.0, 0.0),
+        &c,
+        10.0,
+        &s,
+    )
+    .unwrap();
+    assert!((hit.t - 2.0).abs() < 1e-6, "toi {}", hit.t);
+    assert!((hit.normal - Vec2::new(-1.0, 0.0)).norm() < 1e-6);
+    assert!((hit.point_a - Point2::new(-1.0, 0.2)).norm() < 1e-5, "{:?}", hit.point_a);
+    assert!((hit.point_b - hit.point_a).norm() < 1e-5);
+    // Moving away: no hit.
+    assert!(
+        shape_cast(
+            &Iso2::identity(),
+            &Vec2::zeros(),
+            &b,
+            &Iso2::translation(-10.0, 0.0),
+            &Vec2::new(-1.0, 0.0),
+            &c,
+            10.0,
+            &s
+        )
+        .is_none()
+    );
+}
+
+#[test]
+fn directional_penetration_along_a_diagonal() {
+    let s = QuerySettings::<f64>::default();
+    let b = Cuboid::new(Vec2::new(1.0, 1.0)).unwrap();
+    // B overlaps A by 0.5 in x and 1.0 in y. Pushing along +x alone needs 0.5; along the diagonal
+    // (1,1)/√2 it needs t with t/√2 = 0.5 → t = 0.5·√2 (x frees first).
+    let pb = Iso2::translation(1.5, 1.0);
+    let x =
+        directional_penetration(&Iso2::identity(), &b, &pb, &b, &Vec2::new(1.0, 0.0), &s).unwrap();
+    assert!((x.t - 0.5).abs() < 1e-9, "{}", x.t);
+    let d =
+        directional_penetration(&Iso2::identity(), &b, &pb, &b, &Vec2::new(1.0, 1.0), &s).unwrap();
+    assert!((d.t - 0.5 * 2f64.sqrt()).abs() < 1e-9, "{}", d.t);
+    // Pushing B back the way it came (−x) needs 3.5.
+    let back =
+        directional_penetration(&Iso2::identity(), &b, &pb, &b, &Vec2::new(-1.0, 0.0), &s).unwrap();
+    assert!((back.t - 3.5).abs() < 1e-9, "{}", back.t);
+    // After moving by t along the direction the shapes touch but no longer overlap.
+    let moved = Iso2::translation(1.5 + d.t / 2f64.sqrt(), 1.0 + d.t / 2f64.sqrt());
+    let k = contact(&Iso2::identity(), &b, &moved, &b, 1.0, &s).unwrap();
+    assert!(k.separation.abs() < 1e-9);
+    // Not overlapping: nothing to resolve.
+    assert!(
+        directional_penetration(
+            &Iso2::identity(),
+            &b,
+            &Iso2::translation(3.0, 0.0),
+            &b,
+            &Vec2::x(),
+            &s
+        )
+        .is_none()
+    );
+}
