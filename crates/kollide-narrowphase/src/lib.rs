@@ -6,6 +6,8 @@
 //!   dimensions on a [`Simplex`] solved with dot products.
 //! * [`epa`]: the expanding polytope algorithm in 2D (polygon) and 3D (polytope with horizon
 //!   repair and a heap of faces).
+//! * [`polygon_separation`]: the exact depth of two convex polygons through their Minkowski
+//!   difference (SAT over every edge normal); the oracle EPA is tested against.
 //! * [`ray_cast`], [`shape_cast`] (time of impact) and [`directional_penetration`] (the
 //!   shortest push along a given direction), all from one [`gjk_ray_cast`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
@@ -27,6 +29,7 @@ mod epa;
 mod epa2;
 mod epa3;
 mod gjk;
+mod polygon_depth;
 mod query;
 mod simplex;
 mod status;
@@ -35,6 +38,7 @@ pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, sh
 pub use cso::{Cso, SingleShape};
 pub use epa::{EpaResult, epa};
 pub use gjk::{GjkOutcome, GjkResult, gjk};
+pub use polygon_depth::{Owner, PolygonSeparation, max_edge_separation, polygon_separation};
 pub use query::{
     GjkCache, Intersection, ShapeContact, closest_points, contact, distance, intersection_test,
 };
