@@ -1,1 +1,838 @@
-//! (being written)
+//! [`ConvexPolyhedron`]: a convex polytope in 3D with polygon faces and full adjacency.
+//!
+//! A convex polyhedron is stored as its vertices, its faces (convex polygons, counter-clockwise
+//! when seen from outside, with outward unit normals), its edges, and the adjacency between them.
+//! It is built from a point cloud by the 3D hull ([`convex_hull_3d`](crate::convex_hull_3d)),
+//! which keeps only extreme vertices and merges coplanar triangles into polygons, or directly as a
+//! box with [`ConvexPolyhedron::from_cuboid`].
+//!
+//! ## Numbering (the [`FeatureId`]s)
+//! * **Vertex(i)** is `vertices()[i]`. From [`ConvexPolyhedron::from_points`] the vertices keep the
+//!   order of the input cloud (the points that are not vertices are skipped). From
+//!   [`ConvexPolyhedron::from_cuboid`], bit `k` of `i` is set when the vertex is at `+h_k` on axis
+//!   `k` (the [`Cuboid`](crate::Cuboid) numbering).
+//! * **Face(i)** is `face(i)`: a list of vertex indices, counter-clockwise seen from outside, with
+//!   normal `face_normal(i)`. From `from_points` each face starts at its lowest vertex and faces
+//!   are sorted lexicographically; from `from_cuboid` faces are `+x, −x, +y, −y, +z, −z`.
+//! * **Edge(i)** is `edges()[i]`: its two vertices `a < b` and its two faces. Edges are sorted by
+//!   `(a, b)`. `faces[0]` is the face in which the edge runs `a → b` (counter-clockwise),
+//!   `faces[1]` the face in which it runs `b → a`.
+//!
+//! ## Adjacency
+//! * face → vertices: [`ConvexPolyhedron::face`]; face → edges: [`ConvexPolyhedron::face_edges`]
+//!   (edge `k` joins face vertices `k` and `k + 1`); face → faces through the edges'
+//!   [`PolyhedronEdge::other_face`].
+//! * edge → vertices and faces: [`PolyhedronEdge`].
+//! * vertex → vertices and edges: [`ConvexPolyhedron::vertex_neighbors`] and
+//!   [`ConvexPolyhedron::vertex_edges`], in counter-clockwise order around the vertex seen from
+//!   outside. They are stored in compressed-sparse-row form (one offsets array and one flat
+//!   array), as are the faces, so a polyhedron is a handful of allocations however large it is.
+//!
+//! ## Support mapping and hill climbing
+//! [`SupportMap::local_core_support`] scans every vertex and returns the lowest index among the
+//! maximisers of `v · dir`. [`SupportMap::local_core_support_hinted`] does the same scan for small
+//! polyhedra (at most [`ConvexPolyhedron::SCAN_LIMIT`] vertices), and for larger ones *hill
+//! climbs* (the distance seed's "hill climbing"; van den Bergen, *Collision Detection in
+//! Interactive 3D Environments*, 2004, §4.3.3): start at the hinted vertex, move to the neighbour
+//! with the largest dot product while it is strictly larger, stop when no neighbour improves. On a
+//! convex polyhedron a vertex that no neighbour beats is a global maximum (the vertex graph of the
+//! maximising face of a linear function is connected, and every non-maximal vertex has an
+//! improving edge), so the walk is exact. With a hint from the previous, nearby direction the walk
+//! is a step or two: a handful of dot products instead of one per vertex.
+//!
+//! Ties: when the walk stops, it also visits the neighbours whose dot product is *exactly* equal
+//! and returns the lowest index among that plateau. This gives the same vertex as the scan whenever
+//! the computed maximisers are connected to each other through edges, which is always the case for
+//! exact ties (such as a face of an axis-aligned box facing an axis). Where rounding makes two
+//! mathematically tied vertices differ by an ulp the two methods may return different vertices,
+//! whose dot products agree to rounding. Out-of-range hints are clamped to vertex 0.
+//!
+//! ## Supporting feature
+//! [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (ties to the lowest
+//! face index), with its vertices counter-clockwise seen from outside and ids `Vertex(j)`. It scans
+//! the faces.
+//!
+//! ## Mass
+//! Volume, centre of mass and inertia come from splitting the polyhedron into tetrahedra that
+//! share an interior point (the mean of the vertices) and summing their second moments with the
+//! closed form of a tetrahedron's covariance (Blow and Binstock, "How to find the inertia tensor
+//! (or other mass properties) of a 3D solid body represented by a triangle mesh", 2004; Tonon,
+//! "Explicit exact formulas for the 3-D tetrahedron inertia tensor in terms of its vertex
+//! coordinates", J. Math. Stat. 2004). For the tetrahedron `(0, a, b, c)` with volume `V`:
+//! `∫ x xᵀ dV = V/20 · (a aᵀ + b bᵀ + c cᵀ + s sᵀ)` with `s = a + b + c`; the inertia tensor is
+//! `tr(C)·I − C` for the total covariance `C`, moved to the centre of mass with the parallel-axis
+//! theorem.
+//!
+//! ```
+//! use kollide_math::{Point3, Vec3};
+//! use kollide_shapes::{ConvexPolyhedron, SupportMap};
+//! let cube = ConvexPolyhedron::from_cuboid(Vec3::new(1.0f64, 1.0, 1.0)).unwrap();
+//! assert_eq!((cube.vertices().len(), cube.num_faces(), cube.edges().len()), (8, 6, 12));
+//! assert_eq!(cube.local_support_point(&Vec3::new(1.0, 2.0, 3.0)), Point3::new(1.0, 1.0, 1.0));
+//! ```
+
+use kollide_math::{Mat3, Point3, Pose, Scalar, UnitVec3, Vec3};
+
+use crate::{
+    Aabb, BoundingVolume, FeatureId, HasMass3, MassProperties3, ShapeError, SupportFeature,
+    SupportFeatureMap, SupportMap, hull3d::polygon_normal, mass::check_density, validate,
+};
+
+/// One edge of a [`ConvexPolyhedron`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PolyhedronEdge {
+    /// The two vertex indices, lower first.
+    pub vertices: [u32; 2],
+    /// The two adjacent faces: `faces[0]` holds the edge as `vertices[0] → vertices[1]` in its
+    /// counter-clockwise loop, `faces[1]` as `vertices[1] → vertices[0]`.
+    pub faces: [u32; 2],
+}
+
+impl PolyhedronEdge {
+    /// The face on the other side of this edge from `face` (`faces[0]` if `face` is neither).
+    #[inline]
+    pub fn other_face(&self, face: u32) -> u32 {
+        if self.faces[0] == face { self.faces[1] } else { self.faces[0] }
+    }
+}
+
+/// A convex polyhedron: vertices, polygon faces with outward normals, edges and adjacency.
+///
+/// Built only by validated constructors, so it is always closed, convex and outward-wound. See
+/// the [module documentation](self) for the numbering of features and the support strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvexPolyhedron<N: Scalar> {
+    vertices: Vec<Point3<N>>,
+    face_offsets: Vec<u32>,
+    face_vertices: Vec<u32>,
+    face_edges: Vec<u32>,
+    normals: Vec<UnitVec3<N>>,
+    edges: Vec<PolyhedronEdge>,
+    vertex_offsets: Vec<u32>,
+    vertex_neighbors: Vec<u32>,
+    vertex_edges: Vec<u32>,
+}
+
+impl<N: Scalar> ConvexPolyhedron<N> {
+    /// Polyhedra with at most this many vertices answer hinted support queries with a linear
+    /// scan, which is as fast as hill climbing at that size.
+    pub const SCAN_LIMIT: usize = 16;
+
+    /// The convex hull of a point cloud (see [`convex_hull_3d`](crate::convex_hull_3d)).
+    ///
+    /// # Errors
+    /// [`ShapeError::TooFewPoints`] (fewer than 4), [`ShapeError::NonFinite`] (naming the point),
+    /// [`ShapeError::Degenerate`] (`"coincident"`, `"collinear"`, `"coplanar"`: no volume).
+    ///
+    /// ```
+    /// use kollide_math::Point3;
+    /// use kollide_shapes::{ConvexPolyhedron, ShapeError};
+    /// let tet = ConvexPolyhedron::from_points(&[
+    ///     Point3::new(0.0f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0),
+    ///     Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0),
+    /// ]).unwrap();
+    /// assert_eq!(tet.num_faces(), 4);
+    /// let flat = [Point3::new(0.0f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0),
+    ///     Point3::new(0.0, 1.0, 0.0), Point3::new(1.0, 1.0, 0.0)];
+    /// assert_eq!(ConvexPolyhedron::from_points(&flat), Err(ShapeError::Degenerate("coplanar")));
+    /// ```
+    pub fn from_points(points: &[Point3<N>]) -> Result<Self, ShapeError> {
+        let hull = crate::convex_hull_3d(points)?;
+        Self::from_parts(hull.vertices, hull.faces, Some(hull.normals))
+    }
+
+    /// The box `{ p : |p_k| ≤ half_extents_k }`, with the [`Cuboid`](crate::Cuboid) numbering of
+    /// vertices and faces. Fails unless every half extent is positive and finite.
+    pub fn from_cuboid(half_extents: Vec3<N>) -> Result<Self, ShapeError> {
+        validate::positive_vector(&half_extents, "half extent")?;
+        let h = half_extents;
+        let vertices = (0..8u32)
+            .map(|i| {
+                let s = |bit: u32, x: N| if i & (1 << bit) != 0 { x } else { -x };
+                Point3::new(s(0, h.x), s(1, h.y), s(2, h.z))
+            })
+            .collect();
+        let faces = vec![
+            vec![1, 3, 7, 5], // +x
+            vec![0, 4, 6, 2], // −x
+            vec![2, 6, 7, 3], // +y
+            vec![0, 1, 5, 4], // −y
+            vec![4, 5, 7, 6], // +z
+            vec![0, 2, 3, 1], // −z
+        ];
+        Self::from_parts(vertices, faces, None)
+    }
+
+    /// Builds the adjacency of a closed, consistently wound polygon mesh.
+    fn from_parts(
+        vertices: Vec<Point3<N>>,
+        faces: Vec<Vec<u32>>,
+        normals: Option<Vec<UnitVec3<N>>>,
+    ) -> Result<Self, ShapeError> {
+        let bad = || ShapeError::Degenerate("not a closed polyhedron");
+        let nv = vertices.len();
+        let mut face_offsets = Vec::with_capacity(faces.len() + 1);
+        let mut face_vertices = Vec::new();
+        face_offsets.push(0u32);
+        for f in &faces {
+            if f.len() < 3 || f.iter().any(|&v| v as usize >= nv) {
+                return Err(bad());
+            }
+            face_vertices.extend_from_slice(f);
+            face_offsets.push(face_vertices.len() as u32);
+        }
+        let normals = match normals {
+            Some(n) if n.len() == faces.len() => n,
+            _ => faces.iter().map(|f| polygon_normal(&vertices, f)).collect(),
+        };
+        // Half-edges (from, to, face, slot in face_vertices), sorted by (from, to).
+        let mut half: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(face_vertices.len());
+        for (fi, f) in faces.iter().enumerate() {
+            let base = face_offsets[fi];
+            for k in 0..f.len() {
+                half.push((f[k], f[(k + 1) % f.len()], fi as u32, base + k as u32));
+            }
+        }
+        half.sort_unstable();
+        if half.windows(2).any(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1)) {
+            return Err(bad());
+        }
+        let find = |from: u32, to: u32| half.binary_search_by_key(&(from, to), |h| (h.0, h.1)).ok();
+        let mut edges = Vec::new();
+        let mut face_edges = vec![0u32; face_vertices.len()];
+        for &(a, b, f, slot) in &half {
+            if a < b {
+                let twin = find(b, a).ok_or_else(bad)?;
+                let e = edges.len() as u32;
+                edges.push(PolyhedronEdge { vertices: [a, b], faces: [f, half[twin].2] });
+                face_edges[slot as usize] = e;
+                face_edges[half[twin].3 as usize] = e;
+            } else if find(b, a).is_none() {
+                return Err(bad());
+            }
+        }
+        // Vertex neighbours, counter-clockwise from outside: from the half-edge v → w in face f
+        // (where u → v → w), the next one around v is v → u, in the face across u → v.
+        let mut vertex_offsets = Vec::with_capacity(nv + 1);
+        let mut vertex_neighbors = Vec::with_capacity(half.len());
+        let mut vertex_edges = Vec::with_capacity(half.len());
+        vertex_offsets.push(0u32);
+        let mut start = 0usize;
+        for v in 0..nv as u32 {
+            while start < half.len() && half[start].0 < v {
+                start += 1;
+            }
+            if start >= half.len() || half[start].0 != v {
+                return Err(bad());
+            }
+            let degree = half[start..].iter().take_while(|h| h.0 == v).count();
+            let mut h = start;
+            for step in 0..degree {
+                if step > 0 && h == start {
+                    return Err(bad());
+                }
+                let (_, w, f, slot) = half[h];
+                vertex_neighbors.push(w);
+                vertex_edges.push(face_edges[slot as usize]);
+                let (lo, hi) = (face_offsets[f as usize], face_offsets[f as usize + 1]);
+                let prev_slot = if slot == lo { hi - 1 } else { slot - 1 };
+                let u = face_vertices[prev_slot as usize];
+                h = find(v, u).ok_or_else(bad)?;
+            }
+            if h != start {
+                return Err(bad());
+            }
+            vertex_offsets.push(vertex_neighbors.len() as u32);
+        }
+        Ok(Self {
+            vertices,
+            face_offsets,
+            face_vertices,
+            face_edges,
+            normals,
+            edges,
+            vertex_offsets,
+            vertex_neighbors,
+            vertex_edges,
+        })
+    }
+
+    /// The vertices (Vertex(i) is `vertices()[i]`).
+    #[inline]
+    pub fn vertices(&self) -> &[Point3<N>] {
+        &self.vertices
+    }
+
+    /// The number of faces.
+    #[inline]
+    pub fn num_faces(&self) -> usize {
+        self.normals.len()
+    }
+
+    /// The vertex indices of face `i`, counter-clockwise seen from outside. Panics if
+    /// `i >= num_faces()`.
+    #[inline]
+    pub fn face(&self, i: usize) -> &[u32] {
+        &self.face_vertices[self.face_offsets[i] as usize..self.face_offsets[i + 1] as usize]
+    }
+
+    /// The edge indices of face `i`: edge `k` joins `face(i)[k]` and `face(i)[k + 1]`.
+    #[inline]
+    pub fn face_edges(&self, i: usize) -> &[u32] {
+        &self.face_edges[self.face_offsets[i] as usize..self.face_offsets[i + 1] as usize]
+    }
+
+    /// Every face's vertex list, in face order.
+    pub fn faces(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        (0..self.num_faces()).map(|i| self.face(i))
+    }
+
+    /// The outward unit normal of face `i`.
+    #[inline]
+    pub fn face_normal(&self, i: usize) -> &UnitVec3<N> {
+        &self.normals[i]
+    }
+
+    /// The outward unit normals of all faces.
+    #[inline]
+    pub fn face_normals(&self) -> &[UnitVec3<N>] {
+        &self.normals
+    }
+
+    /// The edges (Edge(i) is `edges()[i]`), sorted by their vertex pair.
+    #[inline]
+    pub fn edges(&self) -> &[PolyhedronEdge] {
+        &self.edges
+    }
+
+    /// The vertices joined to vertex `i` by an edge, counter-clockwise around it seen from outside.
+    #[inline]
+    pub fn vertex_neighbors(&self, i: usize) -> &[u32] {
+        &self.vertex_neighbors[self.vertex_offsets[i] as usize..self.vertex_offsets[i + 1] as usize]
+    }
+
+    /// The edges at vertex `i`, in the same order as [`Self::vertex_neighbors`].
+    #[inline]
+    pub fn vertex_edges(&self, i: usize) -> &[u32] {
+        &self.vertex_edges[self.vertex_offsets[i] as usize..self.vertex_offsets[i + 1] as usize]
+    }
+
+    /// The vertex with the largest `v · dir`, lowest index on ties, by a linear scan.
+    pub fn support_vertex(&self, dir: &Vec3<N>) -> u32 {
+        let mut best = 0u32;
+        let mut best_dot = self.vertices[0].coords.dot(dir);
+        for (i, v) in self.vertices.iter().enumerate().skip(1) {
+            let d = v.coords.dot(dir);
+            if d > best_dot {
+                (best, best_dot) = (i as u32, d);
+            }
+        }
+        best
+    }
+
+    /// Hill climbs from vertex `start` (clamped to 0 when out of range) to a vertex with the
+    /// largest `v · dir`; see the module docs for the tie rule.
+    pub fn climb_support_vertex(&self, dir: &Vec3<N>, start: u32) -> u32 {
+        self.climb(dir, start).0
+    }
+
+    /// Hill climbing; also returns the number of dot products computed.
+    fn climb(&self, dir: &Vec3<N>, start: u32) -> (u32, usize) {
+        let dot = |i: u32| self.vertices[i as usize].coords.dot(dir);
+        let mut v = if (start as usize) < self.vertices.len() { start } else { 0 };
+        let mut best = dot(v);
+        let mut dots = 1usize;
+        let tie = loop {
+            let mut next = v;
+            let mut next_dot = best;
+            let mut tie = false;
+            for &w in self.vertex_neighbors(v as usize) {
+                let d = dot(w);
+                dots += 1;
+                if d > next_dot || (d == next_dot && next != v && w < next) {
+                    (next, next_dot) = (w, d);
+                } else if d == best {
+                    tie = true;
+                }
+            }
+            if next == v {
+                break tie;
+            }
+            (v, best) = (next, next_dot);
+        };
+        if tie {
+            // Walk the plateau of exactly equal dot products for its lowest index.
+            let mut seen = vec![v];
+            let mut head = 0;
+            let mut lowest = v;
+            while head < seen.len() {
+                let u = seen[head];
+                head += 1;
+                for &w in self.vertex_neighbors(u as usize) {
+                    if !seen.contains(&w) {
+                        dots += 1;
+                        if dot(w) == best {
+                            seen.push(w);
+                            lowest = lowest.min(w);
+                        }
+                    }
+                }
+            }
+            v = lowest;
+        }
+        (v, dots)
+    }
+
+    /// The face whose normal maximises `normal · dir`, lowest index on ties.
+    pub fn support_face(&self, dir: &Vec3<N>) -> usize {
+        let mut best = 0usize;
+        let mut best_dot = self.normals[0].dot(dir);
+        for (i, n) in self.normals.iter().enumerate().skip(1) {
+            let d = n.dot(dir);
+            if d > best_dot {
+                (best, best_dot) = (i, d);
+            }
+        }
+        best
+    }
+}
+
+impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
+    #[inline]
+    fn local_core_support(&self, dir: &Vec3<N>) -> Point3<N> {
+        self.vertices[self.support_vertex(dir) as usize]
+    }
+
+    #[inline]
+    fn local_core_support_hinted(&self, dir: &Vec3<N>, hint: &mut u32) -> Point3<N> {
+        let v = if self.vertices.len() <= Self::SCAN_LIMIT {
+            self.support_vertex(dir)
+        } else {
+            self.climb(dir, *hint).0
+        };
+        *hint = v;
+        self.vertices[v as usize]
+    }
+}
+
+impl<N: Scalar> SupportFeatureMap<N, 3> for ConvexPolyhedron<N> {
+    fn local_support_feature(&self, dir: &Vec3<N>, out: &mut SupportFeature<N, 3>) {
+        let f = self.support_face(dir);
+        out.reset(FeatureId::Face(f as u32));
+        for &v in self.face(f) {
+            out.push(self.vertices[v as usize], FeatureId::Vertex(v));
+        }
+    }
+}
+
+impl<N: Scalar> BoundingVolume<N, 3> for ConvexPolyhedron<N> {
+    fn aabb<P: Pose<N, 3>>(&self, pose: &P) -> Aabb<N, 3> {
+        let first = pose.transform_point(&self.vertices[0]);
+        let mut out = Aabb::new(first, first);
+        for v in &self.vertices[1..] {
+            let p = pose.transform_point(v);
+            out.mins = out.mins.inf(&p);
+            out.maxs = out.maxs.sup(&p);
+        }
+        out
+    }
+
+    fn local_aabb(&self) -> Aabb<N, 3> {
+        let mut out = Aabb::new(self.vertices[0], self.vertices[0]);
+        for v in &self.vertices[1..] {
+            out.mins = out.mins.inf(v);
+            out.maxs = out.maxs.sup(v);
+        }
+        out
+    }
+}
+
+impl<N: Scalar> HasMass3<N> for ConvexPolyhedron<N> {
+    fn mass_properties(&self, density: N) -> Result<MassProperties3<N>, ShapeError> {
+        let density = check_density(density)?;
+        // Work relative to an interior point for accuracy.
+        let mut o = Vec3::zeros();
+        for v in &self.vertices {
+            o += v.coords;
+        }
+        o /= N::from_count(self.vertices.len());
+        let mut volume = N::zero();
+        let mut first = Vec3::zeros(); // ∫ x dV
+        let mut cov = Mat3::zeros(); // ∫ x xᵀ dV
+        let twentieth = N::lit(1.0 / 20.0);
+        for f in self.faces() {
+            let a = self.vertices[f[0] as usize].coords - o;
+            for k in 1..f.len() - 1 {
+                let b = self.vertices[f[k] as usize].coords - o;
+                let c = self.vertices[f[k + 1] as usize].coords - o;
+                let v = a.dot(&b.cross(&c)) / N::lit(6.0);
+                let s = a + b + c;
+                volume += v;
+                first += s * (v / N::lit(4.0));
+                cov +=
+                    (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose())
+                        * (v * twentieth);
+            }
+        }
+        let com = first / volume;
+        // Parallel-axis: covariance about the centre of mass.
+        let cov_c = cov - com * com.transpose() * volume;
+        let inertia = (Mat3::identity() * cov_c.trace() - cov_c) * density;
+        Ok(MassProperties3 { mass: volume * density, local_center: Point3::from(com + o), inertia })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MinkowskiDifference;
+    use crate::cylinder::tests::random_dir;
+    use crate::hull3d::tests::{Cloud, cloud, p3, sphere_points};
+    use kollide_math::{Iso3, Rot3};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use rstest::rstest;
+
+    fn v3<N: Scalar>(x: f64, y: f64, z: f64) -> Vec3<N> {
+        Vec3::new(N::lit(x), N::lit(y), N::lit(z))
+    }
+
+    /// The cube `[-1, 1]³` from its corners shuffled among grid points, so that hull numbering
+    /// differs from the cuboid one: corners end up as hull vertices 0..8 in input order.
+    fn cube_cloud<N: Scalar>() -> Vec<Point3<N>> {
+        let mut pts = vec![p3(0.0, 0.0, 1.0), p3(0.0, 0.0, 0.0)];
+        for i in 0..8 {
+            pts.push(p3(
+                if i & 1 != 0 { 1.0 } else { -1.0 },
+                if i & 2 != 0 { 1.0 } else { -1.0 },
+                if i & 4 != 0 { 1.0 } else { -1.0 },
+            ));
+        }
+        pts
+    }
+
+    fn support_index<N: Scalar>(shape: &ConvexPolyhedron<N>, dir: [f64; 3]) -> (u32, u32) {
+        let d = v3::<N>(dir[0], dir[1], dir[2]);
+        let p = shape.local_core_support(&d);
+        let i = shape.vertices().iter().position(|v| *v == p).unwrap() as u32;
+        assert_eq!(i, shape.support_vertex(&d));
+        // Hill climbing from every start agrees on exact ties.
+        for start in 0..shape.vertices().len() as u32 + 2 {
+            assert_eq!(shape.climb_support_vertex(&d, start), i, "start {start}");
+        }
+        let mut hint = 99;
+        assert_eq!(shape.local_core_support_hinted(&d, &mut hint), p);
+        assert_eq!(hint, i);
+        (i, shape.support_face(&d) as u32)
+    }
+
+    // (direction, support vertex, support face) for the cuboid numbering.
+    #[rstest]
+    #[case::corner([1.0, 2.0, 3.0], 7, 4)]
+    #[case::corner_neg([-1.0, -1.0, -1.0], 0, 1)]
+    #[case::face_px([1.0, 0.0, 0.0], 1, 0)]
+    #[case::face_nx([-1.0, 0.0, 0.0], 0, 1)]
+    #[case::face_py([0.0, 1.0, 0.0], 2, 2)]
+    #[case::face_nz([0.0, 0.0, -2.0], 0, 5)]
+    #[case::face_pz([0.0, 0.0, 0.5], 4, 4)]
+    #[case::edge_px_py([1.0, 1.0, 0.0], 3, 0)]
+    #[case::edge_nx_pz([-1.0, 0.0, 1.0], 4, 1)]
+    #[case::edge_py_nz([0.0, 1.0, -1.0], 2, 2)]
+    fn cuboid_support(#[case] dir: [f64; 3], #[case] vertex: u32, #[case] face: u32) {
+        let a = ConvexPolyhedron::<f64>::from_cuboid(v3(1.0, 2.0, 3.0)).unwrap();
+        assert_eq!(support_index(&a, dir), (vertex, face));
+        let b = ConvexPolyhedron::<f32>::from_cuboid(v3(1.0, 2.0, 3.0)).unwrap();
+        assert_eq!(support_index(&b, dir), (vertex, face));
+    }
+
+    // The same cube built as a hull: vertices keep the cuboid bit numbering (input order).
+    #[rstest]
+    #[case::corner([1.0, 2.0, 3.0], 7)]
+    #[case::face_px([1.0, 0.0, 0.0], 1)]
+    #[case::face_ny([0.0, -1.0, 0.0], 0)]
+    #[case::face_pz([0.0, 0.0, 1.0], 4)]
+    #[case::edge([0.0, 1.0, 1.0], 6)]
+    fn hull_cube_support(#[case] dir: [f64; 3], #[case] vertex: u32) {
+        let a = ConvexPolyhedron::<f64>::from_points(&cube_cloud()).unwrap();
+        assert_eq!(a.vertices().len(), 8);
+        assert_eq!(support_index(&a, dir).0, vertex);
+        let b = ConvexPolyhedron::<f32>::from_points(&cube_cloud()).unwrap();
+        assert_eq!(support_index(&b, dir).0, vertex);
+    }
+
+    fn adjacency_is_consistent<N: Scalar>(s: &ConvexPolyhedron<N>) {
+        let nv = s.vertices().len();
+        assert_eq!(nv + s.num_faces(), s.edges().len() + 2, "Euler");
+        for (e, edge) in s.edges().iter().enumerate() {
+            let [a, b] = edge.vertices;
+            assert!(a < b);
+            let runs = |f: u32, x: u32, y: u32| {
+                let face = s.face(f as usize);
+                (0..face.len()).any(|k| face[k] == x && face[(k + 1) % face.len()] == y)
+            };
+            assert!(runs(edge.faces[0], a, b) && runs(edge.faces[1], b, a));
+            assert_eq!(edge.other_face(edge.faces[0]), edge.faces[1]);
+            assert!(s.vertex_neighbors(a as usize).contains(&b));
+            assert!(s.vertex_edges(b as usize).contains(&(e as u32)));
+        }
+        for f in 0..s.num_faces() {
+            let face = s.face(f);
+            for (k, &e) in s.face_edges(f).iter().enumerate() {
+                let mut pair = [face[k], face[(k + 1) % face.len()]];
+                pair.sort_unstable();
+                assert_eq!(s.edges()[e as usize].vertices, pair);
+            }
+        }
+        // Neighbours go counter-clockwise around each vertex seen from outside.
+        let c = s.vertices().iter().map(|p| p.coords).sum::<Vec3<N>>() / N::from_count(nv);
+        for v in 0..nv {
+            let nb = s.vertex_neighbors(v);
+            assert!(nb.len() >= 3);
+            let p = s.vertices()[v];
+            let out = p.coords - c;
+            let mut turn = Vec3::zeros();
+            for k in 0..nb.len() {
+                let a = s.vertices()[nb[k] as usize] - p;
+                let b = s.vertices()[nb[(k + 1) % nb.len()] as usize] - p;
+                turn += a.cross(&b);
+            }
+            assert!(turn.dot(&out) > N::zero(), "vertex {v}");
+        }
+    }
+
+    #[test]
+    fn adjacency() {
+        adjacency_is_consistent(&ConvexPolyhedron::<f32>::from_cuboid(v3(1.0, 2.0, 3.0)).unwrap());
+        adjacency_is_consistent(
+            &ConvexPolyhedron::<f64>::from_points(&sphere_points(100)).unwrap(),
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..20 {
+            let pts = cloud::<f64>(Cloud::Uniform, &mut rng);
+            adjacency_is_consistent(&ConvexPolyhedron::from_points(&pts).unwrap());
+            let pts = cloud::<f32>(Cloud::RotatedGrid, &mut rng);
+            adjacency_is_consistent(&ConvexPolyhedron::from_points(&pts).unwrap());
+        }
+    }
+
+    /// Hill climbing from random hints reaches the maximal dot product.
+    fn climbing_is_exact<N: Scalar>(
+        shape: &ConvexPolyhedron<N>,
+        rng: &mut ChaCha8Rng,
+        tries: usize,
+    ) {
+        let n = shape.vertices().len() as u32;
+        let scale = shape.vertices().iter().map(|p| p.coords.norm().to_f64()).fold(0.0, f64::max);
+        let tol = 8.0 * N::EPSILON.to_f64() * scale;
+        for _ in 0..tries {
+            let d = random_dir(rng);
+            let dn = v3::<N>(d.x, d.y, d.z);
+            let best = shape.local_core_support(&dn).coords.dot(&dn).to_f64();
+            let scanned = shape
+                .vertices()
+                .iter()
+                .map(|p| p.coords.dot(&dn).to_f64())
+                .fold(f64::MIN, f64::max);
+            assert_eq!(best, scanned);
+            let start = rng.random_range(0..n + 3);
+            let climbed = shape.climb_support_vertex(&dn, start);
+            let got = shape.vertices()[climbed as usize].coords.dot(&dn).to_f64();
+            assert!(got >= best - tol, "{got} < {best}");
+            let mut hint = start;
+            let p = shape.local_core_support_hinted(&dn, &mut hint);
+            assert!(p.coords.dot(&dn).to_f64() >= best - tol);
+            assert_eq!(shape.vertices()[hint as usize], p);
+        }
+    }
+
+    fn random_hulls<N: Scalar>(seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for k in 0..60 {
+            let kind = [Cloud::Uniform, Cloud::Sphere, Cloud::RotatedGrid, Cloud::Flat][k % 4];
+            let pts = cloud::<N>(kind, &mut rng);
+            let shape = ConvexPolyhedron::from_points(&pts).unwrap();
+            climbing_is_exact(&shape, &mut rng, 100);
+        }
+        let sphere = ConvexPolyhedron::<N>::from_points(&sphere_points(256)).unwrap();
+        assert_eq!(sphere.vertices().len(), 256);
+        climbing_is_exact(&sphere, &mut rng, 3000);
+    }
+
+    #[test]
+    fn hill_climbing_on_random_hulls() {
+        random_hulls::<f32>(21);
+        random_hulls::<f64>(22);
+    }
+
+    #[test]
+    fn warm_hill_climbing_is_cheap() {
+        let shape = ConvexPolyhedron::<f64>::from_points(&sphere_points(256)).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let (mut total, mut calls, mut worst_cold) = (0usize, 0usize, 0usize);
+        for _ in 0..50 {
+            // A slowly turning direction, as in successive GJK iterations or frames.
+            let mut d = random_dir(&mut rng);
+            let mut hint = 0u32;
+            for _ in 0..40 {
+                d = (d + random_dir(&mut rng) * 0.05).normalize();
+                let (v, dots) = shape.climb(&d, hint);
+                assert_eq!(v, shape.support_vertex(&d));
+                hint = v;
+                total += dots;
+                calls += 1;
+            }
+            worst_cold = worst_cold.max(shape.climb(&d, 0).1);
+        }
+        let mean = total as f64 / calls as f64;
+        assert!(mean < 20.0, "warm hill climbing used {mean} dot products per call");
+        assert!(worst_cold < 256, "even a cold climb beats the scan: {worst_cold}");
+    }
+
+    #[test]
+    fn minkowski_difference_keeps_hints() {
+        let a = ConvexPolyhedron::<f64>::from_points(&sphere_points(64)).unwrap();
+        let b = ConvexPolyhedron::<f64>::from_cuboid(v3(0.5, 0.5, 0.5)).unwrap();
+        let md = MinkowskiDifference::new(&a, &b, Iso3::new(v3(3.0, 0.0, 0.0), Vec3::zeros()));
+        let d = v3(1.0, 0.2, 0.1);
+        let s = md.support(&d);
+        assert_eq!(s.a, a.local_core_support(&d));
+        assert_eq!(md.hints().0, a.support_vertex(&d));
+    }
+
+    #[test]
+    fn supporting_face() {
+        let s = ConvexPolyhedron::<f32>::from_cuboid(v3(1.0, 2.0, 3.0)).unwrap();
+        let mut f = SupportFeature::new();
+        s.local_support_feature(&v3(1.0, 0.1, 0.0), &mut f);
+        assert_eq!(f.id, FeatureId::Face(0));
+        assert_eq!(f.vertex_ids.as_slice(), &[1, 3, 7, 5].map(FeatureId::Vertex),);
+        assert_eq!(f.vertices[0], p3(1.0, -2.0, -3.0));
+        // Exactly along an edge: ties go to the lower face index (+x before +y).
+        s.local_support_feature(&v3(1.0, 1.0, 0.0), &mut f);
+        assert_eq!(f.id, FeatureId::Face(0));
+        s.local_support_feature(&v3(0.0, -1.0, -1.0), &mut f);
+        assert_eq!(f.id, FeatureId::Face(3));
+        for i in 0..6 {
+            let n = s.face_normal(i).into_inner();
+            s.local_support_feature(&n, &mut f);
+            assert_eq!(f.id, FeatureId::Face(i as u32));
+            // Counter-clockwise from outside.
+            let v = &f.vertices;
+            assert!((v[1] - v[0]).cross(&(v[2] - v[1])).dot(&n) > 0.0);
+        }
+    }
+
+    fn box_mass<N: Scalar>(tol: f64) {
+        let (hx, hy, hz) = (0.5, 1.0, 1.5);
+        let m_exact = 8.0 * hx * hy * hz * 2.0;
+        let expected = [
+            m_exact * (hy * hy + hz * hz) / 3.0,
+            m_exact * (hx * hx + hz * hz) / 3.0,
+            m_exact * (hx * hx + hy * hy) / 3.0,
+        ];
+        // From the closed constructor and from a translated, rotated-free grid cloud.
+        let offset = Vec3::new(3.0, -2.0, 1.0);
+        let mut cloud = Vec::new();
+        for i in 0..3 {
+            for j in 0..3 {
+                for k in 0..3 {
+                    let c = |t: usize, h: f64| h * (t as f64 - 1.0);
+                    cloud.push(p3::<N>(
+                        c(i, hx) + offset.x,
+                        c(j, hy) + offset.y,
+                        c(k, hz) + offset.z,
+                    ));
+                }
+            }
+        }
+        let shapes = [
+            (ConvexPolyhedron::<N>::from_cuboid(v3(hx, hy, hz)).unwrap(), Vec3::zeros()),
+            (ConvexPolyhedron::<N>::from_points(&cloud).unwrap(), offset),
+        ];
+        for (shape, center) in &shapes {
+            let m = shape.mass_properties(N::lit(2.0)).unwrap();
+            assert!((m.mass.to_f64() - m_exact).abs() < tol * m_exact);
+            assert!((m.local_center.coords.map(|x| x.to_f64()) - center).norm() < tol * 10.0);
+            for r in 0..3 {
+                for c in 0..3 {
+                    let want = if r == c { expected[r] } else { 0.0 };
+                    assert!((m.inertia[(r, c)].to_f64() - want).abs() < tol * 10.0, "{r} {c}");
+                }
+            }
+        }
+        assert!(matches!(
+            shapes[0].0.mass_properties(N::zero()),
+            Err(ShapeError::InvalidDensity(_))
+        ));
+    }
+
+    #[test]
+    fn mass_of_a_box() {
+        box_mass::<f32>(1e-5);
+        box_mass::<f64>(1e-12);
+    }
+
+    #[test]
+    fn mass_of_a_tetrahedron() {
+        // The unit corner tetrahedron: volume 1/6, centroid (1/4, 1/4, 1/4), and about the
+        // centroid I_xx = 1/80 · (2/... ) — compare with the canonical covariance instead.
+        let t = ConvexPolyhedron::<f64>::from_points(&[
+            p3(0.0, 0.0, 0.0),
+            p3(1.0, 0.0, 0.0),
+            p3(0.0, 1.0, 0.0),
+            p3(0.0, 0.0, 1.0),
+        ])
+        .unwrap();
+        let m = t.mass_properties(1.0).unwrap();
+        assert!((m.mass - 1.0 / 6.0).abs() < 1e-14);
+        assert!((m.local_center - p3(0.25, 0.25, 0.25)).norm() < 1e-14);
+        // Canonical covariance about the origin: (1/120)(I + 11ᵀ); shift to the centroid.
+        let c0 = (Mat3::identity() + Mat3::from_element(1.0)) / 120.0;
+        let g = Vec3::repeat(0.25);
+        let c = c0 - g * g.transpose() / 6.0;
+        let expected = Mat3::identity() * c.trace() - c;
+        assert!((m.inertia - expected).norm() < 1e-14);
+    }
+
+    #[test]
+    fn bounding_boxes() {
+        let s = ConvexPolyhedron::<f64>::from_cuboid(v3(1.0, 2.0, 3.0)).unwrap();
+        let a = s.local_aabb();
+        assert_eq!((a.mins, a.maxs), (p3(-1.0, -2.0, -3.0), p3(1.0, 2.0, 3.0)));
+        let pose =
+            Iso3::from_parts(v3(1.0, 0.0, 0.0).into(), Rot3::from_scaled_axis(v3(0.3, -0.2, 0.9)));
+        let fast = s.aabb(&pose);
+        // Same as the support-based default.
+        for k in 0..3 {
+            let mut axis = Vec3::zeros();
+            axis[k] = 1.0;
+            assert!((fast.maxs[k] - s.support_point(&pose, &axis)[k]).abs() < 1e-12);
+            assert!((fast.mins[k] - s.support_point(&pose, &-axis)[k]).abs() < 1e-12);
+        }
+    }
+
+    #[rstest]
+    #[case::zero([0.0, 1.0, 1.0], false)]
+    #[case::negative([1.0, -1.0, 1.0], false)]
+    #[case::nan([1.0, 1.0, f64::NAN], true)]
+    #[case::infinite([f64::INFINITY, 1.0, 1.0], true)]
+    fn cuboid_errors(#[case] h: [f64; 3], #[case] non_finite: bool) {
+        let r = ConvexPolyhedron::<f64>::from_cuboid(Vec3::from(h));
+        if non_finite {
+            assert!(matches!(r, Err(ShapeError::NonFinite { .. })));
+        } else {
+            assert!(matches!(r, Err(ShapeError::NonPositive { .. })));
+        }
+    }
+
+    #[rstest]
+    #[case::nan(vec![[0.0, 0.0, 0.0], [f64::NAN, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])]
+    #[case::three_points(vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])]
+    #[case::collinear(vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [3.0, 0.0, 0.0]])]
+    #[case::coplanar(vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]])]
+    fn from_points_errors(#[case] pts: Vec<[f64; 3]>) {
+        let pts: Vec<Point3<f32>> = pts.iter().map(|c| p3(c[0], c[1], c[2])).collect();
+        assert_eq!(ConvexPolyhedron::from_points(&pts).err(), crate::convex_hull_3d(&pts).err());
+        assert!(ConvexPolyhedron::from_points(&pts).is_err());
+    }
+}

@@ -25,7 +25,15 @@ pub mod prelude {
         Iso2, Iso3, Point, Point2, Point3, Pose, Rot2, Rot3, Scalar, Tolerances, UnitVector, Vec2,
         Vec3, Vector,
     };
+    pub use kollide_shapes::ConvexPolygon;
     pub use kollide_shapes::{
-        Aabb, Ball, BoundingVolume, Circle, FeatureId, MinkowskiDifference, ShapeError, SupportMap,
+        Aabb, Ball, BoundingVolume, Circle, Cone, ConvexPolyhedron, Cylinder, FeatureId,
+        MinkowskiDifference, ShapeError, SupportMap,
     };
+    pub use kollide_shapes::{Capsule, Cuboid, Rounded, Segment, Triangle};
 }
+
+/// The README's usage example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
