@@ -87,6 +87,20 @@ pub fn gjk<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     let mut simplex = Simplex::new(first);
     let mut v = first.point;
     let mut lower_bound = N::zero();
+    // Warm start: if the first search direction already separates (a cached direction from last
+    // frame usually does), the whole set lies beyond the plane through `first`, and we are done.
+    let along = first.point.dot(&dir);
+    if along < N::zero() {
+        lower_bound = -along / dir.norm();
+        if lower_bound > max_distance || max_distance == N::zero() {
+            return GjkResult {
+                outcome: GjkOutcome::Separated { v: first.point, lower_bound },
+                simplex,
+                status: Status::Converged,
+                iterations: 1,
+            };
+        }
+    }
     let rel = settings.relative_accuracy;
     let touch2 = touch_tolerance * touch_tolerance;
     let max2 = if max_distance >= N::MAX.sqrt() { N::MAX } else { max_distance * max_distance };

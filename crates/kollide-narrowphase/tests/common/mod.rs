@@ -2,7 +2,7 @@
 //! oracle for 2D polygons.
 #![allow(dead_code, missing_docs)]
 
-use kollide_math::{Iso2, Point, Point2, Pose, Scalar, Vec2, Vector};
+use kollide_math::{Iso2, Point, Point2, Scalar, Vec2, Vector};
 use kollide_shapes::{SupportMap, convex_hull_2d};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
