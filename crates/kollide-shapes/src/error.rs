@@ -52,6 +52,10 @@ pub enum ShapeError {
         /// The vertex where the boundary turns clockwise (or doubles back).
         vertex: usize,
     },
+    /// Mass properties were asked of a shape with no area (2D) or no volume (3D), such as a
+    /// segment; such a shape can only belong to a static body.
+    #[error("a {0} has no area or volume, so it has no mass")]
+    NoMass(&'static str),
     /// A polygon promised to be counter-clockwise is wound clockwise.
     #[error("the polygon is wound clockwise; kollide expects counter-clockwise vertices")]
     Clockwise,

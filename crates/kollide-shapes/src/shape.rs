@@ -1,0 +1,176 @@
+//! [`Shape2`] and [`Shape3`]: one enum per dimension holding any of kollide's shapes.
+//!
+//! Generic code (GJK, EPA, casts) takes any `SupportMap`, but a world of bodies needs one type
+//! for "some shape", and the manifold dispatcher needs to know *which* shape it has to pick a
+//! specialised routine. An enum does both without boxing or dynamic dispatch. Each variant wraps
+//! an already-validated shape, so a `Shape2`/`Shape3` is valid by construction too.
+
+use kollide_math::{Point, Pose, Scalar, Vector};
+
+use crate::{
+    Aabb, Ball, BoundingVolume, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cuboid, Cylinder,
+    HasMass2, HasMass3, MassProperties2, MassProperties3, Rounded, Segment, ShapeError,
+    SupportFeature, SupportFeatureMap, SupportMap, Triangle,
+};
+
+/// Any 2D shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape2<N: Scalar> {
+    /// A disc.
+    Circle(Ball<N, 2>),
+    /// A capsule (a segment grown by a radius).
+    Capsule(Capsule<N, 2>),
+    /// A segment (no area: static bodies only).
+    Segment(Segment<N, 2>),
+    /// A box.
+    Cuboid(Cuboid<N, 2>),
+    /// A triangle.
+    Triangle(Triangle<N, 2>),
+    /// A convex polygon.
+    Polygon(ConvexPolygon<N>),
+    /// A box with rounded corners.
+    RoundedCuboid(Rounded<Cuboid<N, 2>, N>),
+}
+
+/// Any 3D shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape3<N: Scalar> {
+    /// A sphere.
+    Ball(Ball<N, 3>),
+    /// A capsule.
+    Capsule(Capsule<N, 3>),
+    /// A segment (no volume: static bodies only).
+    Segment(Segment<N, 3>),
+    /// A box.
+    Cuboid(Cuboid<N, 3>),
+    /// A triangle (no volume: static bodies only).
+    Triangle(Triangle<N, 3>),
+    /// A convex polyhedron.
+    Polyhedron(ConvexPolyhedron<N>),
+    /// A cylinder along local y.
+    Cylinder(Cylinder<N>),
+    /// A cone along local y.
+    Cone(Cone<N>),
+}
+
+macro_rules! delegate {
+    ($self:ident, $s:ident => $e:expr, [$($v:ident),*]) => {
+        match $self { $( Self::$v($s) => $e, )* }
+    };
+}
+
+macro_rules! impl_shape_enum {
+    ($ty:ident, $d:literal, [$($v:ident),*]) => {
+        impl<N: Scalar> SupportMap<N, $d> for $ty<N> {
+            #[inline]
+            fn local_core_support(&self, dir: &Vector<N, $d>) -> Point<N, $d> {
+                delegate!(self, s => s.local_core_support(dir), [$($v),*])
+            }
+            #[inline]
+            fn radius(&self) -> N {
+                delegate!(self, s => s.radius(), [$($v),*])
+            }
+            #[inline]
+            fn local_core_support_hinted(&self, dir: &Vector<N, $d>, hint: &mut u32) -> Point<N, $d> {
+                delegate!(self, s => s.local_core_support_hinted(dir, hint), [$($v),*])
+            }
+        }
+
+        impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {
+            fn local_support_feature(&self, dir: &Vector<N, $d>, out: &mut SupportFeature<N, $d>) {
+                delegate!(self, s => s.local_support_feature(dir, out), [$($v),*])
+            }
+        }
+
+        impl<N: Scalar> BoundingVolume<N, $d> for $ty<N> {
+            fn aabb<P: Pose<N, $d>>(&self, pose: &P) -> Aabb<N, $d> {
+                delegate!(self, s => s.aabb(pose), [$($v),*])
+            }
+            fn local_aabb(&self) -> Aabb<N, $d> {
+                delegate!(self, s => s.local_aabb(), [$($v),*])
+            }
+        }
+    };
+}
+
+impl_shape_enum!(Shape2, 2, [Circle, Capsule, Segment, Cuboid, Triangle, Polygon, RoundedCuboid]);
+impl_shape_enum!(Shape3, 3, [Ball, Capsule, Segment, Cuboid, Triangle, Polyhedron, Cylinder, Cone]);
+
+impl<N: Scalar> HasMass2<N> for Shape2<N> {
+    fn mass_properties(&self, density: N) -> Result<MassProperties2<N>, ShapeError> {
+        match self {
+            Self::Circle(s) => s.mass_properties(density),
+            Self::Capsule(s) => s.mass_properties(density),
+            Self::Segment(_) => Err(ShapeError::NoMass("segment")),
+            Self::Cuboid(s) => s.mass_properties(density),
+            Self::Triangle(s) => s.mass_properties(density),
+            Self::Polygon(s) => s.mass_properties(density),
+            Self::RoundedCuboid(s) => s.mass_properties(density),
+        }
+    }
+}
+
+impl<N: Scalar> HasMass3<N> for Shape3<N> {
+    fn mass_properties(&self, density: N) -> Result<MassProperties3<N>, ShapeError> {
+        match self {
+            Self::Ball(s) => s.mass_properties(density),
+            Self::Capsule(s) => s.mass_properties(density),
+            Self::Segment(_) => Err(ShapeError::NoMass("segment")),
+            Self::Cuboid(s) => s.mass_properties(density),
+            Self::Triangle(_) => Err(ShapeError::NoMass("triangle")),
+            Self::Polyhedron(s) => s.mass_properties(density),
+            Self::Cylinder(s) => s.mass_properties(density),
+            Self::Cone(s) => s.mass_properties(density),
+        }
+    }
+}
+
+macro_rules! impl_from {
+    ($ty:ident, $($v:ident($inner:ty)),*) => {
+        $(impl<N: Scalar> From<$inner> for $ty<N> {
+            fn from(s: $inner) -> Self { Self::$v(s) }
+        })*
+    };
+}
+
+impl_from!(
+    Shape2,
+    Circle(Ball<N, 2>),
+    Capsule(Capsule<N, 2>),
+    Segment(Segment<N, 2>),
+    Cuboid(Cuboid<N, 2>),
+    Triangle(Triangle<N, 2>),
+    Polygon(ConvexPolygon<N>),
+    RoundedCuboid(Rounded<Cuboid<N, 2>, N>)
+);
+impl_from!(
+    Shape3,
+    Ball(Ball<N, 3>),
+    Capsule(Capsule<N, 3>),
+    Segment(Segment<N, 3>),
+    Cuboid(Cuboid<N, 3>),
+    Triangle(Triangle<N, 3>),
+    Polyhedron(ConvexPolyhedron<N>),
+    Cylinder(Cylinder<N>),
+    Cone(Cone<N>)
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kollide_math::{Iso2, Vec2, Vec3};
+
+    #[test]
+    fn enums_delegate_support_aabb_and_mass() {
+        let s: Shape2<f64> = Cuboid::new(Vec2::new(1.0, 2.0)).unwrap().into();
+        assert_eq!(s.local_support_point(&Vec2::new(1.0, 1.0)), Point::from(Vec2::new(1.0, 2.0)));
+        assert_eq!(s.aabb(&Iso2::identity()).maxs, Point::from(Vec2::new(1.0, 2.0)));
+        assert!((s.mass_properties(1.0).unwrap().mass - 8.0).abs() < 1e-12);
+        let seg: Shape2<f64> =
+            Segment::new(Point::origin(), Point::from(Vec2::new(1.0, 0.0))).unwrap().into();
+        assert!(matches!(seg.mass_properties(1.0), Err(ShapeError::NoMass(_))));
+        let b: Shape3<f32> = Ball::new(2.0).unwrap().into();
+        assert_eq!(b.radius(), 2.0);
+        assert_eq!(b.local_support_point(&Vec3::x()), Point::from(Vec3::new(2.0, 0.0, 0.0)));
+    }
+}
