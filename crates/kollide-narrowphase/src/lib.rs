@@ -10,6 +10,8 @@
 //!   difference (SAT over every edge normal); the oracle EPA is tested against.
 //! * [`ray_cast`], [`shape_cast`] (time of impact) and [`directional_penetration`] (the
 //!   shortest push along a given direction), all from one [`gjk_ray_cast`].
+//! * [`manifold`]: contact manifolds (SAT with Sutherland–Hodgman clipping, circle cases) and
+//!   the dispatcher [`manifold2`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
 //!   queries, with rounded shapes handled as core + radius.
 //!
@@ -29,6 +31,7 @@ mod epa;
 mod epa2;
 mod epa3;
 mod gjk;
+pub mod manifold;
 mod polygon_depth;
 mod query;
 mod simplex;
@@ -38,6 +41,7 @@ pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, sh
 pub use cso::{Cso, SingleShape};
 pub use epa::{EpaResult, epa};
 pub use gjk::{GjkOutcome, GjkResult, gjk};
+pub use manifold::manifold2;
 pub use polygon_depth::{Owner, PolygonSeparation, max_edge_separation, polygon_separation};
 pub use query::{
     GjkCache, Intersection, ShapeContact, closest_points, contact, distance, intersection_test,

@@ -27,10 +27,11 @@ fn tol<N: Scalar>() -> f64 {
     if N::EPSILON.to_f64() > 1e-10 { 1e-4 } else { 1e-9 }
 }
 
-/// (shape A, pose A, shape B, pose B) of 2D boxes, with the expected separation and normal.
-fn box_case<N: Scalar>(
-    name: &str,
-) -> (Cuboid<N, 2>, Iso2<N>, Cuboid<N, 2>, Iso2<N>, f64, Vec2<f64>) {
+/// Shape A, pose A, shape B, pose B, the expected separation and normal.
+type BoxCase<N> = (Cuboid<N, 2>, Iso2<N>, Cuboid<N, 2>, Iso2<N>, f64, Vec2<f64>);
+
+/// A named case of two 2D boxes with its exact answer.
+fn box_case<N: Scalar>(name: &str) -> BoxCase<N> {
     let unit = Cuboid::new(v2(1.0, 1.0)).unwrap();
     match name {
         "touching" => (unit, iso2(0.0, 0.0, 0.0), unit, iso2(2.0, 0.5, 0.0), 0.0, Vec2::x()),

@@ -49,7 +49,14 @@ use crate::{
 };
 
 /// A solid cone along the local `y` axis: apex at `(0, half_height, 0)`, base disc of radius
-/// `radius` at `y = −half_height`.
+/// `radius` at `y = −half_height`. The centre of mass is at `y = −half_height / 2`.
+///
+/// Support: the apex when `2·half_height·dir_y > radius·|dir_xz|`, else the rim point towards
+/// `dir_xz` (the rim on an exact tie; the base centre when `dir_xz = 0`). Features: `Vertex(0)` the
+/// apex, `Face(0)` the base (an inscribed octagon, counter-clockwise seen from below, when
+/// `−dir_y ≥ CAP_COS·|dir|`), `Face(1)` the side (the segment apex → rim point). The apex alone is
+/// reported when it supports `dir` and `dir` is farther than the `CAP_COS` angle from the side
+/// normal.
 ///
 /// ```
 /// use kollide_shapes::{Cone, ShapeError};
@@ -121,7 +128,7 @@ impl<N: Scalar> SupportFeatureMap<N, 3> for Cone<N> {
         let apex_wins = height * d.y > r * s;
         let side_normal = Vec3::new(height * ux, r, height * uz);
         let side_cos = side_normal.dot(&d) / (side_normal.norm() * len);
-        if apex_wins && !(side_cos >= cap_cos) {
+        if apex_wins && side_cos < cap_cos {
             out.reset(FeatureId::Vertex(0));
             out.push(self.apex(), FeatureId::Vertex(0));
         } else {

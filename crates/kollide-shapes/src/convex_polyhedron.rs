@@ -98,8 +98,22 @@ impl PolyhedronEdge {
 
 /// A convex polyhedron: vertices, polygon faces with outward normals, edges and adjacency.
 ///
-/// Built only by validated constructors, so it is always closed, convex and outward-wound. See
-/// the [module documentation](self) for the numbering of features and the support strategy.
+/// Built only by validated constructors, so it is always closed, convex and outward-wound.
+///
+/// **Feature numbering.** `Vertex(i)` is `vertices()[i]` (from [`Self::from_points`], in the order
+/// of the input cloud, non-vertices skipped; from [`Self::from_cuboid`], bit `k` of `i` set when
+/// the vertex is at `+h_k`). `Face(i)` is [`Self::face`]`(i)`, counter-clockwise seen from outside,
+/// with outward normal [`Self::face_normal`]`(i)` (from `from_cuboid`: `+x, −x, +y, −y, +z, −z`).
+/// `Edge(i)` is `edges()[i]`, sorted by vertex pair; see [`PolyhedronEdge`].
+///
+/// **Support.** [`SupportMap::local_core_support`] scans the vertices (lowest index among the
+/// maximisers). [`SupportMap::local_core_support_hinted`] scans up to [`Self::SCAN_LIMIT`]
+/// vertices and hill climbs over [`Self::vertex_neighbors`] from the hint above that. On
+/// exact ties it walks the plateau of equal dot products and returns its lowest index, the same
+/// vertex as the scan whenever the tied vertices are joined by edges. Otherwise the result's dot
+/// product equals the maximum up to rounding. Out-of-range hints start at vertex 0.
+/// [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (lowest index on
+/// ties).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexPolyhedron<N: Scalar> {
     vertices: Vec<Point3<N>>,
@@ -753,9 +767,9 @@ mod tests {
             let m = shape.mass_properties(N::lit(2.0)).unwrap();
             assert!((m.mass.to_f64() - m_exact).abs() < tol * m_exact);
             assert!((m.local_center.coords.map(|x| x.to_f64()) - center).norm() < tol * 10.0);
-            for r in 0..3 {
+            for (r, diagonal) in expected.iter().enumerate() {
                 for c in 0..3 {
-                    let want = if r == c { expected[r] } else { 0.0 };
+                    let want = if r == c { *diagonal } else { 0.0 };
                     assert!((m.inertia[(r, c)].to_f64() - want).abs() < tol * 10.0, "{r} {c}");
                 }
             }

@@ -49,6 +49,11 @@ use crate::{
 /// A solid cylinder of half height `half_height` along the local `y` axis and radius `radius`,
 /// centred on the local origin.
 ///
+/// Support ties: `dir_y = 0` picks the top (`+half_height`); a direction along the axis picks the
+/// cap centre. Features: `Face(0)` top cap, `Face(1)` bottom cap (each reported as an inscribed
+/// octagon, counter-clockwise from outside, first vertex on `+x`, when `|dir_y| ≥ CAP_COS·|dir|`),
+/// `Face(2)` the side (reported otherwise as the side segment towards `dir_xz`, top end first).
+///
 /// ```
 /// use kollide_shapes::{Cylinder, ShapeError};
 /// assert!(Cylinder::new(1.0f32, 0.25).is_ok());

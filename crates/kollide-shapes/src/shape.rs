@@ -34,6 +34,10 @@ pub enum Shape2<N: Scalar> {
 
 /// Any 3D shape.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a shape is stored once per body; boxing the polyhedron would add an indirection to every support query"
+)]
 pub enum Shape3<N: Scalar> {
     /// A sphere.
     Ball(Ball<N, 3>),

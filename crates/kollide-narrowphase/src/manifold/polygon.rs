@@ -1,0 +1,317 @@
+//! Two convex polygons, each possibly rounded (capsules and rounded boxes), by SAT and clipping.
+//!
+//! 1. **SAT.** For every edge normal of A, the separation of B is `min over B's vertices of
+//!    n · (b − aᵢ)`; likewise for B's edges against A. The largest is the axis of least
+//!    penetration (see [`crate::polygon_separation`]). If it exceeds `margin + rA + rB`, there is no
+//!    contact.
+//! 2. **Reference face, with bias.** A's best edge is the reference face unless B's is better by
+//!    a clear margin ([`kollide_math::geom::biased_greater`]): when two axes are nearly equal, the
+//!    same one keeps winning from frame to frame, and stacks do not jitter.
+//! 3. **Incident edge.** The edge of the other polygon whose normal is most anti-parallel to the
+//!    reference normal.
+//! 4. **Clip.** The incident edge is clipped against the two side planes of the reference face
+//!    (Sutherland–Hodgman); points farther than the margin in front of the face are dropped.
+//!
+//! Rounded polygons whose cores are apart may touch vertex to vertex (two capsules end to end):
+//! then the closest points of the reference and incident edges are both end points and the normal
+//! joins them instead of being a face normal.
+//!
+//! For a rounded incident polygon each contact point is placed a radius below its core point along
+//! the normal. That is exactly on the rounded surface when the incident edge is parallel to the
+//! reference face (resting), and inside it (by less than the radius) when the edge is tilted: the
+//! point's separation is then conservative (deeper than the surfaces' true gap there). The deepest point is always exact. Box2D
+//! makes the same trade.
+//!
+//! Sources: the manifold seed (SAT, biased axis choice, reference/incident faces, clipping);
+//! Catto, Box2D's `b2CollidePolygons` for the treatment of rounded polygons.
+
+use kollide_manifold::{Contact, ContactId, Manifold};
+use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2, geom};
+use kollide_shapes::FeatureId;
+
+use super::clip::{ClipVertex, clip_segment_to_line};
+
+/// A convex polygon as the clipping code sees it: vertices in counter-clockwise order, the
+/// outward normal of each edge (edge `i` runs from vertex `i` to vertex `i + 1`), and a rounding
+/// radius. A segment is a polygon with two vertices and two opposite normals. It is also a
+/// support map (core plus radius), which the exact fallback uses.
+#[derive(Clone, Copy, Debug)]
+pub struct PolygonView<'a, N: Scalar> {
+    /// Vertices, counter-clockwise.
+    pub vertices: &'a [Point2<N>],
+    /// Outward unit normal of each edge.
+    pub normals: &'a [UnitVec2<N>],
+    /// Rounding radius (0 for sharp polygons).
+    pub radius: N,
+}
+
+impl<N: Scalar> PolygonView<'_, N> {
+    fn len(&self) -> usize {
+        self.vertices.len()
+    }
+
+    fn v(&self, i: usize) -> Point2<N> {
+        self.vertices[i % self.len()]
+    }
+
+    fn n(&self, i: usize) -> Vec2<N> {
+        self.normals[i].into_inner()
+    }
+}
+
+/// The largest separation of `b` (placed by `pos_ab` in `a`'s frame) over `a`'s edge normals,
+/// with its edge (ties to the lowest index).
+fn max_separation<N: Scalar>(
+    a: &PolygonView<'_, N>,
+    b: &PolygonView<'_, N>,
+    pos_ab: &Iso2<N>,
+) -> (N, usize) {
+    let mut best = (-N::MAX, 0);
+    for i in 0..a.len() {
+        let n = a.n(i);
+        let nb = pos_ab.inverse_transform_vector(&n);
+        // B's support vertex in −n, in B's frame.
+        let mut min = N::MAX;
+        for v in b.vertices {
+            min = min.min_of(nb.dot(&v.coords));
+        }
+        let sep = min + pos_ab.translation.vector.dot(&n) - n.dot(&a.v(i).coords);
+        if sep > best.0 {
+            best = (sep, i);
+        }
+    }
+    best
+}
+
+/// The manifold of two (rounded) convex polygons placed at `pos_a` and `pos_b`, with contacts up
+/// to `margin` apart, in world coordinates.
+pub fn contact_polygons<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso2<N>,
+    a: &PolygonView<'_, N>,
+    pos_b: &Iso2<N>,
+    b: &PolygonView<'_, N>,
+    margin: N,
+) -> Manifold<N, 2, U> {
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let pos_ba = pos_ab.inverse();
+    let radius = a.radius + b.radius;
+    let (sep_a, edge_a) = max_separation(a, b, &pos_ab);
+    if sep_a > margin + radius {
+        return Manifold::new();
+    }
+    let (sep_b, edge_b) = max_separation(b, a, &pos_ba);
+    if sep_b > margin + radius {
+        return Manifold::new();
+    }
+    // Bias: B's face wins only when better by 1e-4 of the polygons' size. The manifold's depth
+    // may then be up to that much deeper than the exact one: the price of a reference face that
+    // does not flip between frames when the two axes are nearly tied.
+    let tol = N::lit(1e-4)
+        * geom::clamp(polygon_size(a).max_of(polygon_size(b)), N::lit(1e-3), N::lit(1e3));
+    let flip = geom::biased_greater(sep_b, sep_a, N::one(), tol);
+    let m: Manifold<N, 2, U> = if flip {
+        clip_reference(b, edge_b, a, &pos_ba, margin, sep_b > N::zero()).flipped()
+    } else {
+        clip_reference(a, edge_a, b, &pos_ab, margin, sep_a > N::zero())
+    };
+    if m.is_empty() {
+        // SAT found no separating axis beyond the margin, but clipping kept no point: the
+        // incident edge lies beyond the reference face's side planes (a short reference face,
+        // such as a segment's, against a vertex). Never report "no contact" for that: take the
+        // exact closest points or penetration from GJK/EPA as one contact.
+        return exact_fallback(pos_a, a, pos_b, b, margin);
+    }
+    to_world(m, pos_a, flip.then_some(pos_ab))
+}
+
+fn exact_fallback<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso2<N>,
+    a: &PolygonView<'_, N>,
+    pos_b: &Iso2<N>,
+    b: &PolygonView<'_, N>,
+    margin: N,
+) -> Manifold<N, 2, U> {
+    let settings = crate::QuerySettings::default();
+    match crate::contact(pos_a, a, pos_b, b, margin, &settings) {
+        Some(c) if c.separation <= margin => {
+            let mut m = Manifold::with_normal(c.normal);
+            let id = ContactId::new(FeatureId::Unknown, FeatureId::Unknown);
+            m.push(Contact::new(c.point_a, c.point_b, c.separation, id));
+            m
+        }
+        _ => Manifold::new(),
+    }
+}
+
+impl<N: Scalar> kollide_shapes::SupportMap<N, 2> for PolygonView<'_, N> {
+    fn local_core_support(&self, dir: &Vec2<N>) -> Point2<N> {
+        let mut best = self.vertices[0];
+        let mut bd = best.coords.dot(dir);
+        for v in &self.vertices[1..] {
+            let d = v.coords.dot(dir);
+            if d > bd {
+                bd = d;
+                best = *v;
+            }
+        }
+        best
+    }
+
+    fn radius(&self) -> N {
+        self.radius
+    }
+}
+
+fn polygon_size<N: Scalar>(p: &PolygonView<'_, N>) -> N {
+    p.vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm())) + p.radius
+}
+
+/// Builds the manifold in the reference polygon's frame (reference = A of the result).
+fn clip_reference<N: Scalar, U: Copy + Default>(
+    r: &PolygonView<'_, N>,
+    edge: usize,
+    inc: &PolygonView<'_, N>,
+    pos_ri: &Iso2<N>,
+    margin: N,
+    cores_apart: bool,
+) -> Manifold<N, 2, U> {
+    let n = r.n(edge);
+    // Incident edge: the most anti-parallel normal.
+    let n_in_inc = pos_ri.inverse_transform_vector(&n);
+    let mut ie = 0;
+    let mut best = N::MAX;
+    for i in 0..inc.len() {
+        let d = inc.n(i).dot(&n_in_inc);
+        if d < best {
+            best = d;
+            ie = i;
+        }
+    }
+    let i1 = ie;
+    let i2 = (ie + 1) % inc.len();
+    let inc_pts = [
+        ClipVertex {
+            p: pos_ri.transform_point(&inc.v(i1)),
+            id: ContactId::new(FeatureId::Edge(edge as u32), FeatureId::Vertex(i1 as u32)),
+        },
+        ClipVertex {
+            p: pos_ri.transform_point(&inc.v(i2)),
+            id: ContactId::new(FeatureId::Edge(edge as u32), FeatureId::Vertex(i2 as u32)),
+        },
+    ];
+    let v1 = r.v(edge);
+    let v2 = r.v(edge + 1);
+    let radius = r.radius + inc.radius;
+
+    // Rounded cores that are apart and meet end to end: one contact along the line joining the end
+    // points. (When the cores overlap, the closest points of these two edges say nothing.)
+    if radius > N::zero() && cores_apart {
+        let (s, t, pr, pi) = segment_closest(&v1, &v2, &inc_pts[0].p, &inc_pts[1].p);
+        let at_end = |x: N| x <= N::zero() || x >= N::one();
+        let d = pi - pr;
+        let dist = d.norm();
+        if at_end(s) && at_end(t) && dist > N::zero() && d.dot(&n) < dist {
+            let normal = d / dist;
+            let sep = dist - radius;
+            let mut m = Manifold::with_normal(normal);
+            if sep <= margin {
+                let fr = if s <= N::zero() { edge } else { (edge + 1) % r.len() };
+                let fi = if t <= N::zero() { i1 } else { i2 };
+                let id = ContactId::new(FeatureId::Vertex(fr as u32), FeatureId::Vertex(fi as u32));
+                m.push(Contact::new(pr + normal * r.radius, pi - normal * inc.radius, sep, id));
+            }
+            return m;
+        }
+    }
+
+    // Side planes of the reference face: t·p ≥ t·v1 and t·p ≤ t·v2.
+    let tangent = (v2 - v1).normalize();
+    let mut tmp = inc_pts;
+    let mut out = inc_pts;
+    let k = clip_segment_to_line(&inc_pts, &-tangent, -tangent.dot(&v1.coords), &mut tmp);
+    let mut m = Manifold::with_normal(n);
+    if k < 2 {
+        return m;
+    }
+    let k = clip_segment_to_line(&tmp, &tangent, tangent.dot(&v2.coords), &mut out);
+    if k < 2 {
+        return m;
+    }
+    let face = n.dot(&v1.coords);
+    for cv in out {
+        let core_sep = n.dot(&cv.p.coords) - face;
+        let sep = core_sep - radius;
+        if sep <= margin {
+            let on_face = cv.p - n * core_sep;
+            m.push(Contact::new(on_face + n * r.radius, cv.p - n * inc.radius, sep, cv.id));
+        }
+    }
+    m
+}
+
+/// Closest points of segments `p1p2` and `q1q2`: parameters `s`, `t` and the points.
+fn segment_closest<N: Scalar>(
+    p1: &Point2<N>,
+    p2: &Point2<N>,
+    q1: &Point2<N>,
+    q2: &Point2<N>,
+) -> (N, N, Point2<N>, Point2<N>) {
+    let d1 = p2 - p1;
+    let d2 = q2 - q1;
+    let r = p1 - q1;
+    let a = d1.norm_squared();
+    let e = d2.norm_squared();
+    let f = d2.dot(&r);
+    let zero = N::zero();
+    let one = N::one();
+    let (s, t);
+    if a <= N::EPSILON && e <= N::EPSILON {
+        return (zero, zero, *p1, *q1);
+    }
+    if a <= N::EPSILON {
+        s = zero;
+        t = geom::clamp(f / e, zero, one);
+    } else {
+        let c = d1.dot(&r);
+        if e <= N::EPSILON {
+            t = zero;
+            s = geom::clamp(-c / a, zero, one);
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let s0 =
+                if denom > zero { geom::clamp((b * f - c * e) / denom, zero, one) } else { zero };
+            let t0 = (b * s0 + f) / e;
+            if t0 < zero {
+                t = zero;
+                s = geom::clamp(-c / a, zero, one);
+            } else if t0 > one {
+                t = one;
+                s = geom::clamp((b - c) / a, zero, one);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (s, t, p1 + d1 * s, q1 + d2 * t)
+}
+
+/// Moves a manifold built in the reference frame to the world. `flipped_pos_ab` is `Some(pos_ab)`
+/// when the reference was B (the manifold was built in B's frame and already flipped).
+fn to_world<N: Scalar, U: Copy + Default>(
+    mut m: Manifold<N, 2, U>,
+    pos_a: &Iso2<N>,
+    flipped_pos_ab: Option<Iso2<N>>,
+) -> Manifold<N, 2, U> {
+    let frame = match flipped_pos_ab {
+        Some(pos_ab) => pos_a * pos_ab,
+        None => *pos_a,
+    };
+    m.normal = frame.rotation * m.normal;
+    for c in m.contacts_mut() {
+        c.point_a = frame * c.point_a;
+        c.point_b = frame * c.point_b;
+    }
+    m
+}
