@@ -1,9 +1,46 @@
 //! # kollide-solver
 //!
-//! Rigid bodies, a broadphase with persistent pairs, and a world step with sequential impulses
-//! (accumulated clamping, friction, restitution, warm starting, position correction), in 2D and 3D.
+//! Rigid bodies, a sweep-and-prune broadphase with persistent pairs, and a world step with
+//! sequential impulses: accumulated clamping, Coulomb friction, restitution above a threshold,
+//! warm starting from feature-matched contacts, speculative contacts and soft (spring-damper)
+//! position correction with substeps, after Box2D v3's soft step. One implementation serves 2D
+//! and 3D through [`SolverDim`].
 //!
-//! **Architecture invariant:** the solver sees shapes only through the narrowphase's dispatcher
-//! and manifolds; it never calls a pair routine directly.
+//! ```
+//! use kollide_math::{Iso2, Vec2};
+//! use kollide_shapes::Cuboid;
+//! use kollide_solver::{BodyDesc, World2};
+//! let mut world = World2::<f64>::new(Vec2::new(0.0, -9.81));
+//! world.add(BodyDesc::fixed(Cuboid::new(Vec2::new(10.0, 0.5)).unwrap())
+//!     .pose(Iso2::translation(0.0, -0.5))).unwrap();
+//! let b = world.add(BodyDesc::dynamic(Cuboid::new(Vec2::new(0.5, 0.5)).unwrap())
+//!     .pose(Iso2::translation(0.0, 2.0))).unwrap();
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0).unwrap();
+//! }
+//! let y = world.body(b).unwrap().pose().translation.vector.y;
+//! assert!((y - 0.5).abs() < 0.01); // resting on the ground
+//! ```
 //!
-//! Status: skeleton. The world lands with the solver issue.
+//! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
+//! dispatchers; it never calls a pair routine directly.
+//!
+//! **Bad input:** a body with NaN or infinite numbers, a non-positive density or a massless
+//! shape on a dynamic body is rejected with a [`WorldError`] and the world is unchanged.
+
+mod body;
+mod broadphase;
+mod contact_solver;
+mod dim;
+mod error;
+mod handle;
+mod settings;
+mod world;
+
+pub use body::{Body, BodyDesc, BodyKind};
+pub use broadphase::SweepAndPrune;
+pub use dim::{AngularOps, BodyMass, Dim, SolverDim};
+pub use error::WorldError;
+pub use handle::BodyHandle;
+pub use settings::StepSettings;
+pub use world::{ContactImpulse, ContactPair, StepReport, World, World2, World3};

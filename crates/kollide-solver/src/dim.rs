@@ -1,0 +1,213 @@
+//! [`SolverDim`]: everything the solver needs to know about the dimension, so that the world,
+//! the broadphase and the contact solver are written once for 2D and 3D.
+//!
+//! Linear quantities are `Vector<N, D>` in both dimensions. What differs is rotation: in 2D an
+//! angular velocity and an inverse inertia are scalars, in 3D they are a vector and a matrix. The
+//! trait names those types and the handful of operations on them (`r × p`, `ω × r`, applying the
+//! inverse inertia, integrating a rotation), plus the shape enum and the manifold routine of the
+//! dimension. It is implemented by [`Dim<2>`] and [`Dim<3>`].
+
+use core::fmt::Debug;
+use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+use kollide_manifold::Manifold;
+use kollide_math::{Iso2, Point, Pose, Rot2, Scalar, Vec2, Vector};
+use kollide_narrowphase::manifold2;
+use kollide_shapes::{BoundingVolume, HasMass2, Shape2, ShapeError, SupportMap};
+
+use crate::ContactImpulse;
+
+/// The dimension marker: `Dim<2>` or `Dim<3>`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dim<const D: usize>;
+
+/// Arithmetic an angular quantity needs (a scalar in 2D, a vector in 3D).
+pub trait AngularOps<N>:
+    Copy
+    + Debug
+    + PartialEq
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+    + Mul<N, Output = Self>
+    + AddAssign
+    + SubAssign
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<N, T> AngularOps<N> for T where
+    T: Copy
+        + Debug
+        + PartialEq
+        + Add<Output = T>
+        + Sub<Output = T>
+        + Neg<Output = T>
+        + Mul<N, Output = T>
+        + AddAssign
+        + SubAssign
+        + Send
+        + Sync
+        + 'static
+{
+}
+
+/// Mass properties in the form the solver stores: mass, local centre of mass, local inertia.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyMass<N: Scalar, const D: usize, I> {
+    /// Mass (kg).
+    pub mass: N,
+    /// Centre of mass in the body's local frame.
+    pub local_center: Point<N, D>,
+    /// Rotational inertia about the centre of mass, local axes.
+    pub inertia: I,
+}
+
+/// The dimension-specific types and operations of the solver.
+pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'static {
+    /// The shape enum ([`Shape2`] or `Shape3`).
+    type Shape: SupportMap<N, D> + BoundingVolume<N, D> + Clone + Debug + PartialEq + Send + Sync;
+    /// The pose type ([`Iso2`] or `Iso3`).
+    type Pose: Pose<N, D>;
+    /// The rotation type ([`Rot2`] or `Rot3`).
+    type Rotation: Copy + Debug + PartialEq + Send + Sync;
+    /// Angular velocity: `N` in 2D, `Vec3<N>` in 3D.
+    type Angular: AngularOps<N>;
+    /// Rotational inertia (or its inverse): `N` in 2D, `Mat3<N>` in 3D.
+    type Inertia: Copy + Debug + PartialEq + Send + Sync;
+
+    /// The zero angular velocity.
+    fn angular_zero() -> Self::Angular;
+    /// `true` when every component is finite.
+    fn angular_is_finite(w: &Self::Angular) -> bool;
+    /// `r × p`: the angular impulse of a linear impulse `p` applied at offset `r`.
+    fn cross(r: &Vector<N, D>, p: &Vector<N, D>) -> Self::Angular;
+    /// `ω × r`: the velocity of a point at offset `r` on a body spinning at `ω`.
+    fn cross_angular(w: &Self::Angular, r: &Vector<N, D>) -> Vector<N, D>;
+    /// `a · b` for angular quantities.
+    fn angular_dot(a: &Self::Angular, b: &Self::Angular) -> N;
+    /// Applies an (inverse) inertia to an angular quantity.
+    fn apply_inertia(i: &Self::Inertia, w: &Self::Angular) -> Self::Angular;
+    /// The zero inverse inertia (a body that does not rotate).
+    fn inertia_zero() -> Self::Inertia;
+    /// The inverse of a local inertia, in world axes for the rotation `rot`.
+    fn world_inverse_inertia(local: &Self::Inertia, rot: &Self::Rotation) -> Self::Inertia;
+    /// The rotation of a pose, and a pose from a translation and a rotation.
+    fn rotation(pose: &Self::Pose) -> Self::Rotation;
+    /// Builds a pose.
+    fn pose_from(translation: Vector<N, D>, rot: Self::Rotation) -> Self::Pose;
+    /// Rotates a vector.
+    fn rotate(rot: &Self::Rotation, v: &Vector<N, D>) -> Vector<N, D>;
+    /// `rot · (integration of ω over h)`, renormalised.
+    fn integrate_rotation(rot: &Self::Rotation, w: &Self::Angular, h: N) -> Self::Rotation;
+    /// `a · b⁻¹`: the rotation that takes `b` to `a`.
+    fn rotation_delta(a: &Self::Rotation, b: &Self::Rotation) -> Self::Rotation;
+    /// The identity rotation.
+    fn rotation_identity() -> Self::Rotation;
+    /// The rotation angle of `rot` (its magnitude in 3D), for reports.
+    fn rotation_angle(rot: &Self::Rotation) -> N;
+    /// Unit tangents spanning the plane perpendicular to `n` (the second is zero in 2D).
+    fn tangents(n: &Vector<N, D>) -> [Vector<N, D>; 2];
+    /// Mass properties of a shape for a density.
+    fn mass(shape: &Self::Shape, density: N) -> Result<BodyMass<N, D, Self::Inertia>, ShapeError>;
+    /// The inverse of a local inertia (zero stays zero).
+    fn invert_inertia(i: &Self::Inertia) -> Self::Inertia;
+    /// `true` when every component of the inertia is finite.
+    fn inertia_is_finite(i: &Self::Inertia) -> bool;
+    /// The contact manifold of two shapes.
+    fn manifold(
+        pose_a: &Self::Pose,
+        a: &Self::Shape,
+        pose_b: &Self::Pose,
+        b: &Self::Shape,
+        margin: N,
+    ) -> Manifold<N, D, ContactImpulse<N>>;
+}
+
+impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
+    type Shape = Shape2<N>;
+    type Pose = Iso2<N>;
+    type Rotation = Rot2<N>;
+    type Angular = N;
+    type Inertia = N;
+
+    fn angular_zero() -> N {
+        N::zero()
+    }
+    fn angular_is_finite(w: &N) -> bool {
+        w.is_finite_value()
+    }
+    #[inline(always)]
+    fn cross(r: &Vec2<N>, p: &Vec2<N>) -> N {
+        r.x * p.y - r.y * p.x
+    }
+    #[inline(always)]
+    fn cross_angular(w: &N, r: &Vec2<N>) -> Vec2<N> {
+        Vec2::new(-*w * r.y, *w * r.x)
+    }
+    #[inline(always)]
+    fn angular_dot(a: &N, b: &N) -> N {
+        *a * *b
+    }
+    #[inline(always)]
+    fn apply_inertia(i: &N, w: &N) -> N {
+        *i * *w
+    }
+    fn inertia_zero() -> N {
+        N::zero()
+    }
+    fn world_inverse_inertia(local: &N, _rot: &Rot2<N>) -> N {
+        *local
+    }
+    fn rotation(pose: &Iso2<N>) -> Rot2<N> {
+        pose.rotation
+    }
+    fn pose_from(t: Vec2<N>, rot: Rot2<N>) -> Iso2<N> {
+        Iso2::from_parts(t.into(), rot)
+    }
+    #[inline(always)]
+    fn rotate(rot: &Rot2<N>, v: &Vec2<N>) -> Vec2<N> {
+        rot * v
+    }
+    fn integrate_rotation(rot: &Rot2<N>, w: &N, h: N) -> Rot2<N> {
+        // q + h·ω·perp(q), renormalised (Box2D's b2IntegrateRotation).
+        let (c, s) = (rot.re, rot.im);
+        let dw = *w * h;
+        let (c2, s2) = (c - dw * s, s + dw * c);
+        let mag = (c2 * c2 + s2 * s2).sqrt();
+        Rot2::from_cos_sin_unchecked(c2 / mag, s2 / mag)
+    }
+    fn rotation_delta(a: &Rot2<N>, b: &Rot2<N>) -> Rot2<N> {
+        a * b.inverse()
+    }
+    fn rotation_identity() -> Rot2<N> {
+        Rot2::identity()
+    }
+    fn rotation_angle(rot: &Rot2<N>) -> N {
+        rot.angle()
+    }
+    fn tangents(n: &Vec2<N>) -> [Vec2<N>; 2] {
+        [Vec2::new(n.y, -n.x), Vec2::zeros()]
+    }
+    fn mass(shape: &Shape2<N>, density: N) -> Result<BodyMass<N, 2, N>, ShapeError> {
+        let m = shape.mass_properties(density)?;
+        Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
+    }
+    fn invert_inertia(i: &N) -> N {
+        if *i > N::zero() { N::one() / *i } else { N::zero() }
+    }
+    fn inertia_is_finite(i: &N) -> bool {
+        i.is_finite_value()
+    }
+    fn manifold(
+        pose_a: &Iso2<N>,
+        a: &Shape2<N>,
+        pose_b: &Iso2<N>,
+        b: &Shape2<N>,
+        margin: N,
+    ) -> Manifold<N, 2, ContactImpulse<N>> {
+        manifold2(pose_a, a, pose_b, b, margin)
+    }
+}
