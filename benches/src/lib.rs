@@ -1,1 +1,139 @@
-//! Shared inputs for the benchmarks.
+//! Shared, seeded inputs for kollide's benchmarks.
+//!
+//! Every bench binary draws its inputs from here so that kollide and each peer library see the
+//! same numbers in the same run, and so that two runs on two machines see the same numbers too:
+//! the generators are [`ChaCha8Rng`] streams seeded with [`SEED`] (or a caller-chosen seed), never
+//! the operating system's entropy.
+//!
+//! The generators return plain `f64` arrays; a bench converts them to kollide's types (and to a
+//! peer's types) itself, so this crate stays independent of any peer library.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The default seed of every benchmark input stream.
+pub const SEED: u64 = 0x6b6f_6c6c_6964_6521; // "kollide!"
+
+/// A deterministic random-number generator seeded with `seed`.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// `count` directions in `D` dimensions, uniformly distributed on the unit sphere (unit length).
+///
+/// Drawn by rejection from the cube `[-1, 1]^D`, so the distribution is uniform on the sphere.
+pub fn unit_directions<const D: usize>(seed: u64, count: usize) -> Vec<[f64; D]> {
+    let mut rng = rng(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let v: [f64; D] = core::array::from_fn(|_| rng.random_range(-1.0..=1.0));
+        let n2: f64 = v.iter().map(|x| x * x).sum();
+        if n2 > 1e-6 && n2 <= 1.0 {
+            let n = n2.sqrt();
+            out.push(v.map(|x| x / n));
+        }
+    }
+    out
+}
+
+/// `count` points in `D` dimensions, uniformly distributed in the cube `[-half_extent, half_extent]^D`.
+pub fn points_in_cube<const D: usize>(seed: u64, count: usize, half_extent: f64) -> Vec<[f64; D]> {
+    let mut rng = rng(seed);
+    (0..count)
+        .map(|_| core::array::from_fn(|_| rng.random_range(-half_extent..=half_extent)))
+        .collect()
+}
+
+/// `count` values uniformly distributed in `[lo, hi]` (sizes, radii, angles).
+///
+/// # Panics
+/// When `lo > hi` or either bound is not finite.
+pub fn uniform(seed: u64, count: usize, lo: f64, hi: f64) -> Vec<f64> {
+    let mut rng = rng(seed);
+    (0..count).map(|_| rng.random_range(lo..=hi)).collect()
+}
+
+/// The `t` in `[lo, hi]` where `f(t) = target`, for an `f` that is continuous with
+/// `f(lo) ≤ target ≤ f(hi)` and crosses `target` once there (the signed distance of two convex
+/// shapes as one slides along a line is convex, so it crosses a level at most once on its rising
+/// side). Regula falsi with the Illinois fix; returns `None` when the bracket is invalid.
+///
+/// The benches use it to place shape pairs at controlled signed distances: `f(t)` is kollide's
+/// exact `f64` signed distance with B translated by `t` along a direction.
+pub fn find_crossing(
+    mut f: impl FnMut(f64) -> f64,
+    mut lo: f64,
+    mut hi: f64,
+    target: f64,
+    tolerance: f64,
+) -> Option<f64> {
+    let (mut flo, mut fhi) = (f(lo) - target, f(hi) - target);
+    if !(flo <= 0.0 && fhi >= 0.0) {
+        return None;
+    }
+    let mut side = 0i8;
+    for _ in 0..200 {
+        if fhi - flo <= 0.0 {
+            break;
+        }
+        let t = (lo * fhi - hi * flo) / (fhi - flo);
+        let ft = f(t) - target;
+        if ft.abs() <= tolerance {
+            return Some(t);
+        }
+        if ft < 0.0 {
+            (lo, flo) = (t, ft);
+            if side == -1 {
+                fhi *= 0.5;
+            }
+            side = -1;
+        } else {
+            (hi, fhi) = (t, ft);
+            if side == 1 {
+                flo *= 0.5;
+            }
+            side = 1;
+        }
+        if hi - lo <= f64::EPSILON * hi.abs().max(1.0) {
+            break;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    ((f(t) - target).abs() <= tolerance).then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_are_unit_and_deterministic() {
+        let a = unit_directions::<3>(SEED, 64);
+        let b = unit_directions::<3>(SEED, 64);
+        assert_eq!(a, b);
+        for d in &a {
+            let n: f64 = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+            assert!((n - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn points_stay_in_the_cube() {
+        for p in points_in_cube::<2>(SEED, 100, 2.5) {
+            assert!(p.iter().all(|x| x.abs() <= 2.5));
+        }
+    }
+
+    #[test]
+    fn crossing_of_a_convex_function() {
+        // |t − 1| − 0.5 rises through 1e-3 at t = 1.501 (and falls through it at 0.499).
+        let t = find_crossing(|t| (t - 1.0).abs() - 0.5, 1.0, 4.0, 1e-3, 1e-12).unwrap();
+        assert!((t - 1.501).abs() < 1e-9);
+        assert_eq!(find_crossing(|t| t, 1.0, 2.0, 0.0, 1e-12), None);
+    }
+
+    #[test]
+    fn uniform_stays_in_range() {
+        assert!(uniform(1, 100, 0.5, 2.0).iter().all(|x| (0.5..=2.0).contains(x)));
+    }
+}

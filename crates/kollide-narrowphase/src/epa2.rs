@@ -22,12 +22,39 @@ fn edge<N: Scalar>(a: &Vec2<N>, b: &Vec2<N>) -> (Vec2<N>, N) {
     (n, n.dot(a))
 }
 
+/// Sees the polytope at every iteration of [`run_observed`] (debug drawing, see `crate::draw`).
+/// The query path passes `()`, whose empty, inlined method compiles away: no branch, no
+/// allocation.
+pub(crate) trait Observer<N: Scalar> {
+    /// Called at the start of each iteration with the polygon, the index of the edge closest to
+    /// the origin (from vertex `closest` to `closest + 1`) and the support point found along its
+    /// normal.
+    fn iteration(&mut self, polygon: &[Sp<N>], closest: usize, support: &Sp<N>);
+}
+
+impl<N: Scalar> Observer<N> for () {
+    #[inline(always)]
+    fn iteration(&mut self, _: &[Sp<N>], _: usize, _: &Sp<N>) {}
+}
+
 pub(crate) fn run<N: Scalar>(
     support: &impl Fn(&Vec2<N>) -> Sp<N>,
     simplex: &[Sp<N>],
     tol: N,
     fallback: &Vec2<N>,
     settings: &QuerySettings<N>,
+) -> RawEpa<N, 2> {
+    run_observed(support, simplex, tol, fallback, settings, &mut ())
+}
+
+/// [`run`], reporting every iteration to `observer`.
+pub(crate) fn run_observed<N: Scalar>(
+    support: &impl Fn(&Vec2<N>) -> Sp<N>,
+    simplex: &[Sp<N>],
+    tol: N,
+    fallback: &Vec2<N>,
+    settings: &QuerySettings<N>,
+    observer: &mut impl Observer<N>,
 ) -> RawEpa<N, 2> {
     let Some(mut poly) = initial_triangle(support, simplex, tol) else {
         return flat(simplex, fallback);
@@ -44,6 +71,7 @@ pub(crate) fn run<N: Scalar>(
         best = closest_edge(&normals);
         let (n, dist) = normals[best];
         let w = support(&n);
+        observer.iteration(&poly, best, &w);
         let d = n.dot(&w.point);
         let j = (best + 1) % poly.len();
         if d - dist <= tol || w.point == poly[best].point || w.point == poly[j].point {

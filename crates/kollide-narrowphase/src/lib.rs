@@ -11,9 +11,11 @@
 //! * [`ray_cast`], [`shape_cast`] (time of impact) and [`directional_penetration`] (the
 //!   shortest push along a given direction), all from one [`gjk_ray_cast`].
 //! * [`manifold`]: contact manifolds (SAT with Sutherland–Hodgman clipping, circle cases) and
-//!   the dispatcher [`manifold2`].
+//!   the dispatchers [`manifold2`] and [`manifold3`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
 //!   queries, with rounded shapes handled as core + radius.
+//! * [`draw`]: debug drawing of Minkowski differences, GJK simplices, EPA iterations and manifolds
+//!   (reference and incident faces), through `kollide-draw`.
 //!
 //! **Conventions:** normals point from A to B; separation is negative when penetrating; see
 //! `docs/conventions.md`.
@@ -27,6 +29,7 @@
 mod cast;
 mod cso;
 mod dim;
+pub mod draw;
 mod epa;
 mod epa2;
 mod epa3;
@@ -41,7 +44,7 @@ pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, sh
 pub use cso::{Cso, SingleShape};
 pub use epa::{EpaResult, epa};
 pub use gjk::{GjkOutcome, GjkResult, gjk};
-pub use manifold::manifold2;
+pub use manifold::{manifold2, manifold3};
 pub use polygon_depth::{Owner, PolygonSeparation, max_edge_separation, polygon_separation};
 pub use query::{
     GjkCache, Intersection, ShapeContact, closest_points, contact, distance, intersection_test,

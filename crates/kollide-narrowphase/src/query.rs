@@ -77,20 +77,36 @@ impl<N: Scalar, const D: usize> ShapeContact<N, D> {
     }
 }
 
-/// The length scale of a query: the distance from each shape's origin to its support points,
-/// which the tolerances are multiplied by.
+/// The length scale of a query: the larger bounding radius of the two shapes
+/// ([`SupportMap::bounding_radius`], O(1) for every kollide shape), which the tolerances are
+/// multiplied by.
+#[inline]
 pub(crate) fn scale_of<N: Scalar, const D: usize, A, B>(a: &A, b: &B) -> N
 where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let mut x = Vector::<N, D>::zeros();
-    x[0] = N::one();
-    let sa =
-        a.local_support_point(&x).coords.norm().max_of(a.local_support_point(&-x).coords.norm());
-    let sb =
-        b.local_support_point(&x).coords.norm().max_of(b.local_support_point(&-x).coords.norm());
-    sa.max_of(sb).max_of(N::EPSILON)
+    a.bounding_radius().max_of(b.bounding_radius()).max_of(N::EPSILON)
+}
+
+/// Two shapes whose cores are single points (balls), in A's frame: the vector from A's centre to
+/// B's. `None` unless both cores are points.
+#[inline]
+fn point_cores<N, const D: usize, P, A, B>(pos_ab: &P, a: &A, b: &B) -> Option<Vector<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    if a.core_is_point() && b.core_is_point() {
+        let zero = Vector::zeros();
+        let ca = a.local_core_support(&zero);
+        let cb = pos_ab.transform_point(&b.local_core_support(&zero));
+        Some(cb - ca)
+    } else {
+        None
+    }
 }
 
 /// `true` when the shapes overlap or touch.
@@ -123,6 +139,18 @@ where
 {
     let pos_ab = pos_a.inv_compose(pos_b);
     let radii = a.radius() + b.radius();
+    if let Some(d) = point_cores(&pos_ab, a, b) {
+        // Two balls: compare the centre distance with the radii (or the touching tolerance).
+        let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+        let reach = radii.max_of(touch);
+        let dd = d.norm_squared();
+        if let Some(c) = cache
+            && dd > N::zero()
+        {
+            c.dir = d;
+        }
+        return Intersection { intersecting: dd <= reach * reach, status: Status::Converged };
+    }
     let (dir, hints) = match &cache {
         Some(c) if c.dir.norm_squared() > N::zero() => (c.dir, c.hints),
         _ => (pos_ab.translation(), (0, 0)),
@@ -176,6 +204,9 @@ where
     let pos_ab = pos_a.inv_compose(pos_b);
     let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
+    if let Some(d) = point_cores(&pos_ab, a, b) {
+        return ball_ball_contact(pos_a, a, d, ra, rb, margin);
+    }
     let md = MinkowskiDifference::new(a, b, pos_ab);
     let scale = scale_of(a, b);
     let touch = settings.tolerances.length(scale) * N::lit(0.01);
@@ -213,6 +244,46 @@ where
         normal: pos_a.transform_vector(&normal),
         separation,
         status,
+    })
+}
+
+/// [`contact`] between two shapes whose cores are points (balls), in closed form. `d` is the
+/// vector from A's centre to B's in A's frame.
+#[inline]
+fn ball_ball_contact<N, const D: usize, P, A>(
+    pos_a: &P,
+    a: &A,
+    d: Vector<N, D>,
+    ra: N,
+    rb: N,
+    margin: N,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+{
+    let dist = d.norm();
+    let separation = dist - (ra + rb);
+    if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
+        return None;
+    }
+    // Concentric balls: every direction is a minimal one; take +x, as GJK and EPA do.
+    let normal = if dist > N::zero() {
+        d / dist
+    } else {
+        let mut x = Vector::zeros();
+        x[0] = N::one();
+        x
+    };
+    let ca = a.local_core_support(&Vector::zeros()).coords;
+    let cb = ca + d;
+    Some(ShapeContact {
+        point_a: pos_a.transform_point(&Point::from(ca + normal * ra)),
+        point_b: pos_a.transform_point(&Point::from(cb - normal * rb)),
+        normal: pos_a.transform_vector(&normal),
+        separation,
+        status: Status::Converged,
     })
 }
 
@@ -259,6 +330,18 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let c = closest_points(pos_a, a, pos_b, b, settings);
-    (c.separation.max_of(N::zero()), c.status)
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let radii = a.radius() + b.radius();
+    if let Some(d) = point_cores(&pos_ab, a, b) {
+        return ((d.norm() - radii).max_of(N::zero()), Status::Converged);
+    }
+    let md = MinkowskiDifference::new(a, b, pos_ab);
+    let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+    let dir = pos_ab.translation();
+    let g = gjk(&md, &dir, N::MAX, touch, settings);
+    match g.outcome {
+        // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
+        GjkOutcome::Intersecting => (N::zero(), g.status),
+        GjkOutcome::Separated { v, .. } => ((v.norm() - radii).max_of(N::zero()), g.status),
+    }
 }

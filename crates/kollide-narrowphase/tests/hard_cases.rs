@@ -1,14 +1,17 @@
 //! Named cases that break naive GJK/EPA implementations, each with its exact answer, in f32 and
 //! f64: touching, coincident centres, identical shapes, containment, zero thickness, a 2-point
 //! simplex handed to EPA, a 10⁴ size ratio, and far from the origin. Plus ray casts, shape casts
-//! and directional penetration against closed-form answers.
+//! and directional penetration against closed-form answers, and regression cases for the ray cast
+//! bug found by tests/parry_diff.rs.
 
 use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{
     QuerySettings, Ray, Simplex, contact, directional_penetration, epa, intersection_test,
     ray_cast, shape_cast,
 };
-use kollide_shapes::{Ball, Capsule, Circle, Cuboid, MinkowskiDifference, Segment, Triangle};
+use kollide_shapes::{
+    Ball, Capsule, Circle, ConvexPolyhedron, Cuboid, MinkowskiDifference, Segment, Triangle,
+};
 use rstest::rstest;
 
 fn v2<N: Scalar>(x: f64, y: f64) -> Vec2<N> {
@@ -289,4 +292,91 @@ fn directional_penetration_along_a_diagonal() {
         )
         .is_none()
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regression: `gjk_ray_cast` returned early on a support point already in its simplex even when
+// `x` had just moved to a new separating plane in that iteration, reporting the old `x`'s closest
+// point as a hit: false hits on rays that miss, and entries too early. Found by
+// `ray_casts_on_hulls_against_parry` in tests/parry_diff.rs (374 of 2,000 rays wrong); fixed in
+// src/cast.rs by solving the simplex again at the new `x`. Both named rays below were wrong
+// before the fix.
+
+/// The exact entry parameter of `o + t d` (`0 ≤ t ≤ max_t`) into `h`, by clipping the ray with
+/// every face plane (Cyrus–Beck), or `None` on a miss.
+fn clip_ray(h: &ConvexPolyhedron<f64>, o: &Vec3<f64>, d: &Vec3<f64>, max_t: f64) -> Option<f64> {
+    let (mut lo, mut hi) = (0.0f64, max_t);
+    for f in 0..h.num_faces() {
+        let n = h.face_normal(f).into_inner();
+        let off = n.dot(&h.vertices()[h.face(f)[0] as usize].coords);
+        let (num, den) = (off - n.dot(o), n.dot(d));
+        if den == 0.0 {
+            if num < 0.0 {
+                return None;
+            }
+        } else if den < 0.0 {
+            lo = lo.max(num / den);
+        } else {
+            hi = hi.min(num / den);
+        }
+        if lo > hi {
+            return None;
+        }
+    }
+    Some(lo)
+}
+
+fn tetrahedron(v: [[f64; 3]; 4]) -> ConvexPolyhedron<f64> {
+    ConvexPolyhedron::from_points(&v.map(|p| Point3::new(p[0], p[1], p[2]))).unwrap()
+}
+
+fn cast(h: &ConvexPolyhedron<f64>, o: Vec3<f64>, d: Vec3<f64>) -> Option<f64> {
+    let ray = Ray { origin: Point3::from(o), dir: d };
+    ray_cast(&Iso3::identity(), h, &ray, 10.0, &QuerySettings::default()).map(|c| c.t)
+}
+
+#[test]
+fn ray_cast_regression_false_hit() {
+    // The ray passes the tetrahedron; before the fix it "hit" at t ≈ 6.18.
+    let h = tetrahedron([[-0.4, -0.7, 0.9], [-0.4, -0.2, 0.2], [1.0, 0.9, -0.6], [0.2, -0.8, 0.5]]);
+    let (o, d) = (Vec3::new(-1.5, 0.3, -2.1), Vec3::new(0.9, -0.3, 0.5));
+    assert_eq!(clip_ray(&h, &o, &d, 10.0), None);
+    assert_eq!(cast(&h, o, d), None);
+}
+
+#[test]
+fn ray_cast_regression_early_entry() {
+    // Before the fix the hit came at t ≈ 5.0163, short of the surface.
+    let h = tetrahedron([[0.5, -1.0, 0.4], [0.4, -0.6, -1.0], [-0.1, -0.1, 0.3], [0.5, 0.7, -0.7]]);
+    let (o, d) = (Vec3::new(3.0, 1.5, -2.7), Vec3::new(-0.5, -0.4, 0.4));
+    let exact = clip_ray(&h, &o, &d, 10.0).unwrap();
+    assert!((exact - 5.132_796_780_684_105).abs() < 1e-12);
+    let t = cast(&h, o, d).unwrap();
+    assert!((t - exact).abs() < 1e-9, "{t} vs {exact}");
+}
+
+/// The same bug on seeded random small hulls (4–8 points): every ray, hit or miss, matches the
+/// exact clip. Continuous coordinates keep exact grazing (where either answer is right) away.
+#[test]
+fn ray_casts_on_random_small_hulls_are_exact() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    let mut cases = 0;
+    while cases < 2_000 {
+        let mut point = |s: f64| {
+            Vec3::new(rng.random_range(-s..s), rng.random_range(-s..s), rng.random_range(-s..s))
+        };
+        let pts: Vec<Point3<f64>> = (0..4 + cases % 5).map(|_| Point3::from(point(1.0))).collect();
+        let Ok(h) = ConvexPolyhedron::from_points(&pts) else { continue };
+        let d = point(1.0).normalize();
+        let o = point(1.2) - d * 3.0;
+        cases += 1;
+        let (exact, got) = (clip_ray(&h, &o, &d, 10.0), cast(&h, o, d));
+        let ok = match (got, exact) {
+            (Some(a), Some(b)) => (a - b).abs() < 1e-6,
+            (None, None) => true,
+            _ => false,
+        };
+        assert!(ok, "{pts:?}, o {o:?}, d {d:?}: {got:?} vs exact {exact:?}");
+    }
 }

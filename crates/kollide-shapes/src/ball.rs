@@ -45,6 +45,16 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Ball<N, D> {
     fn radius(&self) -> N {
         self.radius
     }
+
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.radius
+    }
+
+    #[inline]
+    fn core_is_point(&self) -> bool {
+        true
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Ball<N, D> {

@@ -106,6 +106,12 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Capsule<N, D> {
     fn radius(&self) -> N {
         self.radius
     }
+
+    /// `max(|a|, |b|) + radius`.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.segment.bounding_radius() + self.radius
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Capsule<N, D> {

@@ -107,6 +107,12 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
             Point3::new(N::zero(), -self.half_height, N::zero())
         }
     }
+
+    /// `√(half_height² + radius²)`, the distance to the base rim (the apex is nearer).
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
 }
 
 impl<N: Scalar> SupportFeatureMap<N, 3> for Cone<N> {

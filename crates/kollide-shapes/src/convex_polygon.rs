@@ -75,6 +75,8 @@ use crate::{
 pub struct ConvexPolygon<N: Scalar> {
     vertices: Vec<Point2<N>>,
     normals: Vec<UnitVec2<N>>,
+    /// The largest vertex norm ([`SupportMap::bounding_radius`]), computed once.
+    bounding_radius: N,
 }
 
 impl<N: Scalar> ConvexPolygon<N> {
@@ -172,6 +174,7 @@ impl<N: Scalar> ConvexPolygon<N> {
         let (hx, hy) = (half_extents.x, half_extents.y);
         let (one, zero) = (N::one(), N::zero());
         Ok(Self {
+            bounding_radius: half_extents.norm(),
             vertices: vec![
                 Point2::new(-hx, -hy),
                 Point2::new(hx, -hy),
@@ -217,7 +220,8 @@ impl<N: Scalar> ConvexPolygon<N> {
                 UnitVec2::new_normalize(Vec2::new(e.y, -e.x))
             })
             .collect();
-        Self { vertices, normals }
+        let bounding_radius = max_norm(&vertices);
+        Self { vertices, normals, bounding_radius }
     }
 
     /// The vertices, counter-clockwise.
@@ -309,6 +313,11 @@ impl<N: Scalar> ConvexPolygon<N> {
 #[inline]
 fn to_u32(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// The largest `|v|` over the vertices.
+fn max_norm<N: Scalar>(vertices: &[Point2<N>]) -> N {
+    vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()))
 }
 
 /// The lowest index maximising `value` over `0..n` (`n ≥ 1`). A NaN value never wins.
@@ -428,6 +437,12 @@ impl<N: Scalar> SupportMap<N, 2> for ConvexPolygon<N> {
         let i = self.support_index(dir, *hint as usize);
         *hint = to_u32(i);
         self.vertices[i]
+    }
+
+    /// The largest vertex norm, computed at construction.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.bounding_radius
     }
 }
 

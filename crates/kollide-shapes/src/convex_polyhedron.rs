@@ -125,6 +125,8 @@ pub struct ConvexPolyhedron<N: Scalar> {
     vertex_offsets: Vec<u32>,
     vertex_neighbors: Vec<u32>,
     vertex_edges: Vec<u32>,
+    /// The largest vertex norm ([`SupportMap::bounding_radius`]), computed once.
+    bounding_radius: N,
 }
 
 impl<N: Scalar> ConvexPolyhedron<N> {
@@ -258,7 +260,9 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             }
             vertex_offsets.push(vertex_neighbors.len() as u32);
         }
+        let bounding_radius = vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()));
         Ok(Self {
+            bounding_radius,
             vertices,
             face_offsets,
             face_vertices,
@@ -426,6 +430,12 @@ impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
         };
         *hint = v;
         self.vertices[v as usize]
+    }
+
+    /// The largest vertex norm, computed at construction.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.bounding_radius
     }
 }
 

@@ -140,6 +140,12 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Cuboid<N, D> {
         }
         p
     }
+
+    /// `|half_extents|`, the distance to a corner.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.half_extents.norm()
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Cuboid<N, D> {

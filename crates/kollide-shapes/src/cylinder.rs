@@ -116,6 +116,12 @@ impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
             Point3::new(N::zero(), y, N::zero())
         }
     }
+
+    /// `√(half_height² + radius²)`, the distance to the rims.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
 }
 
 impl<N: Scalar> SupportFeatureMap<N, 3> for Cylinder<N> {

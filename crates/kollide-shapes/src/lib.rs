@@ -20,6 +20,9 @@
 //! [`BoundingVolume`] ([`Aabb`] under a pose), [`HasMass2`]/[`HasMass3`] (mass properties), and
 //! the [`MinkowskiDifference`] of two support maps with witness points.
 //!
+//! [`draw`] draws every shape through `kollide-draw`'s backend-independent `DebugDraw` ([`Draw2`],
+//! [`Draw3`]).
+//!
 //! **Architecture invariant:** shapes know nothing of each other. Anything that takes two shapes
 //! (other than the Minkowski difference, which only combines support functions) lives in
 //! `kollide-narrowphase`.
@@ -36,6 +39,7 @@ mod convex_polygon;
 mod convex_polyhedron;
 mod cuboid;
 mod cylinder;
+pub mod draw;
 mod error;
 mod feature;
 mod hull2d;
@@ -56,6 +60,7 @@ pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronEdge};
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
+pub use draw::{Draw2, Draw3};
 pub use error::ShapeError;
 pub use feature::{FEATURE_INLINE, FeatureId, SupportFeature, SupportFeatureMap};
 pub use hull2d::{convex_hull_2d, convex_hull_2d_indices};

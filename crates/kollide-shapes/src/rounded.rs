@@ -100,6 +100,18 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn local_core_support_hinted(&self, dir: &Vector<N, D>, hint: &mut u32) -> Point<N, D> {
         self.inner.local_core_support_hinted(dir, hint)
     }
+
+    /// The inner shape's bounding radius plus the border.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.inner.bounding_radius() + self.border_radius
+    }
+
+    /// A rounded point is still a point grown by a radius.
+    #[inline]
+    fn core_is_point(&self) -> bool {
+        self.inner.core_is_point()
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

@@ -102,6 +102,12 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Segment<N, D> {
     fn local_core_support(&self, dir: &Vector<N, D>) -> Point<N, D> {
         if dir.dot(&self.direction()) > N::zero() { self.b } else { self.a }
     }
+
+    /// `max(|a|, |b|)`.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.a.coords.norm().max_of(self.b.coords.norm())
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Segment<N, D> {

@@ -78,6 +78,14 @@ macro_rules! impl_shape_enum {
             fn local_core_support_hinted(&self, dir: &Vector<N, $d>, hint: &mut u32) -> Point<N, $d> {
                 delegate!(self, s => s.local_core_support_hinted(dir, hint), [$($v),*])
             }
+            #[inline]
+            fn bounding_radius(&self) -> N {
+                delegate!(self, s => s.bounding_radius(), [$($v),*])
+            }
+            #[inline]
+            fn core_is_point(&self) -> bool {
+                delegate!(self, s => s.core_is_point(), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {

@@ -47,6 +47,37 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         N::zero()
     }
 
+    /// The radius of a ball around the local origin that contains the whole shape (core plus
+    /// [`Self::radius`]): an upper bound on `|p|` over the shape's points, used as the length
+    /// scale of the queries' tolerances.
+    ///
+    /// The default is the half diagonal of the local box spanned by the `2·D` axis support points,
+    /// a valid bound for every shape but `2·D` support queries (a linear scan each for a large
+    /// polytope). Every kollide shape overrides it with an O(1) value (closed form, or computed
+    /// once at construction); other implementors should too.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        let mut r2 = N::zero();
+        for k in 0..D {
+            let mut e = Vector::<N, D>::zeros();
+            e[k] = N::one();
+            let hi = self.local_support_point(&e)[k].abs();
+            let lo = self.local_support_point(&-e)[k].abs();
+            let m = hi.max_of(lo);
+            r2 += m * m;
+        }
+        r2.sqrt()
+    }
+
+    /// `true` when the core is a single point (the same `local_core_support` in every
+    /// direction), as for a ball: then the shape is that point grown by [`Self::radius`], and
+    /// pair queries between two such shapes have a closed form. Defaults to `false`, which is
+    /// always correct.
+    #[inline]
+    fn core_is_point(&self) -> bool {
+        false
+    }
+
     /// [`Self::local_core_support`] with a vertex hint for hill climbing. `hint` is read as the
     /// starting vertex and overwritten with the vertex found. Shapes without vertices ignore it.
     /// The result equals `local_core_support(dir)` up to ties.

@@ -226,6 +226,12 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Triangle<N, D> {
             self.c
         }
     }
+
+    /// The largest vertex norm.
+    #[inline]
+    fn bounding_radius(&self) -> N {
+        self.a.coords.norm().max_of(self.b.coords.norm()).max_of(self.c.coords.norm())
+    }
 }
 
 impl<N: Scalar> SupportFeatureMap<N, 2> for Triangle<N, 2> {

@@ -196,8 +196,9 @@ where
                     });
                 }
                 let m = Dim::<D>::mass(&desc.shape, desc.density)?;
-                if !(m.mass.is_finite_value() && m.mass > N::zero())
-                    || !Dim::<D>::inertia_is_finite(&m.inertia)
+                if !(m.mass.is_finite_value()
+                    && m.mass > N::zero()
+                    && Dim::<D>::inertia_is_finite(&m.inertia))
                 {
                     return Err(WorldError::NonFinite("mass"));
                 }

@@ -233,8 +233,8 @@ where
         cp.r_b = r_b;
         cp.adjusted_separation = mp.separation - (r_b - r_a).dot(&normal);
         cp.normal_mass = effective_mass(ba, bb, &r_a, &r_b, &normal);
-        for t in 0..D - 1 {
-            cp.tangent_mass[t] = effective_mass(ba, bb, &r_a, &r_b, &tangents[t]);
+        for (mass, t) in cp.tangent_mass.iter_mut().zip(&tangents).take(D - 1) {
+            *mass = effective_mass(ba, bb, &r_a, &r_b, t);
         }
         if warm_start {
             cp.normal_impulse = mp.user.normal;
@@ -271,7 +271,7 @@ where
     let k22 = m + ang(a, &p2.r_a, &p2.r_a) + ang(b, &p2.r_b, &p2.r_b);
     let k12 = m + ang(a, &p1.r_a, &p2.r_a) + ang(b, &p1.r_b, &p2.r_b);
     let det = k11 * k22 - k12 * k12;
-    if !(det > N::zero()) || k11 * k11 >= N::lit(1000.0) * det {
+    if det <= N::zero() || det.is_nan_value() || k11 * k11 >= N::lit(1000.0) * det {
         return None;
     }
     let inv = N::one() / det;
@@ -373,6 +373,7 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
     max_push: N,
     slop: N,
     use_bias: bool,
+    pass: usize,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
@@ -382,10 +383,15 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
         let block_done = c.count == 2
             && c.block.is_some()
             && solve_block(bodies, c, inv_h, max_push, slop, use_bias);
-        for k in 0..c.count {
+        // For face contacts of three or more points (3D), the point that goes first rotates from
+        // pass to pass, so that over a step every corner leads equally often (a fixed order tilts a resting box towards the
+        // corner solved first, and friction then walks it sideways).
+        let count = c.count.max(1);
+        for i in 0..c.count {
             if block_done {
                 break;
             }
+            let k = if count > 2 { (i + pass) % count } else { i };
             let cp = c.points[k];
             let (ba, bb) = (&bodies[a], &bodies[b]);
             // Current separation from the motion since the step started.
@@ -428,10 +434,9 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
             // Unclamped impulses per tangent, then clamp the total to the Coulomb disc.
             let mut new = [N::zero(); 2];
             let mut len2 = N::zero();
-            for t in 0..D - 1 {
-                let vt = dv.dot(&c.tangents[t]);
-                new[t] = cp.tangent_impulse[t] - cp.tangent_mass[t] * vt;
-                len2 += new[t] * new[t];
+            for (t, x) in new.iter_mut().enumerate().take(D - 1) {
+                *x = cp.tangent_impulse[t] - cp.tangent_mass[t] * dv.dot(&c.tangents[t]);
+                len2 += *x * *x;
             }
             if len2 > max_f * max_f {
                 let scale = max_f / len2.sqrt();
@@ -440,8 +445,8 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
                 }
             }
             let mut p = Vector::<N, D>::zeros();
-            for t in 0..D - 1 {
-                p += c.tangents[t] * (new[t] - cp.tangent_impulse[t]);
+            for (t, tangent) in c.tangents.iter().enumerate().take(D - 1) {
+                p += tangent * (new[t] - cp.tangent_impulse[t]);
             }
             c.points[k].tangent_impulse = new;
             apply(bodies, a, b, &cp.r_a, &cp.r_b, &p);

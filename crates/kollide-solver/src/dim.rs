@@ -11,9 +11,9 @@ use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use kollide_manifold::Manifold;
-use kollide_math::{Iso2, Point, Pose, Rot2, Scalar, Vec2, Vector};
-use kollide_narrowphase::manifold2;
-use kollide_shapes::{BoundingVolume, HasMass2, Shape2, ShapeError, SupportMap};
+use kollide_math::{Iso2, Iso3, Mat3, Point, Pose, Rot2, Rot3, Scalar, Vec2, Vec3, Vector, geom};
+use kollide_narrowphase::{manifold2, manifold3};
+use kollide_shapes::{BoundingVolume, HasMass2, HasMass3, Shape2, Shape3, ShapeError, SupportMap};
 
 use crate::ContactImpulse;
 
@@ -67,11 +67,11 @@ pub struct BodyMass<N: Scalar, const D: usize, I> {
 
 /// The dimension-specific types and operations of the solver.
 pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'static {
-    /// The shape enum ([`Shape2`] or `Shape3`).
+    /// The shape enum ([`Shape2`] or [`Shape3`]).
     type Shape: SupportMap<N, D> + BoundingVolume<N, D> + Clone + Debug + PartialEq + Send + Sync;
-    /// The pose type ([`Iso2`] or `Iso3`).
+    /// The pose type ([`Iso2`] or [`Iso3`]).
     type Pose: Pose<N, D>;
-    /// The rotation type ([`Rot2`] or `Rot3`).
+    /// The rotation type ([`Rot2`] or [`Rot3`]).
     type Rotation: Copy + Debug + PartialEq + Send + Sync;
     /// Angular velocity: `N` in 2D, `Vec3<N>` in 3D.
     type Angular: AngularOps<N>;
@@ -209,5 +209,92 @@ impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
         margin: N,
     ) -> Manifold<N, 2, ContactImpulse<N>> {
         manifold2(pose_a, a, pose_b, b, margin)
+    }
+}
+
+impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
+    type Shape = Shape3<N>;
+    type Pose = Iso3<N>;
+    type Rotation = Rot3<N>;
+    type Angular = Vec3<N>;
+    type Inertia = Mat3<N>;
+
+    fn angular_zero() -> Vec3<N> {
+        Vec3::zeros()
+    }
+    fn angular_is_finite(w: &Vec3<N>) -> bool {
+        w.iter().all(|x| x.is_finite_value())
+    }
+    #[inline(always)]
+    fn cross(r: &Vec3<N>, p: &Vec3<N>) -> Vec3<N> {
+        r.cross(p)
+    }
+    #[inline(always)]
+    fn cross_angular(w: &Vec3<N>, r: &Vec3<N>) -> Vec3<N> {
+        w.cross(r)
+    }
+    #[inline(always)]
+    fn angular_dot(a: &Vec3<N>, b: &Vec3<N>) -> N {
+        a.dot(b)
+    }
+    #[inline(always)]
+    fn apply_inertia(i: &Mat3<N>, w: &Vec3<N>) -> Vec3<N> {
+        i * w
+    }
+    fn inertia_zero() -> Mat3<N> {
+        Mat3::zeros()
+    }
+    fn world_inverse_inertia(local: &Mat3<N>, rot: &Rot3<N>) -> Mat3<N> {
+        let r = rot.to_rotation_matrix().into_inner();
+        r * local * r.transpose()
+    }
+    fn rotation(pose: &Iso3<N>) -> Rot3<N> {
+        pose.rotation
+    }
+    fn pose_from(t: Vec3<N>, rot: Rot3<N>) -> Iso3<N> {
+        Iso3::from_parts(t.into(), rot)
+    }
+    #[inline(always)]
+    fn rotate(rot: &Rot3<N>, v: &Vec3<N>) -> Vec3<N> {
+        rot * v
+    }
+    fn integrate_rotation(rot: &Rot3<N>, w: &Vec3<N>, h: N) -> Rot3<N> {
+        // q + h/2 · (ω, 0) ⊗ q, renormalised: the first-order quaternion update.
+        let q = rot.quaternion();
+        let omega = nalgebra::Quaternion::from_parts(N::zero(), *w);
+        let dq = omega * q * (h * N::lit(0.5));
+        Rot3::new_normalize(q + dq)
+    }
+    fn rotation_delta(a: &Rot3<N>, b: &Rot3<N>) -> Rot3<N> {
+        a * b.inverse()
+    }
+    fn rotation_identity() -> Rot3<N> {
+        Rot3::identity()
+    }
+    fn rotation_angle(rot: &Rot3<N>) -> N {
+        rot.angle()
+    }
+    fn tangents(n: &Vec3<N>) -> [Vec3<N>; 2] {
+        let (t, b) = geom::orthonormal_basis(n);
+        [t, b]
+    }
+    fn mass(shape: &Shape3<N>, density: N) -> Result<BodyMass<N, 3, Mat3<N>>, ShapeError> {
+        let m = shape.mass_properties(density)?;
+        Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
+    }
+    fn invert_inertia(i: &Mat3<N>) -> Mat3<N> {
+        i.try_inverse().unwrap_or_else(Mat3::zeros)
+    }
+    fn inertia_is_finite(i: &Mat3<N>) -> bool {
+        i.iter().all(|x| x.is_finite_value())
+    }
+    fn manifold(
+        pose_a: &Iso3<N>,
+        a: &Shape3<N>,
+        pose_b: &Iso3<N>,
+        b: &Shape3<N>,
+        margin: N,
+    ) -> Manifold<N, 3, ContactImpulse<N>> {
+        manifold3(pose_a, a, pose_b, b, margin)
     }
 }

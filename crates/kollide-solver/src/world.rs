@@ -236,10 +236,11 @@ where
                 margin + closing,
             );
             let (ha, hb) = (self.handle(i), self.handle(j));
-            if let Ok(k) = old.binary_search_by(|p| (p.a.index, p.b.index).cmp(&(i, j))) {
-                if old[k].a == ha && old[k].b == hb {
-                    m.match_previous(&old[k].manifold);
-                }
+            if let Ok(k) = old.binary_search_by(|p| (p.a.index, p.b.index).cmp(&(i, j)))
+                && old[k].a == ha
+                && old[k].b == hb
+            {
+                m.match_previous(&old[k].manifold);
             }
             pairs.push(ContactPair { a: ha, b: hb, manifold: m });
         }
@@ -323,7 +324,7 @@ where
 
         // 4. Substeps.
         let inv_h = N::one() / h;
-        for _ in 0..substeps {
+        for sub in 0..substeps as usize {
             cs::integrate_velocities(&mut bodies, &self.gravity, h);
             if settings.warm_starting {
                 cs::warm_start(&mut bodies, &constraints);
@@ -335,6 +336,7 @@ where
                 settings.max_push_velocity,
                 settings.linear_slop,
                 true,
+                2 * sub,
             );
             cs::integrate_positions(&mut bodies, h);
             cs::solve(
@@ -344,6 +346,7 @@ where
                 settings.max_push_velocity,
                 settings.linear_slop,
                 false,
+                2 * sub + 1,
             );
         }
         cs::restitution(&mut bodies, &mut constraints, settings.restitution_threshold);

@@ -75,7 +75,11 @@ fn main() -> Result<(), ShapeError> {
             let t = i as f64 * 0.618_034;
             let y = 1.0 - 2.0 * (i as f64 + 0.5) / 200.0;
             let r = (1.0 - y * y).sqrt();
-            Point3::new(r * (t * std::f64::consts::TAU).cos(), y, r * (t * std::f64::consts::TAU).sin())
+            Point3::new(
+                r * (t * std::f64::consts::TAU).cos(),
+                y,
+                r * (t * std::f64::consts::TAU).sin(),
+            )
         })
         .collect();
     let hull = ConvexPolyhedron::from_points(&cloud)?;

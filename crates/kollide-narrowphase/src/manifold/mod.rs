@@ -21,13 +21,43 @@
 //! pairs call the same routine and flip the result.
 
 mod aabb;
+mod assemble3;
+mod ball_ball;
+mod ball_capsule;
+mod ball_cuboid;
+mod ball_polyhedron;
+mod capsule_capsule;
 mod circle;
 mod clip;
+mod clip3;
+mod convex_convex;
+mod cuboid_cuboid;
 mod dispatch2;
+mod dispatch3;
+mod face_clip;
 mod polygon;
+mod polyhedron_polyhedron;
+mod segment_closest;
 
 pub use aabb::contact_aabbs;
+pub use assemble3::{Candidates, exact_contact, to_world};
+pub use ball_ball::contact_balls;
+pub use ball_capsule::contact_ball_capsule;
+pub use ball_cuboid::contact_ball_cuboid;
+pub use ball_polyhedron::contact_ball_polyhedron;
+pub use capsule_capsule::{PARALLEL_SIN, contact_capsules};
 pub use circle::{contact_circle_polygon, contact_circles};
 pub use clip::{ClipVertex, clip_segment_to_line};
+pub use clip3::{
+    ClipEdge, ClipPolygon, ClipVertex3, SidePlane, clip_polygon, clip_polygon_to_plane,
+};
+pub use convex_convex::{GENERATED, contact_convex};
+pub use cuboid_cuboid::{contact_cuboids, cuboid_edge_id};
 pub use dispatch2::manifold2;
+pub use dispatch3::manifold3;
+pub use face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 pub use polygon::{PolygonView, contact_polygons};
+pub use polyhedron_polyhedron::contact_polyhedra;
+pub use segment_closest::{
+    OverlapEnd, clip_parallel_segments, segment_point_closest, segments_closest,
+};

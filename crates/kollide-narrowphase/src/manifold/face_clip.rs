@@ -1,0 +1,184 @@
+//! Contacts of a reference face and an incident feature (face, edge or vertex), by clipping.
+//!
+//! This is the 3D core of every polyhedral manifold (the manifold seed's reference and incident
+//! faces; Catto, "Contact Manifolds", GDC 2007; Gregorius, "Robust Contact Creation for
+//! Physics Simulations", GDC 2015):
+//!
+//! 1. The **reference face** `R` (corners `r₀ … r_{m−1}` counter-clockwise seen from outside,
+//!    outward normal `n_R`) and a **contact direction** `d` from the reference shape towards the
+//!    other one. For SAT routines `d = n_R`; the generic routine uses GJK/EPA's normal, which
+//!    may differ a little from a face normal.
+//! 2. Each edge `rₖ → rₖ₊₁` has a **side plane** containing `d`, with outward normal
+//!    `sₖ = (rₖ₊₁ − rₖ) × d / |…|`. The prism they bound is the reference face swept along `d`.
+//! 3. The **incident feature** (a face of the other shape, or a segment such as a capsule's axis)
+//!    is clipped against the side planes ([`super::clip3`]), leaving the part of it that lies
+//!    over the reference face.
+//! 4. Each point `p` left is **lifted** back to the reference face along `d`:
+//!    `t = n_R · (p − r₀) / (n_R · d)`, the reference point is `p − t·d`, and `t` is the gap
+//!    between the cores along `d` (negative when `p` is below the face). Rounded shapes move the
+//!    points out by their radii along `d` and subtract the radii from the separation. Points with
+//!    a separation above the margin are dropped.
+//!
+//! ```text
+//!          incident face          d ↑
+//!       ┌───────•──────────•───┐     (• = points kept, clipped to the prism)
+//!  ─────┼───r₀━━━━━━━━━━━━━r₁──┼─────  reference face
+//!       │   ┃  side planes  ┃  │
+//! ```
+//!
+//! **Slack.** When the incident face rests on the reference face (their normals anti-parallel
+//! within about 8°), the side planes are moved out by a small length (the bias tolerance, `1e-4`
+//! of the shapes' size). An incident corner lying exactly on a side plane, such as the corner of
+//! a box stacked on an equal box, then stays *one* point with its vertex id, instead of turning
+//! into two crossing points or back with every bit of rotation noise: ids, and the solver's warm
+//! starts, stay put. The price is that such a point may lie up to the slack beyond the reference
+//! face's rim. Tilted incident features get no slack: a crossing a slack farther out would also
+//! be deeper, by the slack times the slope. Reference corners left by the clip are put back
+//! exactly on the line through the true corner along `d`.
+//!
+//! Ids follow [`super::clip3`]: `(reference face, incident vertex)` for kept incident vertices,
+//! `(reference edge, incident edge)` for crossings, `(reference corner, incident face)` for
+//! reference corners inside the incident face.
+
+use kollide_manifold::{Contact, ContactId};
+use kollide_math::{Point3, Scalar, Vec3};
+use kollide_shapes::FeatureId;
+use smallvec::SmallVec;
+
+use super::assemble3::Candidates;
+use super::clip3::{ClipEdge, ClipVertex3, SidePlane, clip_polygon};
+
+/// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
+/// other, and get the clipping slack.
+const PARALLEL_FACES: f64 = 0.99;
+
+/// The reference face of a face contact, in the reference shape's frame.
+#[derive(Clone, Copy, Debug)]
+pub struct ReferenceFace<'a, N: Scalar> {
+    /// Corners, counter-clockwise seen from outside (at least 3).
+    pub vertices: &'a [Point3<N>],
+    /// The id of each corner.
+    pub vertex_ids: &'a [FeatureId],
+    /// The id of each edge; edge `k` runs from corner `k` to corner `k + 1`.
+    pub edge_ids: &'a [FeatureId],
+    /// Outward unit normal.
+    pub normal: Vec3<N>,
+    /// The face's id.
+    pub id: FeatureId,
+    /// Rounding radius of the reference shape (0 for sharp shapes).
+    pub radius: N,
+}
+
+/// The incident feature of a face contact, expressed in the reference shape's frame.
+#[derive(Clone, Copy, Debug)]
+pub struct IncidentFeature<'a, N: Scalar> {
+    /// Its points: one (a vertex), two (an edge) or a polygon, counter-clockwise seen from
+    /// outside its shape.
+    pub vertices: &'a [Point3<N>],
+    /// The id of each point.
+    pub vertex_ids: &'a [FeatureId],
+    /// The id of each edge (edge `k` from point `k` to `k + 1`; one edge for a segment).
+    pub edge_ids: &'a [FeatureId],
+    /// The feature's id (the incident face's, for a polygon).
+    pub id: FeatureId,
+    /// Rounding radius of the incident shape (0 for sharp shapes).
+    pub radius: N,
+}
+
+/// Clips `inc` against the side planes of `r` along the unit direction `dir` (from the reference
+/// shape to the incident one, with `r.normal · dir > 0`), and pushes every resulting contact with
+/// a separation up to `margin` to `out`. Contacts are `(point on reference, point on incident)`.
+/// `slack` moves the side planes out (see the module docs). Returns the number pushed.
+pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
+    r: &ReferenceFace<'_, N>,
+    inc: &IncidentFeature<'_, N>,
+    dir: &Vec3<N>,
+    margin: N,
+    slack: N,
+    out: &mut Candidates<N, U>,
+) -> usize {
+    let m = r.vertices.len();
+    let denom = r.normal.dot(dir);
+    if m < 3 || denom <= N::zero() || inc.vertices.is_empty() {
+        return 0;
+    }
+    let n_inc = inc.vertices.len();
+    let closed = n_inc >= 3;
+    let inc_normal = if closed { newell_normal(inc.vertices) } else { Vec3::zeros() };
+    // The slack only where it is harmless: faces resting on each other (nearly parallel), where
+    // a point a slack beyond the rim is as deep as one on it. For a tilted incident feature a
+    // crossing a slack farther out would also be deeper, by the slack times the slope.
+    let slack = if -inc_normal.dot(&r.normal) >= N::lit(PARALLEL_FACES) { slack } else { N::zero() };
+    let mut planes: SmallVec<[SidePlane<N>; 16]> = SmallVec::new();
+    for k in 0..m {
+        let (a, b) = (r.vertices[k], r.vertices[(k + 1) % m]);
+        let s = (b - a).cross(dir);
+        let len = s.norm();
+        if len <= N::zero() {
+            continue;
+        }
+        let s = s / len;
+        planes.push(SidePlane {
+            normal: s,
+            offset: s.dot(&a.coords) + slack,
+            edge: r.edge_ids[k],
+            start: r.vertex_ids[k],
+            end: r.vertex_ids[(k + 1) % m],
+        });
+    }
+    let input: SmallVec<[ClipVertex3<N>; 16]> = (0..n_inc)
+        .map(|k| ClipVertex3 {
+            p: inc.vertices[k],
+            id: ContactId::new(r.id, inc.vertex_ids[k]),
+            edge: ClipEdge::Incident(
+                inc.edge_ids.get(k).or(inc.edge_ids.last()).copied().unwrap_or_default(),
+            ),
+        })
+        .collect();
+    let clipped = clip_polygon(&input, closed, &planes, inc.id);
+    // A reference corner left by the clip is where two slackened side planes meet, which is
+    // farther from the true corner than the slack itself when the corner is sharp. Put it back:
+    // the true corner's line along `dir`, through the incident face's plane.
+    let inc_denom = inc_normal.dot(dir);
+    let corner = |v: &ClipVertex3<N>| -> Point3<N> {
+        if v.id.b != inc.id || inc_denom.abs() <= N::lit(1e-3) {
+            return v.p;
+        }
+        match r.vertex_ids.iter().position(|&id| id == v.id.a) {
+            Some(k) => {
+                let c = r.vertices[k];
+                c + dir * (inc_normal.dot(&(inc.vertices[0] - c)) / inc_denom)
+            }
+            None => v.p,
+        }
+    };
+    let origin = r.vertices[0];
+    let radii = r.radius + inc.radius;
+    let mut pushed = 0;
+    for v in &clipped {
+        let v = &ClipVertex3 { p: corner(v), ..*v };
+        let gap = r.normal.dot(&(v.p - origin)) / denom;
+        let sep = gap - radii;
+        if sep <= margin {
+            let on_ref = v.p - dir * gap;
+            out.push(Contact::new(on_ref + dir * r.radius, v.p - dir * inc.radius, sep, v.id));
+            pushed += 1;
+        }
+    }
+    pushed
+}
+
+/// The unit normal of a polygon, counter-clockwise seen from the side it points to (Newell's sum
+/// of `(vₖ − v₀) × (vₖ₊₁ − v₀)`); zero for a degenerate polygon.
+pub(crate) fn newell_normal<N: Scalar>(pts: &[Point3<N>]) -> Vec3<N> {
+    let n = pts.len();
+    let mut s = Vec3::zeros();
+    if n < 3 {
+        return s;
+    }
+    let o = pts[0];
+    for k in 1..n - 1 {
+        s += (pts[k] - o).cross(&(pts[k + 1] - o));
+    }
+    s.try_normalize(N::zero()).unwrap_or_else(Vec3::zeros)
+}

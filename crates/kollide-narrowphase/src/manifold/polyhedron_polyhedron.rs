@@ -1,0 +1,265 @@
+//! Two convex polyhedra, by the separating axis test with Gauss-map pruning, and clipping.
+//!
+//! The candidate separating axes of two convex polyhedra are the face normals of each and the
+//! cross products of one edge of each. The largest separation over them is the exact signed
+//! distance when the shapes overlap (and a lower bound on the distance when they are apart).
+//!
+//! 1. **Face axes.** For face `i` of A (normal `nᵢ`, a vertex `vᵢ`), B's separation is
+//!    `nᵢ · (s_B(−nᵢ) − vᵢ)` with `s_B` B's support point: how far B's deepest vertex is in
+//!    front of the face's plane. Likewise for B's faces against A.
+//! 2. **Edge axes, pruned on the Gauss map.** `E_A · E_B` pairs is too many to test each with
+//!    two support queries. But an edge pair can only realise the separation if the two edges
+//!    form a face of the Minkowski difference `A − B`, and that is a local test: on the unit
+//!    sphere (the *Gauss map*) an edge of A is the arc between its two face normals `a`, `b`,
+//!    an edge of B in `A − B` the arc between its negated face normals `c = −n₁`, `d = −n₂`; the
+//!    edges form a Minkowski face exactly when the arcs cross. With `b × a` and `d × c`, the
+//!    normals of the planes holding the arcs:
+//!
+//!    ```text
+//!    c·(b×a) · d·(b×a) < 0     (c and d on opposite sides of arc ab's plane)
+//!    a·(d×c) · b·(d×c) < 0     (a and b on opposite sides of arc cd's plane)
+//!    c·(b×a) · b·(d×c) > 0     (the arcs, not their antipodes, cross: same hemisphere)
+//!    ```
+//!
+//!    (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013.) Only pairs
+//!    that pass need their axis `L = e_A × e_B`, oriented away from A's centroid, and their
+//!    separation `L · (q − p)` for a point `p` of A's edge and `q` of B's: the edges are the
+//!    support features along `±L`, so no support query is needed. Parallel edges (whose cross
+//!    product nearly vanishes) are skipped; the face axes cover them.
+//! 3. **Biased choice, clipping, edge contact.** As for boxes ([`super::contact_cuboids`]): A's
+//!    best face wins unless B's face or the best edge pair beats it by the bias tolerance (1e-4
+//!    of the size); a face winner's incident face is the other shape's face most anti-parallel to
+//!    it, clipped against the reference face's side planes ([`super::clip_reference_face`]) and
+//!    reduced to four points; an edge winner gives one contact at the closest points of the two
+//!    edges. If clipping leaves nothing, the exact GJK/EPA contact is used.
+//!
+//! Cost: `F_A·V_B + F_B·V_A` dot products for the faces and `E_A·E_B` Gauss-map tests (a few
+//! dot products each) for the edges, with no allocation for faces of up to 16 vertices.
+//!
+//! **Feature ids** are the polyhedra's own: `Face(i)` is `face(i)`, `Vertex(i)` is
+//! `vertices()[i]`, `Edge(i)` is `edges()[i]`.
+
+use kollide_manifold::{Contact, ContactId, Manifold};
+use kollide_math::{Iso3, Point3, Pose, Scalar, Tolerances, Vec3, geom};
+use kollide_shapes::{ConvexPolyhedron, FeatureId};
+use smallvec::SmallVec;
+
+use super::assemble3::{Candidates, UNKNOWN_ID, bias_tolerance, exact_contact, to_world};
+use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
+use super::segment_closest::segments_closest;
+
+/// The largest separation of `b` (placed by `pos_ab`) over the face normals of `a`, with the face.
+fn face_query<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+) -> (N, usize) {
+    let t = pos_ab.translation.vector;
+    let mut best = (-N::MAX, 0);
+    for i in 0..a.num_faces() {
+        let n = a.face_normal(i).into_inner();
+        let nb = pos_ab.inverse_transform_vector(&n);
+        let mut min = N::MAX;
+        for v in b.vertices() {
+            min = min.min_of(nb.dot(&v.coords));
+        }
+        let v0 = a.vertices()[a.face(i)[0] as usize];
+        let sep = min + t.dot(&n) - n.dot(&v0.coords);
+        if sep > best.0 {
+            best = (sep, i);
+        }
+    }
+    best
+}
+
+/// The best edge pair: its separation, the edges of A and B, and the axis (from A to B) in B's
+/// frame. `pos_ba` places A in B's frame. `None` when no pair forms a Minkowski face.
+fn edge_query<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ba: &Iso3<N>,
+) -> Option<(N, usize, usize, Vec3<N>)> {
+    let parallel = Tolerances::<N>::default().parallel_cosine;
+    let count = N::from_count(a.vertices().len());
+    let centroid = a.vertices().iter().fold(Vec3::zeros(), |s, v| s + v.coords) / count;
+    let centroid = pos_ba * Point3::from(centroid);
+    let mut best: Option<(N, usize, usize, Vec3<N>)> = None;
+    for (ia, ea) in a.edges().iter().enumerate() {
+        let p1 = pos_ba * a.vertices()[ea.vertices[0] as usize];
+        let p2 = pos_ba * a.vertices()[ea.vertices[1] as usize];
+        let u1 = pos_ba.rotation * a.face_normal(ea.faces[0] as usize).into_inner();
+        let u2 = pos_ba.rotation * a.face_normal(ea.faces[1] as usize).into_inner();
+        let b_x_a = u2.cross(&u1);
+        let da = p2 - p1;
+        for (ib, eb) in b.edges().iter().enumerate() {
+            let c = -b.face_normal(eb.faces[0] as usize).into_inner();
+            let d = -b.face_normal(eb.faces[1] as usize).into_inner();
+            let cba = c.dot(&b_x_a);
+            let dba = d.dot(&b_x_a);
+            if cba * dba >= N::zero() {
+                continue;
+            }
+            let d_x_c = d.cross(&c);
+            let adc = u1.dot(&d_x_c);
+            let bdc = u2.dot(&d_x_c);
+            if adc * bdc >= N::zero() || cba * bdc <= N::zero() {
+                continue;
+            }
+            let q1 = b.vertices()[eb.vertices[0] as usize];
+            let q2 = b.vertices()[eb.vertices[1] as usize];
+            let db = q2 - q1;
+            let l = da.cross(&db);
+            let len = l.norm();
+            if len <= parallel * da.norm() * db.norm() {
+                continue;
+            }
+            let mut l = l / len;
+            if l.dot(&(p1 - centroid)) < N::zero() {
+                l = -l;
+            }
+            let sep = l.dot(&(q1 - p1));
+            if best.is_none_or(|x| sep > x.0) {
+                best = Some((sep, ia, ib, l));
+            }
+        }
+    }
+    best
+}
+
+/// The axis SAT picked: a face of A, a face of B, or an edge pair (with its axis in B's frame).
+enum Pick<N: Scalar> {
+    FaceA,
+    FaceB,
+    Edge(usize, usize, Vec3<N>),
+}
+
+fn size<N: Scalar>(p: &ConvexPolyhedron<N>) -> N {
+    p.vertices().iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()))
+}
+
+/// The manifold of two convex polyhedra placed at `pos_a` and `pos_b`, with contacts up to
+/// `margin` apart, in world coordinates. See the module docs.
+pub fn contact_polyhedra<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso3<N>,
+    a: &ConvexPolyhedron<N>,
+    pos_b: &Iso3<N>,
+    b: &ConvexPolyhedron<N>,
+    margin: N,
+) -> Manifold<N, 3, U> {
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let pos_ba = pos_ab.inverse();
+    let (sep_a, face_a) = face_query(a, b, &pos_ab);
+    if sep_a > margin {
+        return Manifold::new();
+    }
+    let (sep_b, face_b) = face_query(b, a, &pos_ba);
+    if sep_b > margin {
+        return Manifold::new();
+    }
+    let edge = edge_query(a, b, &pos_ba);
+    if let Some((sep, ..)) = edge
+        && sep > margin
+    {
+        return Manifold::new();
+    }
+    let tol = bias_tolerance(size(a), size(b));
+    let one = N::one();
+    // A's face, unless B's face or then the edge pair beats the winner by the tolerance.
+    let (mut pick, mut best) = (Pick::FaceA, sep_a);
+    if geom::biased_greater(sep_b, sep_a, one, tol) {
+        (pick, best) = (Pick::FaceB, sep_b);
+    }
+    if let Some((sep_e, ea, eb, l)) = edge
+        && geom::biased_greater(sep_e, best, one, tol)
+    {
+        pick = Pick::Edge(ea, eb, l);
+    }
+    let m = match pick {
+        Pick::FaceA => Some(to_world(face_contact(a, face_a, b, &pos_ab, margin, tol), pos_a)),
+        Pick::FaceB => {
+            Some(to_world(face_contact(b, face_b, a, &pos_ba, margin, tol), pos_b).flipped())
+        }
+        Pick::Edge(ea, eb, l) => {
+            edge_contact(a, b, &pos_ab, ea, eb, &(pos_ab.rotation * l), margin)
+                .map(|m| to_world(m, pos_a))
+        }
+    };
+    match m {
+        Some(m) if !m.is_empty() => m,
+        _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
+    }
+}
+
+/// The face contact with face `face` of `r` as the reference, in `r`'s frame.
+fn face_contact<N: Scalar, U: Copy + Default>(
+    r: &ConvexPolyhedron<N>,
+    face: usize,
+    inc: &ConvexPolyhedron<N>,
+    pos_ri: &Iso3<N>,
+    margin: N,
+    slack: N,
+) -> Manifold<N, 3, U> {
+    let n = r.face_normal(face).into_inner();
+    let n_inc = pos_ri.inverse_transform_vector(&n);
+    let mut fi = 0;
+    let mut best = N::MAX;
+    for j in 0..inc.num_faces() {
+        let d = inc.face_normal(j).dot(&n_inc);
+        if d < best {
+            best = d;
+            fi = j;
+        }
+    }
+    let ids = |idx: &[u32], edge: bool| -> SmallVec<[FeatureId; 16]> {
+        idx.iter().map(|&i| if edge { FeatureId::Edge(i) } else { FeatureId::Vertex(i) }).collect()
+    };
+    let ref_pts: SmallVec<[Point3<N>; 16]> =
+        r.face(face).iter().map(|&i| r.vertices()[i as usize]).collect();
+    let inc_pts: SmallVec<[Point3<N>; 16]> =
+        inc.face(fi).iter().map(|&i| pos_ri * inc.vertices()[i as usize]).collect();
+    let (ref_vids, ref_eids) = (ids(r.face(face), false), ids(r.face_edges(face), true));
+    let (inc_vids, inc_eids) = (ids(inc.face(fi), false), ids(inc.face_edges(fi), true));
+    let reference = ReferenceFace {
+        vertices: &ref_pts,
+        vertex_ids: &ref_vids,
+        edge_ids: &ref_eids,
+        normal: n,
+        id: FeatureId::Face(face as u32),
+        radius: N::zero(),
+    };
+    let incident = IncidentFeature {
+        vertices: &inc_pts,
+        vertex_ids: &inc_vids,
+        edge_ids: &inc_eids,
+        id: FeatureId::Face(fi as u32),
+        radius: N::zero(),
+    };
+    let mut cands = Candidates::new();
+    clip_reference_face(&reference, &incident, &n, margin, slack, &mut cands);
+    cands.into_manifold(n)
+}
+
+/// The edge contact of edge `ea` of A and `eb` of B along `normal` (A's frame, from A to B).
+fn edge_contact<N: Scalar, U: Copy + Default>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    ea: usize,
+    eb: usize,
+    normal: &Vec3<N>,
+    margin: N,
+) -> Option<Manifold<N, 3, U>> {
+    let [a1, a2] = a.edges()[ea].vertices;
+    let [b1, b2] = b.edges()[eb].vertices;
+    let (p1, p2) = (a.vertices()[a1 as usize], a.vertices()[a2 as usize]);
+    let (q1, q2) = (pos_ab * b.vertices()[b1 as usize], pos_ab * b.vertices()[b2 as usize]);
+    let (_, _, pa, pb) = segments_closest(&p1, &p2, &q1, &q2);
+    let sep = (pb - pa).dot(normal);
+    if sep > margin {
+        return None;
+    }
+    let mut m = Manifold::with_normal(*normal);
+    let id = ContactId::new(FeatureId::Edge(ea as u32), FeatureId::Edge(eb as u32));
+    m.push(Contact::new(pa, pb, sep, id));
+    Some(m)
+}

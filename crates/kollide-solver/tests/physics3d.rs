@@ -1,0 +1,134 @@
+//! The 3D world: the same solver as 2D through `Dim<3>`, checked on resting, stacking, a small
+//! pyramid, restitution and determinism.
+
+use kollide_math::{Iso3, Vec3};
+use kollide_shapes::{Ball, Cuboid};
+use kollide_solver::{BodyDesc, BodyHandle, World3};
+
+const DT: f64 = 1.0 / 60.0;
+
+fn world() -> World3<f64> {
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    w.add(
+        BodyDesc::fixed(Cuboid::new(Vec3::new(20.0, 0.5, 20.0)).unwrap())
+            .pose(Iso3::translation(0.0, -0.5, 0.0)),
+    )
+    .unwrap();
+    w
+}
+
+fn cube(w: &mut World3<f64>, x: f64, y: f64, z: f64) -> BodyHandle {
+    w.add(
+        BodyDesc::dynamic(Cuboid::new(Vec3::repeat(0.5)).unwrap()).pose(Iso3::translation(x, y, z)),
+    )
+    .unwrap()
+}
+
+fn run(w: &mut World3<f64>, seconds: f64) {
+    for _ in 0..(seconds / DT).round() as usize {
+        w.step(DT).unwrap();
+    }
+}
+
+#[test]
+fn dropped_cube_rests_at_the_right_height() {
+    let mut w = world();
+    let c = w
+        .add(
+            BodyDesc::dynamic(Cuboid::new(Vec3::repeat(0.5)).unwrap())
+                .pose(Iso3::new(Vec3::new(0.0, 3.0, 0.0), Vec3::new(0.0, 0.3, 0.0))),
+        )
+        .unwrap();
+    run(&mut w, 3.0);
+    let b = w.body(c).unwrap();
+    assert!(
+        (b.pose().translation.vector.y - 0.5).abs() < 0.01,
+        "{}",
+        b.pose().translation.vector.y
+    );
+    assert!(b.linear_velocity().norm() < 1e-3);
+    assert!(b.angular_velocity().norm() < 1e-3);
+}
+
+#[test]
+fn stack_of_ten_cubes_stands() {
+    let mut w = world();
+    let cubes: Vec<_> = (0..10).map(|i| cube(&mut w, 0.0, 0.5 + i as f64, 0.0)).collect();
+    run(&mut w, 10.0);
+    let top = w.body(cubes[9]).unwrap().pose().translation.vector;
+    let drift = (top.x * top.x + top.z * top.z).sqrt();
+    eprintln!("3D stack of 10: sideways {drift:.2e} m, sunk {:.4} m", 9.5 - top.y);
+    assert!(drift < 1e-3, "drifted {drift} m");
+    assert!(9.5 - top.y < 0.05);
+}
+
+#[test]
+fn small_pyramid_stands() {
+    let mut w = world();
+    let mut boxes = Vec::new();
+    let base = 6;
+    for row in 0..base {
+        for i in 0..(base - row) {
+            let x = i as f64 - (base - row) as f64 / 2.0 + 0.5;
+            let y = 0.5 + row as f64;
+            boxes.push((cube(&mut w, x, y, 0.0), Vec3::new(x, y, 0.0)));
+        }
+    }
+    run(&mut w, 5.0);
+    for (h, start) in boxes {
+        let p = w.body(h).unwrap().pose().translation.vector;
+        assert!((p - start).norm() < 0.03, "moved {:?}", p - start);
+    }
+}
+
+#[test]
+fn a_ball_bounces_with_restitution_one() {
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    w.add(
+        BodyDesc::fixed(Cuboid::new(Vec3::new(5.0, 0.5, 5.0)).unwrap())
+            .pose(Iso3::translation(0.0, -0.5, 0.0))
+            .restitution(1.0),
+    )
+    .unwrap();
+    let b = w
+        .add(
+            BodyDesc::dynamic(Ball::new(0.25).unwrap())
+                .pose(Iso3::translation(0.0, 2.25, 0.0))
+                .restitution(1.0),
+        )
+        .unwrap();
+    let mut bounced = false;
+    let mut apex: f64 = 0.0;
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+        let body = w.body(b).unwrap();
+        if body.linear_velocity().y > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            apex = apex.max(body.pose().translation.vector.y);
+        }
+    }
+    assert!(apex - 0.25 >= 0.95 * 2.0, "rebounded to {}", apex - 0.25);
+}
+
+#[test]
+fn same_scene_twice_is_bit_identical() {
+    let run_once = || {
+        let mut w = world();
+        for i in 0..20 {
+            w.add(BodyDesc::dynamic(Cuboid::new(Vec3::new(0.4, 0.3, 0.5)).unwrap()).pose(
+                Iso3::new(
+                    Vec3::new((i % 3) as f64 * 0.3, 1.0 + i as f64, 0.1 * i as f64),
+                    Vec3::new(0.1 * i as f64, 0.2, 0.0),
+                ),
+            ))
+            .unwrap();
+        }
+        run(&mut w, 2.0);
+        w.bodies()
+            .map(|(_, b)| b.pose().translation.vector.x.to_bits() ^ b.pose().rotation.w.to_bits())
+            .fold(0u64, |h, x| h.rotate_left(5) ^ x)
+    };
+    assert_eq!(run_once(), run_once());
+}
