@@ -137,6 +137,54 @@ pub(crate) struct ContactConstraint<N: Scalar, const D: usize> {
     pub block: Option<([[N; 2]; 2], [N; 2])>,
 }
 
+/// The part of a body a constraint reads and writes, copied into locals for the duration of one
+/// constraint (read once, written once), as Box2D's solver does: indexing the body array for every
+/// point of every contact costs more than the arithmetic.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Local<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    v: Vector<N, D>,
+    w: Ang<N, D>,
+    dp: Vector<N, D>,
+    dq: Rot<N, D>,
+    inv_mass: N,
+    inv_inertia: Inertia<N, D>,
+    dynamic: bool,
+}
+
+impl<N: Scalar, const D: usize> Local<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    #[inline(always)]
+    fn load(b: &SolverBody<N, D>) -> Self {
+        Self {
+            v: b.v,
+            w: b.w,
+            dp: b.dp,
+            dq: b.dq,
+            inv_mass: b.inv_mass,
+            inv_inertia: b.inv_inertia,
+            dynamic: b.dynamic,
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, b: &mut SolverBody<N, D>) {
+        if self.dynamic {
+            b.v = self.v;
+            b.w = self.w;
+        }
+    }
+
+    #[inline(always)]
+    fn velocity_at(&self, r: &Vector<N, D>) -> Vector<N, D> {
+        self.v + Dim::<D>::cross_angular(&self.w, r)
+    }
+}
+
 #[inline(always)]
 fn velocity_at<N: Scalar, const D: usize>(b: &SolverBody<N, D>, r: &Vector<N, D>) -> Vector<N, D>
 where
@@ -165,30 +213,26 @@ where
     if k > N::zero() { N::one() / k } else { N::zero() }
 }
 
+/// Applies the impulse `p` at `r_b` on B and `−p` at `r_a` on A (static bodies do not move).
 #[inline(always)]
 fn apply<N: Scalar, const D: usize>(
-    bodies: &mut [SolverBody<N, D>],
-    a: usize,
-    b: usize,
+    la: &mut Local<N, D>,
+    lb: &mut Local<N, D>,
     r_a: &Vector<N, D>,
     r_b: &Vector<N, D>,
     p: &Vector<N, D>,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
-    {
-        let ba = &mut bodies[a];
-        if ba.dynamic {
-            ba.v -= p * ba.inv_mass;
-            let dw = Dim::<D>::apply_inertia(&ba.inv_inertia, &Dim::<D>::cross(r_a, p));
-            ba.w -= dw;
-        }
+    if la.dynamic {
+        la.v -= p * la.inv_mass;
+        let dw = Dim::<D>::apply_inertia(&la.inv_inertia, &Dim::<D>::cross(r_a, p));
+        la.w -= dw;
     }
-    let bb = &mut bodies[b];
-    if bb.dynamic {
-        bb.v += p * bb.inv_mass;
-        let dw = Dim::<D>::apply_inertia(&bb.inv_inertia, &Dim::<D>::cross(r_b, p));
-        bb.w += dw;
+    if lb.dynamic {
+        lb.v += p * lb.inv_mass;
+        let dw = Dim::<D>::apply_inertia(&lb.inv_inertia, &Dim::<D>::cross(r_b, p));
+        lb.w += dw;
     }
 }
 
@@ -284,12 +328,13 @@ where
 /// the contact is as stiff as the per-point solver; but symmetric contacts get symmetric
 /// impulses, so a box that lands flat does not start to spin (and walk sideways through friction)
 /// because one corner was solved first. (Using `−m_s K⁻¹ (v_n + bias) − i_s λ` instead would make
-/// two points on the same side of a body 1.6× softer.) Returns `false`, changing nothing, when the result would pull (an impulse below
-/// zero): the caller then solves the points one by one, which handles the clamping.
+/// two points on the same side of a body 1.6× softer.) Returns `false`, changing nothing, when
+/// the result would pull (an impulse below zero): the caller then solves the points one by one,
+/// which handles the clamping.
 fn solve_block<N: Scalar, const D: usize>(
-    bodies: &mut [SolverBody<N, D>],
+    la: &mut Local<N, D>,
+    lb: &mut Local<N, D>,
     c: &mut ContactConstraint<N, D>,
-    inv_h: N,
     max_push: N,
     slop: N,
     use_bias: bool,
@@ -298,16 +343,14 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     let Some((k_inv, k_diag)) = c.block else { return false };
-    let (a, b) = (c.a, c.b);
     let normal = c.normal;
     let mut rhs = [N::zero(); 2];
     let mut scales = [(N::one(), N::zero()); 2];
     for k in 0..2 {
         let cp = &c.points[k];
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let pr_a = Dim::<D>::rotate(&ba.dq, &cp.r_a);
-        let pr_b = Dim::<D>::rotate(&bb.dq, &cp.r_b);
-        let s = ((bb.dp - ba.dp) + (pr_b - pr_a)).dot(&normal) + cp.adjusted_separation;
+        let pr_a = Dim::<D>::rotate(&la.dq, &cp.r_a);
+        let pr_b = Dim::<D>::rotate(&lb.dq, &cp.r_b);
+        let s = ((lb.dp - la.dp) + (pr_b - pr_a)).dot(&normal) + cp.adjusted_separation;
         let (bias, ms, is) = if s > N::zero() {
             // A speculative point: leave it to the one-by-one path.
             return false;
@@ -321,8 +364,7 @@ where
         } else {
             (N::zero(), N::one(), N::zero())
         };
-        let _ = inv_h;
-        let vn = (velocity_at(bb, &cp.r_b) - velocity_at(ba, &cp.r_a)).dot(&normal);
+        let vn = (lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a)).dot(&normal);
         rhs[k] = vn + bias;
         scales[k] = (ms, is);
     }
@@ -342,7 +384,7 @@ where
         cp.normal_impulse = new;
         cp.max_normal_impulse = cp.max_normal_impulse.max_of(new);
         let (r_a, r_b) = (cp.r_a, cp.r_b);
-        apply(bodies, a, b, &r_a, &r_b, &(normal * delta));
+        apply(la, lb, &r_a, &r_b, &(normal * delta));
     }
     true
 }
@@ -355,13 +397,17 @@ pub(crate) fn warm_start<N: Scalar, const D: usize>(
     Dim<D>: SolverDim<N, D>,
 {
     for c in constraints {
+        let mut la = Local::load(&bodies[c.a]);
+        let mut lb = Local::load(&bodies[c.b]);
         for cp in &c.points[..c.count] {
             let mut p = c.normal * cp.normal_impulse;
             for t in 0..D - 1 {
                 p += c.tangents[t] * cp.tangent_impulse[t];
             }
-            apply(bodies, c.a, c.b, &cp.r_a, &cp.r_b, &p);
+            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &p);
         }
+        la.store(&mut bodies[c.a]);
+        lb.store(&mut bodies[c.b]);
     }
 }
 
@@ -380,12 +426,15 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
     for c in constraints.iter_mut() {
         let (a, b) = (c.a, c.b);
         let normal = c.normal;
+        let mut la = Local::load(&bodies[a]);
+        let mut lb = Local::load(&bodies[b]);
         let block_done = c.count == 2
             && c.block.is_some()
-            && solve_block(bodies, c, inv_h, max_push, slop, use_bias);
+            && solve_block(&mut la, &mut lb, c, max_push, slop, use_bias);
         // For face contacts of three or more points (3D), the point that goes first rotates from
-        // pass to pass, so that over a step every corner leads equally often (a fixed order tilts a resting box towards the
-        // corner solved first, and friction then walks it sideways).
+        // pass to pass, so that over a step every corner leads equally often (a fixed order
+        // tilts a resting box towards the corner solved first, and friction then walks it
+        // sideways).
         let count = c.count.max(1);
         for i in 0..c.count {
             if block_done {
@@ -393,11 +442,10 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
             }
             let k = if count > 2 { (i + pass) % count } else { i };
             let cp = c.points[k];
-            let (ba, bb) = (&bodies[a], &bodies[b]);
             // Current separation from the motion since the step started.
-            let pr_a = Dim::<D>::rotate(&ba.dq, &cp.r_a);
-            let pr_b = Dim::<D>::rotate(&bb.dq, &cp.r_b);
-            let d = (bb.dp - ba.dp) + (pr_b - pr_a);
+            let pr_a = Dim::<D>::rotate(&la.dq, &cp.r_a);
+            let pr_b = Dim::<D>::rotate(&lb.dq, &cp.r_b);
+            let d = (lb.dp - la.dp) + (pr_b - pr_a);
             let s = d.dot(&normal) + cp.adjusted_separation;
             let (bias, mass_scale, impulse_scale) = if s > N::zero() {
                 (s * inv_h, N::one(), N::zero())
@@ -411,7 +459,7 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
             } else {
                 (N::zero(), N::one(), N::zero())
             };
-            let vn = (velocity_at(bb, &cp.r_b) - velocity_at(ba, &cp.r_a)).dot(&normal);
+            let vn = (lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a)).dot(&normal);
             let impulse =
                 -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.normal_impulse;
             let new_impulse = (cp.normal_impulse + impulse).max_of(N::zero());
@@ -424,12 +472,11 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
             }
             pt.normal_impulse = new_impulse;
             pt.max_normal_impulse = pt.max_normal_impulse.max_of(new_impulse);
-            apply(bodies, a, b, &cp.r_a, &cp.r_b, &(normal * delta));
+            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &(normal * delta));
         }
         for k in 0..c.count {
             let cp = c.points[k];
-            let (ba, bb) = (&bodies[a], &bodies[b]);
-            let dv = velocity_at(bb, &cp.r_b) - velocity_at(ba, &cp.r_a);
+            let dv = lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a);
             let max_f = c.friction * cp.normal_impulse;
             // Unclamped impulses per tangent, then clamp the total to the Coulomb disc.
             let mut new = [N::zero(); 2];
@@ -449,8 +496,10 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
                 p += tangent * (new[t] - cp.tangent_impulse[t]);
             }
             c.points[k].tangent_impulse = new;
-            apply(bodies, a, b, &cp.r_a, &cp.r_b, &p);
+            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &p);
         }
+        la.store(&mut bodies[a]);
+        lb.store(&mut bodies[b]);
     }
 }
 
@@ -468,20 +517,23 @@ pub(crate) fn restitution<N: Scalar, const D: usize>(
             continue;
         }
         let (a, b) = (c.a, c.b);
+        let mut la = Local::load(&bodies[a]);
+        let mut lb = Local::load(&bodies[b]);
         for k in 0..c.count {
             let cp = c.points[k];
             if cp.relative_velocity > -threshold || cp.max_normal_impulse == N::zero() {
                 continue;
             }
-            let (ba, bb) = (&bodies[a], &bodies[b]);
-            let vn = (velocity_at(bb, &cp.r_b) - velocity_at(ba, &cp.r_a)).dot(&c.normal);
+            let vn = (lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a)).dot(&c.normal);
             let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
             let new_impulse = (cp.normal_impulse + impulse).max_of(N::zero());
             let delta = new_impulse - cp.normal_impulse;
             c.points[k].normal_impulse = new_impulse;
             c.points[k].max_normal_impulse = cp.max_normal_impulse.max_of(new_impulse);
-            apply(bodies, a, b, &cp.r_a, &cp.r_b, &(c.normal * delta));
+            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &(c.normal * delta));
         }
+        la.store(&mut bodies[a]);
+        lb.store(&mut bodies[b]);
     }
 }
 

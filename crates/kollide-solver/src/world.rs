@@ -75,8 +75,18 @@ where
     free: Vec<u32>,
     broadphase: SweepAndPrune,
     pairs: Vec<ContactPair<N, D>>,
+    /// The broadphase's pairs, reused while every body stays inside its fat AABB.
     scratch_pairs: Vec<(u32, u32)>,
+    /// Per slot: the AABB the broadphase last saw, grown by [`FAT_MARGIN`].
+    fat: Vec<Option<Aabb<N, D>>>,
+    /// Bodies were added or removed since the broadphase last ran.
+    bodies_changed: bool,
 }
+
+/// How much the broadphase grows each AABB (m). While a body's swept AABB stays inside its fat
+/// one, its broadphase pairs cannot change, so a resting pile costs no broadphase work at all
+/// (Box2D's AABB margin is the same 10 cm).
+pub const FAT_MARGIN: f64 = 0.1;
 
 /// A 2D world.
 pub type World2<N> = World<N, 2>;
@@ -97,6 +107,8 @@ where
             broadphase: SweepAndPrune::new(),
             pairs: Vec::new(),
             scratch_pairs: Vec::new(),
+            fat: Vec::new(),
+            bodies_changed: true,
         }
     }
 
@@ -114,6 +126,7 @@ where
         };
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
+        self.bodies_changed = true;
         Ok(BodyHandle { index, generation: slot.generation })
     }
 
@@ -124,6 +137,7 @@ where
         let body = slot.body.take().ok_or(WorldError::StaleHandle)?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
+        self.bodies_changed = true;
         self.pairs.retain(|p| p.a.index != h.index && p.b.index != h.index);
         Ok(body)
     }
@@ -198,25 +212,37 @@ where
 
         // 1. Broadphase.
         // AABBs grown by the margin and swept by this step's motion, so a fast body meets what
-        // is in its way this step (speculative contacts instead of tunnelling).
-        let aabbs: Vec<Option<Aabb<N, D>>> = self
-            .slots
-            .iter()
-            .map(|s| {
-                s.body.as_ref().map(|b| {
-                    let aabb = b.desc.shape.aabb(&b.desc.pose).loosened(margin);
-                    let d = b.desc.linear_velocity * dt;
-                    Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb)
-                })
-            })
-            .collect();
-        let movable: Vec<bool> = self
-            .slots
-            .iter()
-            .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic))
-            .collect();
+        // is in its way this step (speculative contacts instead of tunnelling). The broadphase
+        // works on fat AABBs and reruns only when one of these leaves its fat box.
+        let fat_margin = N::lit(FAT_MARGIN);
+        self.fat.resize(self.slots.len(), None);
+        let mut moved_out = self.bodies_changed;
+        for (slot, fat) in self.slots.iter().zip(self.fat.iter_mut()) {
+            let Some(b) = &slot.body else {
+                *fat = None;
+                continue;
+            };
+            let aabb = b.desc.shape.aabb(&b.desc.pose).loosened(margin);
+            let d = b.desc.linear_velocity * dt;
+            let swept = Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb);
+            let inside = fat.as_ref().is_some_and(|f| {
+                (0..D).all(|k| f.mins[k] <= swept.mins[k] && swept.maxs[k] <= f.maxs[k])
+            });
+            if !inside {
+                *fat = Some(swept.loosened(fat_margin));
+                moved_out = true;
+            }
+        }
         let mut found = std::mem::take(&mut self.scratch_pairs);
-        self.broadphase.find_pairs(&aabbs, &movable, &mut found);
+        if moved_out {
+            let movable: Vec<bool> = self
+                .slots
+                .iter()
+                .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic))
+                .collect();
+            self.broadphase.find_pairs(&self.fat, &movable, &mut found);
+            self.bodies_changed = false;
+        }
 
         // 2. Narrowphase, matched to last step's pairs.
         let old = std::mem::take(&mut self.pairs);

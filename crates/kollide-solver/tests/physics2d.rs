@@ -62,9 +62,9 @@ fn stack_of_ten_boxes_stands() {
     let sink = 9.5 - top.y;
     eprintln!("stack of 10: top sideways {:.2e} m, sunk {:.4} m", top.x.abs(), sink);
     assert!(top.x.abs() < 1e-3, "top box drifted {} m sideways", top.x);
-    // At most Box2D's linear slop (5 mm) per contact over 10 contacts, and less than the
-    // 32.5 mm Box2D v3 and rapier2d sink here.
-    assert!(sink <= 10.0 * 0.005 && sink < 0.0325, "sunk {sink}");
+    // Box2D v3 and rapier2d sink 32.5 mm here (Box2D's slop is 5 mm per contact, 50 mm over
+    // these 10 contacts); kollide must sink less.
+    assert!(sink < 0.0325, "sunk {sink}");
 }
 
 #[test]
