@@ -66,7 +66,8 @@ impl Style {
 /// A sink for 2D debug drawing. Implemented by [`crate::SvgCanvas`]; a game would implement it
 /// over its own line renderer.
 ///
-/// Points are world positions (y up); see the [module docs](self) for units.
+/// Points are world positions (y up). Geometry (points, radii) is in world units; line widths,
+/// dots, arrow heads and text are in screen units, so a figure reads the same at any scale.
 pub trait DebugDraw<N: Scalar> {
     /// An open polyline through `points`.
     fn polyline(&mut self, points: &[Point2<N>], style: &Style);

@@ -6,9 +6,9 @@
 //! * **GJK** is traced by running the real [`gjk`] again with an iteration cap of 1, 2, 3, …:
 //!   a run stopped by the cap returns the simplex it had reached ([`gjk2_trace`]). The query code
 //!   is untouched.
-//! * **EPA** takes an observer ([`crate::epa2`]'s `Observer`): the queries pass `()`, whose empty
-//!   inlined method compiles away (no branch, no allocation); [`epa2_trace`] passes a recorder
-//!   that copies the polygon of every iteration into a `Vec`.
+//! * **EPA** takes an observer (the `Observer` of the private `epa2` module): the queries pass
+//!   `()`, whose empty inlined method compiles away (no branch, no allocation); [`epa2_trace`]
+//!   passes a recorder that copies the polygon of every iteration into a `Vec`.
 //!
 //! ## Frames
 //! GJK and EPA work in the frame of the configuration-space obstacle (CSO), A's local frame for a
