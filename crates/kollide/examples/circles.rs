@@ -2,6 +2,8 @@
 //!
 //! `cargo run --release --example circles [-- --count 400 --seconds 10]`
 //!
+//! With `--svg DIR` it writes four frames per simulated second as SVG into `DIR`.
+//!
 //! Prints progress and a summary; checks that no body escaped or produced NaN.
 
 mod common;
@@ -49,10 +51,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("circles: {count} bodies, {hz} Hz, {seconds} s");
     let world = RefCell::new(world);
     let steps = (seconds * hz as f64).round() as usize;
+    let svg = common::svg_dir();
+    let mut frame = 0usize;
     let (secs, contacts) = common::run(
         steps,
         hz,
-        || world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0),
+        || {
+            let contacts =
+                world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
+            if let Some(dir) = &svg {
+                if frame % (hz / 4) == 0 {
+                    let _ = common::write_frame2(dir, frame / (hz / 4), &world.borrow());
+                }
+                frame += 1;
+            }
+            contacts
+        },
         || {
             let w = world.borrow();
             let top = handles

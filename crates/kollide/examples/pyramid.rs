@@ -2,6 +2,8 @@
 //!
 //! `cargo run --release --example pyramid [-- --base 20 --seconds 10]`
 //!
+//! With `--svg DIR` it writes four frames per simulated second as SVG into `DIR`.
+//!
 //! Prints progress every simulated second and a summary: the largest distance any box moved
 //! from where it was placed, and the time per step.
 
@@ -34,10 +36,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let apex = boxes.last().map(|b| b.0);
     let steps = (seconds * hz as f64).round() as usize;
     let world_cell = std::cell::RefCell::new(world);
+    let svg = common::svg_dir();
+    let mut frame = 0usize;
     let (secs, contacts) = common::run(
         steps,
         hz,
-        || world_cell.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0),
+        || {
+            let contacts =
+                world_cell.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
+            if let Some(dir) = &svg {
+                if frame % (hz / 4) == 0 {
+                    let _ = common::write_frame2(dir, frame / (hz / 4), &world_cell.borrow());
+                }
+                frame += 1;
+            }
+            contacts
+        },
         || {
             let w = world_cell.borrow();
             match apex.and_then(|h| w.body(h).ok()) {

@@ -1,6 +1,8 @@
 //! A 3D pyramid of cubes (square layers, base 8 by default) for 10 s.
 //!
 //! `cargo run --release --example pyramid3d [-- --base 8 --seconds 10]`
+//!
+//! With `--svg DIR` it writes four frames per simulated second as SVG into `DIR`.
 
 mod common;
 
@@ -37,10 +39,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let apex = cubes.last().map(|c| c.0);
     let world = RefCell::new(world);
     let steps = (seconds * hz as f64).round() as usize;
+    let svg = common::svg_dir();
+    let mut frame = 0usize;
     let (secs, contacts) = common::run(
         steps,
         hz,
-        || world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0),
+        || {
+            let contacts =
+                world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
+            if let Some(dir) = &svg {
+                if frame % (hz / 4) == 0 {
+                    let _ = common::write_frame3(dir, frame / (hz / 4), &world.borrow());
+                }
+                frame += 1;
+            }
+            contacts
+        },
         || {
             let w = world.borrow();
             match apex.and_then(|h| w.body(h).ok()) {

@@ -2,6 +2,8 @@
 //!
 //! `cargo run --release --example stack`
 //!
+//! With `--svg DIR` it writes four frames per simulated second as SVG into `DIR`.
+//!
 //! Prints progress and a summary with how far the top box drifted sideways and sank.
 
 mod common;
@@ -27,10 +29,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("stack: 10 boxes, {hz} Hz, 10 s");
     let world = RefCell::new(world);
     let steps = 10 * hz;
+    let svg = common::svg_dir();
+    let mut frame = 0usize;
     let (secs, contacts) = common::run(
         steps,
         hz,
-        || world.borrow_mut().step(1.0 / hz as f64).map(|r| r.contacts).unwrap_or(0),
+        || {
+            let contacts =
+                world.borrow_mut().step(1.0 / hz as f64).map(|r| r.contacts).unwrap_or(0);
+            if let Some(dir) = &svg {
+                if frame % (hz / 4) == 0 {
+                    let _ = common::write_frame2(dir, frame / (hz / 4), &world.borrow());
+                }
+                frame += 1;
+            }
+            contacts
+        },
         || {
             let w = world.borrow();
             let p = w.body(top).map(|b| b.pose().translation.vector).unwrap_or_default();

@@ -64,3 +64,34 @@ pub fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
 }
+
+/// Where `--svg DIR` asks frames to be written, creating the folder.
+pub fn svg_dir() -> Option<std::path::PathBuf> {
+    let dir = std::path::PathBuf::from(arg("--svg")?);
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
+/// Writes one frame of a 2D world as `DIR/frame_NNNN.svg`.
+pub fn write_frame2<N: kollide::math::Scalar>(
+    dir: &std::path::Path,
+    index: usize,
+    world: &kollide::solver::World2<N>,
+) -> std::io::Result<()> {
+    let mut canvas = kollide::draw::SvgCanvas::with_title(format!("frame {index}"));
+    world.draw(&mut canvas, &kollide::solver::WorldStyle::default());
+    std::fs::write(dir.join(format!("frame_{index:04}.svg")), canvas.to_svg())
+}
+
+/// Writes one frame of a 3D world (orthographic view) as `DIR/frame_NNNN.svg`.
+pub fn write_frame3<N: kollide::math::Scalar>(
+    dir: &std::path::Path,
+    index: usize,
+    world: &kollide::solver::World3<N>,
+) -> std::io::Result<()> {
+    let mut canvas = kollide::draw::SvgCanvas::with_title(format!("frame {index}"));
+    // Contact dots hide the bodies in a projected 3D view, so frames show the bodies only.
+    let style = kollide::solver::WorldStyle { contacts: false, ..Default::default() };
+    world.draw(&kollide::draw::Ortho::standard(), &mut canvas, &style);
+    std::fs::write(dir.join(format!("frame_{index:04}.svg")), canvas.to_svg())
+}
