@@ -48,7 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let contacts =
                 world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
             if let Some(dir) = &svg {
-                if frame % (hz / 4) == 0 {
+                if frame.is_multiple_of(hz / 4) {
                     let _ = common::write_frame3(dir, frame / (hz / 4), &world.borrow());
                 }
                 frame += 1;
