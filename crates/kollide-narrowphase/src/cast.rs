@@ -77,6 +77,7 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
         let p = cso.support(&v);
         let w = x - p.point;
         let vw = v.dot(&w);
+        let mut moved = false;
         if vw > N::zero() {
             let vr = v.dot(dir);
             if vr >= N::zero() {
@@ -88,13 +89,22 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             }
             x = origin + dir * lambda;
             normal = v;
+            moved = true;
         }
-        if len == ps.len() || ps[..len].iter().any(|q| q.point == p.point) {
-            // Already spanned: we are as close as rounding allows.
+        let known = ps[..len].iter().any(|q| q.point == p.point);
+        if !moved && (known || len == ps.len()) {
+            // `x` stayed put and the support point is already spanned: we are as close as
+            // rounding allows.
             return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
         }
-        ps[len] = p;
-        len += 1;
+        // After `x` moved, the simplex must be solved again at the new `x` even when `p` is
+        // already one of its points: returning here instead would report the previous `x`'s
+        // closest point as a hit (the bug the regression test `ray_cast_after_a_step_with_a_
+        // known_support_point` in tests/hard_cases.rs pins down).
+        if !known && len < ps.len() {
+            ps[len] = p;
+            len += 1;
+        }
         // Closest point of {x − pᵢ} to the origin.
         let mut s = crate::Simplex::new(shifted(&x, &ps[0]));
         for q in &ps[1..len] {

@@ -337,10 +337,21 @@ fn cast(h: &ConvexPolyhedron<f64>, o: Vec3<f64>, d: Vec3<f64>) -> Option<f64> {
 
 #[test]
 fn ray_cast_regression_false_hit() {
-    // The ray passes the tetrahedron; before the fix it "hit" at t ≈ 6.18.
-    let h = tetrahedron([[-0.4, -0.7, 0.9], [-0.4, -0.2, 0.2], [1.0, 0.9, -0.6], [0.2, -0.8, 0.5]]);
-    let (o, d) = (Vec3::new(-1.5, 0.3, -2.1), Vec3::new(0.9, -0.3, 0.5));
+    // The ray passes the tetrahedron; before the fix it "hit" at t ≈ 4.697.
+    let h = tetrahedron([[0.3, -0.2, 1.0], [1.0, -0.5, 0.0], [-0.5, -0.9, 0.5], [-0.7, 0.6, -0.8]]);
+    let (o, d) = (Vec3::new(0.6, 1.5, 2.1), Vec3::new(-0.3, -0.4, -0.5));
     assert_eq!(clip_ray(&h, &o, &d, 10.0), None);
+    // A clear miss, not a graze: the ray's segment stays well away from the tetrahedron.
+    let seg = Segment::new(Point3::from(o), Point3::from(o + d * 10.0)).unwrap();
+    let gap = contact(
+        &Iso3::identity(),
+        &h,
+        &Iso3::identity(),
+        &seg,
+        f64::MAX,
+        &QuerySettings::default(),
+    );
+    assert!(gap.unwrap().separation > 0.05);
     assert_eq!(cast(&h, o, d), None);
 }
 
@@ -379,4 +390,75 @@ fn ray_casts_on_random_small_hulls_are_exact() {
         };
         assert!(ok, "{pts:?}, o {o:?}, d {d:?}: {got:?} vs exact {exact:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The closed-form ball–ball path (both cores points) against the general GJK path.
+
+/// A ball that does not declare its core a point, so queries take the GJK path.
+struct GjkBall<const D: usize>(Ball<f64, D>);
+
+impl<const D: usize> kollide_shapes::SupportMap<f64, D> for GjkBall<D> {
+    fn local_core_support(
+        &self,
+        dir: &kollide_math::Vector<f64, D>,
+    ) -> kollide_math::Point<f64, D> {
+        self.0.local_core_support(dir)
+    }
+    fn radius(&self) -> f64 {
+        self.0.radius
+    }
+}
+
+#[test]
+fn ball_ball_closed_form_matches_gjk() {
+    use kollide_narrowphase::{closest_points, distance};
+    use kollide_shapes::SupportMap;
+    use rand::{Rng, SeedableRng};
+    let s = QuerySettings::<f64>::default();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for k in 0..2_000 {
+        let (a, b) = (
+            Ball::<f64, 3>::new(rng.random_range(0.1..1.0)).unwrap(),
+            Ball::new(rng.random_range(0.1..1.0)).unwrap(),
+        );
+        assert!(a.core_is_point());
+        let mut v = || {
+            Vec3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            )
+        };
+        let pa = Iso3::new(v() * 10.0, v() * 3.0);
+        let pb = if k == 0 { pa } else { Iso3::new(pa.translation.vector + v() * 1.5, v() * 3.0) };
+        let (ga, gb) = (GjkBall(a), GjkBall(b));
+        for margin in [0.0, 0.1, f64::MAX] {
+            let fast = contact(&pa, &a, &pb, &b, margin, &s);
+            let slow = contact(&pa, &ga, &pb, &gb, margin, &s);
+            assert_eq!(fast.is_some(), slow.is_some(), "pair {k}, margin {margin}");
+            if let (Some(f), Some(g)) = (fast, slow) {
+                assert!((f.separation - g.separation).abs() < 1e-12, "pair {k}");
+                assert!(
+                    (f.normal - g.normal).norm() < 1e-9,
+                    "pair {k}: {} vs {}",
+                    f.normal,
+                    g.normal
+                );
+                assert!((f.point_a - g.point_a).norm() < 1e-9, "pair {k}");
+                assert!((f.point_b - g.point_b).norm() < 1e-9, "pair {k}");
+            }
+        }
+        let fast = intersection_test(&pa, &a, &pb, &b, None, &s).intersecting;
+        assert_eq!(fast, intersection_test(&pa, &ga, &pb, &gb, None, &s).intersecting, "pair {k}");
+        let (d, _) = distance(&pa, &a, &pb, &b, &s);
+        assert!((d - distance(&pa, &ga, &pb, &gb, &s).0).abs() < 1e-12, "pair {k}");
+        let exact = (pb.translation.vector - pa.translation.vector).norm() - a.radius - b.radius;
+        assert!((closest_points(&pa, &a, &pb, &b, &s).separation - exact).abs() < 1e-12);
+        assert!((d - exact.max(0.0)).abs() < 1e-12);
+    }
+    // 2D too.
+    let c = Circle::new(1.0f64).unwrap();
+    let k = contact(&Iso2::identity(), &c, &Iso2::translation(1.5, 0.0), &c, 0.0, &s).unwrap();
+    assert!((k.separation + 0.5).abs() < 1e-15 && (k.normal - Vec2::x()).norm() < 1e-15);
 }

@@ -551,6 +551,12 @@ impl SupportMap<f64, 3> for KShape {
     fn local_support_point(&self, dir: &Vec3<f64>) -> Point3<f64> {
         forward!(self, s => s.local_support_point(dir))
     }
+    fn bounding_radius(&self) -> f64 {
+        forward!(self, s => s.bounding_radius())
+    }
+    fn core_is_point(&self) -> bool {
+        forward!(self, s => s.core_is_point())
+    }
 }
 
 fn kollide_shape(s: &Shape3) -> KShape {

@@ -172,6 +172,90 @@ mod tests {
     use super::*;
     use kollide_math::{Iso2, Vec2, Vec3};
 
+    /// `bounding_radius` bounds every support point and is tight (reached, or approached by
+    /// random directions, within 1e-3) for every shape, through the enums.
+    fn check_bounding_radius<const D: usize, S: SupportMap<f64, D>>(s: &S, name: &str) {
+        let r = s.bounding_radius();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut reached = 0.0f64;
+        for _ in 0..20_000 {
+            let d = Vector::<f64, D>::from_fn(|_, _| unit());
+            let p = s.local_support_point(&d).coords.norm();
+            assert!(p <= r * (1.0 + 1e-12), "{name}: support point at {p} > {r}");
+            reached = reached.max(p);
+        }
+        assert!(reached >= r * (1.0 - 1e-3), "{name}: radius {r} but points only reach {reached}");
+        // The trait's default (axis-aligned box) is a valid but looser bound.
+        struct Default<'a, S>(&'a S);
+        impl<const D: usize, S: SupportMap<f64, D>> SupportMap<f64, D> for Default<'_, S> {
+            fn local_core_support(&self, dir: &Vector<f64, D>) -> Point<f64, D> {
+                self.0.local_core_support(dir)
+            }
+            fn radius(&self) -> f64 {
+                self.0.radius()
+            }
+        }
+        assert!(Default(s).bounding_radius() >= r * (1.0 - 1e-12), "{name}: default bound");
+    }
+
+    #[test]
+    fn bounding_radii() {
+        use kollide_math::{Point2, Point3};
+        let shapes2: Vec<Shape2<f64>> = vec![
+            Ball::new(0.7).unwrap().into(),
+            Capsule::new(Point2::new(-1.0, 0.5), Point2::new(0.5, 0.2), 0.3).unwrap().into(),
+            Segment::new(Point2::new(-1.0, 0.5), Point2::new(2.0, 0.2)).unwrap().into(),
+            Cuboid::new(Vec2::new(1.0, 2.0)).unwrap().into(),
+            Triangle::new(Point2::new(0.0, 0.0), Point2::new(3.0, 0.5), Point2::new(1.0, 2.0))
+                .unwrap()
+                .into(),
+            ConvexPolygon::regular(7, 1.5).unwrap().into(),
+            Rounded::new(Cuboid::new(Vec2::new(1.0, 0.5)).unwrap(), 0.25).unwrap().into(),
+        ];
+        for (k, s) in shapes2.iter().enumerate() {
+            check_bounding_radius(s, &format!("2d shape {k}"));
+        }
+        let cloud: Vec<Point3<f64>> = (0..40)
+            .map(|i| {
+                let t = i as f64 * 2.399_963;
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 40.0;
+                let r = (1.0 - z * z).sqrt();
+                Point3::new(r * t.cos() + 0.3, r * t.sin() * 0.8, z * 0.6 - 0.2)
+            })
+            .collect();
+        let shapes3: Vec<Shape3<f64>> = vec![
+            Ball::new(0.7).unwrap().into(),
+            Capsule::new(Point3::new(-1.0, 0.5, 0.2), Point3::new(0.5, 0.2, -1.0), 0.3)
+                .unwrap()
+                .into(),
+            Segment::new(Point3::new(-1.0, 0.5, 0.0), Point3::new(2.0, 0.2, 1.0)).unwrap().into(),
+            Cuboid::new(Vec3::new(1.0, 2.0, 0.5)).unwrap().into(),
+            Triangle::new(
+                Point3::new(0.0, 0.0, 1.0),
+                Point3::new(3.0, 0.5, 0.0),
+                Point3::new(1.0, 2.0, -1.0),
+            )
+            .unwrap()
+            .into(),
+            ConvexPolyhedron::from_points(&cloud).unwrap().into(),
+            Cylinder::new(0.8, 0.5).unwrap().into(),
+            Cone::new(0.8, 0.5).unwrap().into(),
+        ];
+        for (k, s) in shapes3.iter().enumerate() {
+            check_bounding_radius(s, &format!("3d shape {k}"));
+        }
+        let ball: Shape3<f64> = Ball::new(1.0).unwrap().into();
+        assert!(ball.core_is_point());
+        assert!(!shapes3[3].core_is_point());
+        assert!(Rounded::new(Ball::<f64, 2>::new(1.0).unwrap(), 0.5).unwrap().core_is_point());
+    }
+
     #[test]
     fn enums_delegate_support_aabb_and_mass() {
         let s: Shape2<f64> = Cuboid::new(Vec2::new(1.0, 2.0)).unwrap().into();

@@ -115,3 +115,45 @@ pub(crate) fn pair_scale<N: Scalar>(size_a: N, size_b: N) -> N {
 pub(crate) fn bias_tolerance<N: Scalar>(size_a: N, size_b: N) -> N {
     N::lit(1e-4) * pair_scale(size_a, size_b)
 }
+
+/// Makes sure a clipped manifold is as deep as the separating axis test says it should be.
+///
+/// `sat_separation` is the largest separation over all the candidate axes, the exact signed
+/// distance. On a face axis it is realised by the other shape's deepest vertex along the normal,
+/// but that vertex need not lie on the incident face, nor over the reference face, when the
+/// shapes penetrate deeply: clipping then keeps only shallower points. In that case (deepest
+/// point shallower by more than `slack`) the exact GJK/EPA contact joins the candidates, its
+/// separation measured along the manifold's normal, and the best four are kept, deepest first.
+/// Otherwise the manifold is returned as it is.
+pub(crate) fn ensure_depth<N, U, A, B>(
+    m: Manifold<N, 3, U>,
+    sat_separation: N,
+    slack: N,
+    pos_a: &Iso3<N>,
+    a: &A,
+    pos_b: &Iso3<N>,
+    b: &B,
+    margin: N,
+) -> Manifold<N, 3, U>
+where
+    N: Scalar,
+    U: Copy + Default,
+    A: SupportMap<N, 3> + ?Sized,
+    B: SupportMap<N, 3> + ?Sized,
+{
+    match m.min_separation() {
+        Some(s) if s <= sat_separation + slack => return m,
+        _ => {}
+    }
+    let exact: Manifold<N, 3, U> = exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID);
+    if m.is_empty() {
+        return exact;
+    }
+    let mut cands = Candidates::new();
+    cands.list.extend(m.contacts().iter().copied());
+    for c in exact.contacts() {
+        let separation = (c.point_b - c.point_a).dot(&m.normal);
+        cands.push(Contact { separation, ..*c });
+    }
+    cands.into_manifold(m.normal)
+}

@@ -9,8 +9,8 @@
 //! "AABB to circle" case, with the change of basis it describes for oriented boxes.
 //!
 //! Feature ids of the box: `Face(2·axis + side)` and `Vertex(i)` in the [`Cuboid`] numbering,
-//! `Edge(i)` in the numbering of [`ConvexPolyhedron::from_cuboid`](kollide_shapes::ConvexPolyhedron::from_cuboid)
-//! (see [`cuboid_edge_id`](super::cuboid_edge_id)).
+//! `Edge(i)` in the numbering of `ConvexPolyhedron::from_cuboid` (see
+//! [`cuboid_edge_id`](super::cuboid_edge_id)).
 
 use kollide_manifold::{Contact, ContactId, Manifold};
 use kollide_math::{Iso3, Point3, Scalar, Vec3};

@@ -19,9 +19,9 @@
 //! 3. **Clipping**, by what the features are:
 //!    * a **vertex** on either side (a ball, a cone's apex): one contact, the exact one;
 //!    * a **face** on either side: the face better aligned with the normal is the reference
-//!      (A's on a near tie), the other feature is clipped against its side planes along `n`
-//!      ([`super::clip_reference_face`]) and the points are lifted to the reference face along
-//!      `n`, so the manifold keeps the exact normal;
+//!      (A's on a near tie, within `1e-6` in cosine), the other feature is clipped against its
+//!      side planes along `n` ([`super::clip_reference_face`]) and the points are lifted to the
+//!      reference face along `n`, so the manifold keeps the exact normal;
 //!    * **two edges**: seen along `n`, nearly parallel edges are clipped to each other's extent
 //!      and give two contacts ([`super::clip_parallel_segments`]); crossing edges give the exact
 //!      contact.
@@ -61,6 +61,11 @@ pub const GENERATED: u32 = 1 << 24;
 /// against; below it lifting points to the face along the normal is ill-conditioned, and the
 /// manifold is the exact contact alone.
 const MIN_ALIGNMENT: f64 = 0.05;
+
+/// When both features are faces, B's is the reference only if it faces the normal better than
+/// A's by this much (in cosine): rotation noise of `θ` changes the cosines by about `θ²/2`, so
+/// resting faces keep their roles for noise up to about 1e-3 rad.
+const ALIGNMENT_BIAS: f64 = 1e-6;
 
 /// Edges seen along the normal are parallel below this sine of their angle.
 const PARALLEL_SIN: f64 = 1e-2;
@@ -184,7 +189,7 @@ pub fn contact_convex<N: Scalar, U: Copy + Default>(
         let na = if la >= 3 { newell_normal(&fa.points) } else { Vec3::zeros() };
         let nb = if lb >= 3 { newell_normal(&fb.points) } else { Vec3::zeros() };
         let (align_a, align_b) = (na.dot(&n), -nb.dot(&n));
-        let a_is_ref = la >= 3 && (lb < 3 || align_a >= align_b - N::lit(1e-3));
+        let a_is_ref = la >= 3 && (lb < 3 || align_a >= align_b - N::lit(ALIGNMENT_BIAS));
         let (rf, inc, nf, dir, r_ref, r_inc, align) = if a_is_ref {
             (&fa, &fb, na, n, ra, rb, align_a)
         } else {

@@ -37,7 +37,9 @@ use kollide_manifold::{ContactId, Manifold};
 use kollide_math::{Iso3, Mat3, Point3, Pose, Scalar, Tolerances, Vec3, geom};
 use kollide_shapes::{Cuboid, FeatureId, SupportFeature, SupportFeatureMap};
 
-use super::assemble3::{Candidates, UNKNOWN_ID, bias_tolerance, exact_contact, to_world};
+use super::assemble3::{
+    Candidates, UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact, to_world,
+};
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 use super::segment_closest::segments_closest;
 
@@ -156,6 +158,8 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
     }
 
     let tol = bias_tolerance(ha.norm(), hb.norm());
+    // The exact separation: the largest over all axes.
+    let exact = best_e.map_or(best_a.0.max_of(best_b.0), |e| e.0.max_of(best_a.0).max_of(best_b.0));
     let one = N::one();
     let mut axis = Axis::FaceA { axis: best_a.1, sign: sign_of(t[best_a.1]) };
     let mut sep = best_a.0;
@@ -188,7 +192,9 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
         }
     };
     match m {
-        Some(m) if !m.is_empty() => m,
+        Some(m) if !m.is_empty() => {
+            ensure_depth(m, exact, tol * N::lit(1e-2), pos_a, a, pos_b, b, margin)
+        }
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }
 }

@@ -44,7 +44,9 @@ use kollide_math::{Iso3, Point3, Pose, Scalar, Tolerances, Vec3, geom};
 use kollide_shapes::{ConvexPolyhedron, FeatureId};
 use smallvec::SmallVec;
 
-use super::assemble3::{Candidates, UNKNOWN_ID, bias_tolerance, exact_contact, to_world};
+use super::assemble3::{
+    Candidates, UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact, to_world,
+};
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 use super::segment_closest::segments_closest;
 
@@ -174,6 +176,8 @@ pub fn contact_polyhedra<N: Scalar, U: Copy + Default>(
     {
         pick = Pick::Edge(ea, eb, l);
     }
+    // The exact separation: the largest over all axes.
+    let exact = edge.map_or(sep_a.max_of(sep_b), |e| e.0.max_of(sep_a).max_of(sep_b));
     let m = match pick {
         Pick::FaceA => Some(to_world(face_contact(a, face_a, b, &pos_ab, margin, tol), pos_a)),
         Pick::FaceB => {
@@ -185,7 +189,9 @@ pub fn contact_polyhedra<N: Scalar, U: Copy + Default>(
         }
     };
     match m {
-        Some(m) if !m.is_empty() => m,
+        Some(m) if !m.is_empty() => {
+            ensure_depth(m, exact, tol * N::lit(1e-2), pos_a, a, pos_b, b, margin)
+        }
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }
 }
