@@ -13,6 +13,9 @@
 //! * [`narrowphase`] (`kollide-narrowphase`): GJK, EPA, SAT, casts, the dispatcher.
 //! * [`solver`] (`kollide-solver`): bodies and the world step.
 //!
+//! The guide (`docs/guide/` in the repository) explains the algorithms chapter by chapter; its
+//! Rust examples, like the README's, are compiled and run as doc tests of this crate.
+//!
 //! **Architecture invariant:** the umbrella holds no logic.
 
 pub use kollide_draw as draw;
@@ -47,3 +50,39 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guide (`docs/guide/`), one chapter per item: every Rust block of every chapter is compiled
+/// and run as a doc test, like the README's, so the guide cannot drift from the API.
+#[cfg(doctest)]
+pub mod guide {
+    /// Chapter 1: getting started.
+    #[doc = include_str!("../../../docs/guide/01-getting-started.md")]
+    pub struct Guide01;
+    /// Chapter 2: conventions.
+    #[doc = include_str!("../../../docs/guide/02-conventions.md")]
+    pub struct Guide02;
+    /// Chapter 3: shapes and support mapping.
+    #[doc = include_str!("../../../docs/guide/03-shapes-and-support-mapping.md")]
+    pub struct Guide03;
+    /// Chapter 4: GJK.
+    #[doc = include_str!("../../../docs/guide/04-gjk.md")]
+    pub struct Guide04;
+    /// Chapter 5: EPA in 2D and 3D.
+    #[doc = include_str!("../../../docs/guide/05-epa.md")]
+    pub struct Guide05;
+    /// Chapter 6: penetration along a direction, ray and shape casts.
+    #[doc = include_str!("../../../docs/guide/06-casts.md")]
+    pub struct Guide06;
+    /// Chapter 7: manifolds and clipping.
+    #[doc = include_str!("../../../docs/guide/07-manifolds.md")]
+    pub struct Guide07;
+    /// Chapter 8: the solver.
+    #[doc = include_str!("../../../docs/guide/08-solver.md")]
+    pub struct Guide08;
+    /// Chapter 9: performance.
+    #[doc = include_str!("../../../docs/guide/09-performance.md")]
+    pub struct Guide09;
+    /// Chapter 10: troubleshooting.
+    #[doc = include_str!("../../../docs/guide/10-troubleshooting.md")]
+    pub struct Guide10;
+}
