@@ -98,9 +98,9 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
         }
         // After `x` moved, the simplex must be solved again at the new `x` even when `p` is
-        // already one of its points: returning here instead would report the previous `x`'s
-        // closest point as a hit (the bug the regression test `ray_cast_after_a_step_with_a_
-        // known_support_point` in tests/hard_cases.rs pins down).
+        // already one of its points: returning here instead reported the previous `x`'s closest
+        // point as a hit (false hits and early entries; regression tests `ray_cast_regression_*`
+        // in tests/hard_cases.rs).
         if !known && len < ps.len() {
             ps[len] = p;
             len += 1;
@@ -120,6 +120,16 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
         closest = SupportPoint { point: x - vv, a: Point::from(a), b: Point::from(b) };
         if inside {
             return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
+        }
+        if !moved && vv.norm_squared() >= v.norm_squared() {
+            // No progress at a fixed `x`: rounding has the last word, and `x` is within `|v|` of
+            // the surface. Iterating on would only reach the cap with the same answer.
+            let status = if vv.norm_squared() <= tol2 * N::lit(1e4) {
+                Status::Converged
+            } else {
+                Status::Degenerate
+            };
+            return Some((lambda, normalize_or_zero(&normal), closest, status));
         }
         v = vv;
     }

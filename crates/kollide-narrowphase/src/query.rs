@@ -89,10 +89,33 @@ where
     a.bounding_radius().max_of(b.bounding_radius()).max_of(N::EPSILON)
 }
 
-/// Two shapes whose cores are single points (balls), in A's frame: the vector from A's centre to
-/// B's. `None` unless both cores are points.
+/// The world position of a point core (a ball's centre, usually the local origin, which needs no
+/// rotation).
 #[inline]
-fn point_cores<N, const D: usize, P, A, B>(pos_ab: &P, a: &A, b: &B) -> Option<Vector<N, D>>
+fn core_center<N, const D: usize, P, S>(pose: &P, s: &S) -> Point<N, D>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    S: SupportMap<N, D> + ?Sized,
+{
+    let c = s.local_core_support(&Vector::zeros());
+    if c.coords.iter().all(|x| *x == N::zero()) {
+        Point::from(pose.translation())
+    } else {
+        pose.transform_point(&c)
+    }
+}
+
+/// Two shapes whose cores are single points (balls): A's centre and the vector from it to B's
+/// centre, in world space. `None` unless both cores are points. The closed forms built on this
+/// skip the relative pose and the Minkowski difference altogether.
+#[inline]
+fn point_cores<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+) -> Option<(Point<N, D>, Vector<N, D>)>
 where
     N: Scalar,
     P: Pose<N, D>,
@@ -100,10 +123,8 @@ where
     B: SupportMap<N, D> + ?Sized,
 {
     if a.core_is_point() && b.core_is_point() {
-        let zero = Vector::zeros();
-        let ca = a.local_core_support(&zero);
-        let cb = pos_ab.transform_point(&b.local_core_support(&zero));
-        Some(cb - ca)
+        let ca = core_center(pos_a, a);
+        Some((ca, core_center(pos_b, b) - ca))
     } else {
         None
     }
@@ -137,9 +158,8 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let pos_ab = pos_a.inv_compose(pos_b);
     let radii = a.radius() + b.radius();
-    if let Some(d) = point_cores(&pos_ab, a, b) {
+    if let Some((_, d)) = point_cores(pos_a, a, pos_b, b) {
         // Two balls: compare the centre distance with the radii (or the touching tolerance).
         let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
         let reach = radii.max_of(touch);
@@ -147,10 +167,11 @@ where
         if let Some(c) = cache
             && dd > N::zero()
         {
-            c.dir = d;
+            c.dir = pos_a.inverse_transform_vector(&d);
         }
         return Intersection { intersecting: dd <= reach * reach, status: Status::Converged };
     }
+    let pos_ab = pos_a.inv_compose(pos_b);
     let (dir, hints) = match &cache {
         Some(c) if c.dir.norm_squared() > N::zero() => (c.dir, c.hints),
         _ => (pos_ab.translation(), (0, 0)),
@@ -201,12 +222,12 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let pos_ab = pos_a.inv_compose(pos_b);
     let (ra, rb) = (a.radius(), b.radius());
-    let radii = ra + rb;
-    if let Some(d) = point_cores(&pos_ab, a, b) {
-        return ball_ball_contact(pos_a, a, d, ra, rb, margin);
+    if let Some((ca, d)) = point_cores(pos_a, a, pos_b, b) {
+        return ball_ball_contact(pos_a, ca, d, ra, rb, margin);
     }
+    let radii = ra + rb;
+    let pos_ab = pos_a.inv_compose(pos_b);
     let md = MinkowskiDifference::new(a, b, pos_ab);
     let scale = scale_of(a, b);
     let touch = settings.tolerances.length(scale) * N::lit(0.01);
@@ -247,12 +268,12 @@ where
     })
 }
 
-/// [`contact`] between two shapes whose cores are points (balls), in closed form. `d` is the
-/// vector from A's centre to B's in A's frame.
+/// [`contact`] between two shapes whose cores are points (balls), in closed form, in world space:
+/// `ca` is A's centre and `d` the vector from it to B's centre.
 #[inline]
-fn ball_ball_contact<N, const D: usize, P, A>(
+fn ball_ball_contact<N, const D: usize, P>(
     pos_a: &P,
-    a: &A,
+    ca: Point<N, D>,
     d: Vector<N, D>,
     ra: N,
     rb: N,
@@ -261,27 +282,25 @@ fn ball_ball_contact<N, const D: usize, P, A>(
 where
     N: Scalar,
     P: Pose<N, D>,
-    A: SupportMap<N, D> + ?Sized,
 {
     let dist = d.norm();
     let separation = dist - (ra + rb);
     if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
         return None;
     }
-    // Concentric balls: every direction is a minimal one; take +x, as GJK and EPA do.
     let normal = if dist > N::zero() {
         d / dist
     } else {
+        // Concentric balls: every direction is a minimal one; take A's local +x, as GJK and EPA
+        // do.
         let mut x = Vector::zeros();
         x[0] = N::one();
-        x
+        pos_a.transform_vector(&x)
     };
-    let ca = a.local_core_support(&Vector::zeros()).coords;
-    let cb = ca + d;
     Some(ShapeContact {
-        point_a: pos_a.transform_point(&Point::from(ca + normal * ra)),
-        point_b: pos_a.transform_point(&Point::from(cb - normal * rb)),
-        normal: pos_a.transform_vector(&normal),
+        point_a: ca + normal * ra,
+        point_b: ca + d - normal * rb,
+        normal,
         separation,
         status: Status::Converged,
     })
@@ -330,11 +349,11 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let pos_ab = pos_a.inv_compose(pos_b);
     let radii = a.radius() + b.radius();
-    if let Some(d) = point_cores(&pos_ab, a, b) {
+    if let Some((_, d)) = point_cores(pos_a, a, pos_b, b) {
         return ((d.norm() - radii).max_of(N::zero()), Status::Converged);
     }
+    let pos_ab = pos_a.inv_compose(pos_b);
     let md = MinkowskiDifference::new(a, b, pos_ab);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
     let dir = pos_ab.translation();

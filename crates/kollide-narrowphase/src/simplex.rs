@@ -204,6 +204,15 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
             [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
         let mut best: Option<(Simplex<N, D>, N)> = None;
         let mut outside_any = false;
+        let search_face = |f: [usize; 3], best: &mut Option<(Simplex<N, D>, N)>| {
+            let mut s = *self;
+            s.len = 4;
+            let _ = s.reduce_triangle(f[0], f[1], f[2]);
+            let d = s.closest().0.norm_squared();
+            if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
+                *best = Some((s, d));
+            }
+        };
         for (f, opp) in FACES {
             let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
             let side_origin = -p[f[0]].dot(&n);
@@ -215,13 +224,7 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
                 continue;
             }
             outside_any = true;
-            let mut s = *self;
-            s.len = 4;
-            let _ = s.reduce_triangle(f[0], f[1], f[2]);
-            let d = s.closest().0.norm_squared();
-            if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
-                best = Some((s, d));
-            }
+            search_face(f, &mut best);
         }
         if !outside_any {
             // Inside: barycentric weights from signed volumes.
@@ -230,8 +233,17 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
             let w1 = vol(&(-p[0]), &(p[2] - p[0]), &(p[3] - p[0])) / total;
             let w2 = vol(&(p[1] - p[0]), &(-p[0]), &(p[3] - p[0])) / total;
             let w3 = vol(&(p[1] - p[0]), &(p[2] - p[0]), &(-p[0])) / total;
-            self.bary = [N::one() - w1 - w2 - w3, w1, w2, w3];
-            return true;
+            let w0 = N::one() - w1 - w2 - w3;
+            if w0 >= N::zero() && w1 >= N::zero() && w2 >= N::zero() && w3 >= N::zero() {
+                self.bary = [w0, w1, w2, w3];
+                return true;
+            }
+            // The face tests and the volumes disagree: a sliver whose signs rounding decides
+            // (seen in f32). Trust neither: the closest point of the best face is the answer,
+            // at most rounding away from the origin when it really is inside.
+            for (f, _) in FACES {
+                search_face(f, &mut best);
+            }
         }
         if let Some((s, _)) = best {
             *self = s;
