@@ -10,7 +10,6 @@ mod common;
 
 use kollide::prelude::*;
 use kollide::solver::{BodyDesc, World2};
-use std::cell::RefCell;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count: usize = common::arg("--count").map_or(Ok(400), |s| s.parse())?;
@@ -49,35 +48,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .push(world.add(desc.pose(Iso2::new(Vec2::new(x, y), 6.0 * rnd())).restitution(0.2))?);
     }
     println!("circles: {count} bodies, {hz} Hz, {seconds} s");
-    let world = RefCell::new(world);
-    let steps = (seconds * hz as f64).round() as usize;
-    let svg = common::svg_dir();
-    let mut frame = 0usize;
-    let (secs, contacts) = common::run(
-        steps,
-        hz,
-        || {
-            let contacts =
-                world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
-            if let Some(dir) = &svg {
-                if frame.is_multiple_of(hz / 4) {
-                    let _ = common::write_frame2(dir, frame / (hz / 4), &world.borrow());
-                }
-                frame += 1;
-            }
-            contacts
-        },
-        || {
-            let w = world.borrow();
-            let top = handles
-                .iter()
-                .filter_map(|h| w.body(*h).ok())
-                .map(|b| b.pose().translation.y)
-                .fold(0.0f32, f32::max);
-            format!("highest body at y = {top:.2}")
-        },
-    );
-    let world = world.into_inner();
+    let summary = common::run(&mut world, seconds, hz, |w| {
+        let top = handles
+            .iter()
+            .filter_map(|h| w.body(*h).ok())
+            .map(|b| b.pose().translation.y)
+            .fold(0.0f32, f32::max);
+        format!("highest body at y = {top:.2}")
+    });
     let escaped = handles
         .iter()
         .filter_map(|h| world.body(*h).ok())
@@ -87,7 +65,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .count();
     println!("bodies outside the container or not finite: {escaped}");
-    common::Summary { steps, seconds: secs, bodies: world.len(), contacts, max_drift: None }
-        .print("circles");
+    summary.print("circles", None);
     Ok(())
 }

@@ -34,50 +34,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("pyramid: base {base}, {} boxes, {hz} Hz, {seconds} s", boxes.len());
     let apex = boxes.last().map(|b| b.0);
-    let steps = (seconds * hz as f64).round() as usize;
-    let world_cell = std::cell::RefCell::new(world);
-    let svg = common::svg_dir();
-    let mut frame = 0usize;
-    let (secs, contacts) = common::run(
-        steps,
-        hz,
-        || {
-            let contacts =
-                world_cell.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
-            if let Some(dir) = &svg {
-                if frame.is_multiple_of(hz / 4) {
-                    let _ = common::write_frame2(dir, frame / (hz / 4), &world_cell.borrow());
-                }
-                frame += 1;
+    let summary =
+        common::run(&mut world, seconds, hz, |w| match apex.and_then(|h| w.body(h).ok()) {
+            Some(b) => {
+                format!("apex at ({:+.3}, {:.3})", b.pose().translation.x, b.pose().translation.y)
             }
-            contacts
-        },
-        || {
-            let w = world_cell.borrow();
-            match apex.and_then(|h| w.body(h).ok()) {
-                Some(b) => format!(
-                    "apex at ({:+.3}, {:.3})",
-                    b.pose().translation.x,
-                    b.pose().translation.y
-                ),
-                None => String::new(),
-            }
-        },
-    );
-    let world = world_cell.into_inner();
+            None => String::new(),
+        });
     let drift = boxes
         .iter()
         .filter_map(|(h, start)| {
             world.body(*h).ok().map(|b| (b.pose().translation.vector - start).norm())
         })
         .fold(0.0f32, f32::max);
-    common::Summary {
-        steps,
-        seconds: secs,
-        bodies: world.len(),
-        contacts,
-        max_drift: Some(drift as f64),
-    }
-    .print("pyramid");
+    summary.print("pyramid", Some(drift as f64));
     Ok(())
 }

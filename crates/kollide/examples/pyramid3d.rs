@@ -8,7 +8,6 @@ mod common;
 
 use kollide::prelude::*;
 use kollide::solver::{BodyDesc, World3};
-use std::cell::RefCell;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base: usize = common::arg("--base").map_or(Ok(8), |s| s.parse())?;
@@ -37,49 +36,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("pyramid3d: base {base}, {} cubes, {hz} Hz, {seconds} s", cubes.len());
     let apex = cubes.last().map(|c| c.0);
-    let world = RefCell::new(world);
-    let steps = (seconds * hz as f64).round() as usize;
-    let svg = common::svg_dir();
-    let mut frame = 0usize;
-    let (secs, contacts) = common::run(
-        steps,
-        hz,
-        || {
-            let contacts =
-                world.borrow_mut().step(1.0 / hz as f32).map(|r| r.contacts).unwrap_or(0);
-            if let Some(dir) = &svg {
-                if frame.is_multiple_of(hz / 4) {
-                    let _ = common::write_frame3(dir, frame / (hz / 4), &world.borrow());
-                }
-                frame += 1;
+    let summary =
+        common::run(&mut world, seconds, hz, |w| match apex.and_then(|h| w.body(h).ok()) {
+            Some(b) => {
+                let p = b.pose().translation.vector;
+                format!("apex at ({:+.3}, {:.3}, {:+.3})", p.x, p.y, p.z)
             }
-            contacts
-        },
-        || {
-            let w = world.borrow();
-            match apex.and_then(|h| w.body(h).ok()) {
-                Some(b) => {
-                    let p = b.pose().translation.vector;
-                    format!("apex at ({:+.3}, {:.3}, {:+.3})", p.x, p.y, p.z)
-                }
-                None => String::new(),
-            }
-        },
-    );
-    let world = world.into_inner();
+            None => String::new(),
+        });
     let drift = cubes
         .iter()
         .filter_map(|(h, start)| {
             world.body(*h).ok().map(|b| (b.pose().translation.vector - start).norm())
         })
         .fold(0.0f32, f32::max);
-    common::Summary {
-        steps,
-        seconds: secs,
-        bodies: world.len(),
-        contacts,
-        max_drift: Some(drift as f64),
-    }
-    .print("pyramid3d");
+    summary.print("pyramid3d", Some(drift as f64));
     Ok(())
 }

@@ -10,7 +10,6 @@ mod common;
 
 use kollide::prelude::*;
 use kollide::solver::{BodyDesc, World2};
-use std::cell::RefCell;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hz = 60;
@@ -27,40 +26,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let top = boxes[9];
     println!("stack: 10 boxes, {hz} Hz, 10 s");
-    let world = RefCell::new(world);
-    let steps = 10 * hz;
-    let svg = common::svg_dir();
-    let mut frame = 0usize;
-    let (secs, contacts) = common::run(
-        steps,
-        hz,
-        || {
-            let contacts =
-                world.borrow_mut().step(1.0 / hz as f64).map(|r| r.contacts).unwrap_or(0);
-            if let Some(dir) = &svg {
-                if frame.is_multiple_of(hz / 4) {
-                    let _ = common::write_frame2(dir, frame / (hz / 4), &world.borrow());
-                }
-                frame += 1;
-            }
-            contacts
-        },
-        || {
-            let w = world.borrow();
-            let p = w.body(top).map(|b| b.pose().translation.vector).unwrap_or_default();
-            format!("top box at ({:+.2e}, {:.4})", p.x, p.y)
-        },
-    );
-    let world = world.into_inner();
+    let summary = common::run(&mut world, 10.0, hz, |w| {
+        let p = w.body(top).map(|b| b.pose().translation.vector).unwrap_or_default();
+        format!("top box at ({:+.2e}, {:.4})", p.x, p.y)
+    });
     let p = world.body(top)?.pose().translation.vector;
     println!("top box: sideways {:.2e} m, sunk {:.4} m", p.x.abs(), 9.5 - p.y);
-    common::Summary {
-        steps,
-        seconds: secs,
-        bodies: world.len(),
-        contacts,
-        max_drift: Some((p - Vec2::new(0.0, 9.5)).norm()),
-    }
-    .print("stack");
+    summary.print("stack", Some((p - Vec2::new(0.0, 9.5)).norm()));
     Ok(())
 }

@@ -8,7 +8,6 @@ mod common;
 
 use kollide::prelude::*;
 use kollide::solver::{BodyDesc, World3};
-use std::cell::RefCell;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hz = 60;
@@ -29,41 +28,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let top = cubes[9];
     println!("stack3d: 10 cubes, {hz} Hz, 10 s");
-    let world = RefCell::new(world);
-    let steps = 10 * hz;
-    let svg = common::svg_dir();
-    let mut frame = 0usize;
-    let (secs, contacts) = common::run(
-        steps,
-        hz,
-        || {
-            let contacts =
-                world.borrow_mut().step(1.0 / hz as f64).map(|r| r.contacts).unwrap_or(0);
-            if let Some(dir) = &svg {
-                if frame.is_multiple_of(hz / 4) {
-                    let _ = common::write_frame3(dir, frame / (hz / 4), &world.borrow());
-                }
-                frame += 1;
-            }
-            contacts
-        },
-        || {
-            let w = world.borrow();
-            let p = w.body(top).map(|b| b.pose().translation.vector).unwrap_or_default();
-            format!("top cube at ({:+.2e}, {:.4}, {:+.2e})", p.x, p.y, p.z)
-        },
-    );
-    let world = world.into_inner();
+    let summary = common::run(&mut world, 10.0, hz, |w| {
+        let p = w.body(top).map(|b| b.pose().translation.vector).unwrap_or_default();
+        format!("top cube at ({:+.2e}, {:.4}, {:+.2e})", p.x, p.y, p.z)
+    });
     let p = world.body(top)?.pose().translation.vector;
     let sideways = (p.x * p.x + p.z * p.z).sqrt();
     println!("top cube: sideways {sideways:.2e} m, sunk {:.4} m", 9.5 - p.y);
-    common::Summary {
-        steps,
-        seconds: secs,
-        bodies: world.len(),
-        contacts,
-        max_drift: Some((p - Vec3::new(0.0, 9.5, 0.0)).norm()),
-    }
-    .print("stack3d");
+    summary.print("stack3d", Some((p - Vec3::new(0.0, 9.5, 0.0)).norm()));
     Ok(())
 }

@@ -30,6 +30,7 @@ use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2, geom};
 use kollide_shapes::FeatureId;
 
 use super::clip::{ClipVertex, clip_segment_to_line};
+use super::segment_closest::segments_closest;
 
 /// A convex polygon as the clipping code sees it: vertices in counter-clockwise order, the
 /// outward normal of each edge (edge `i` runs from vertex `i` to vertex `i + 1`), and a rounding
@@ -206,7 +207,7 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
     // Rounded cores that are apart and meet end to end: one contact along the line joining the end
     // points. (When the cores overlap, the closest points of these two edges say nothing.)
     if radius > N::zero() && cores_apart {
-        let (s, t, pr, pi) = segment_closest(&v1, &v2, &inc_pts[0].p, &inc_pts[1].p);
+        let (s, t, pr, pi) = segments_closest(&v1, &v2, &inc_pts[0].p, &inc_pts[1].p);
         let at_end = |x: N| x <= N::zero() || x >= N::one();
         let d = pi - pr;
         let dist = d.norm();
@@ -247,54 +248,6 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
         }
     }
     m
-}
-
-/// Closest points of segments `p1p2` and `q1q2`: parameters `s`, `t` and the points.
-fn segment_closest<N: Scalar>(
-    p1: &Point2<N>,
-    p2: &Point2<N>,
-    q1: &Point2<N>,
-    q2: &Point2<N>,
-) -> (N, N, Point2<N>, Point2<N>) {
-    let d1 = p2 - p1;
-    let d2 = q2 - q1;
-    let r = p1 - q1;
-    let a = d1.norm_squared();
-    let e = d2.norm_squared();
-    let f = d2.dot(&r);
-    let zero = N::zero();
-    let one = N::one();
-    let (s, t);
-    if a <= N::EPSILON && e <= N::EPSILON {
-        return (zero, zero, *p1, *q1);
-    }
-    if a <= N::EPSILON {
-        s = zero;
-        t = geom::clamp(f / e, zero, one);
-    } else {
-        let c = d1.dot(&r);
-        if e <= N::EPSILON {
-            t = zero;
-            s = geom::clamp(-c / a, zero, one);
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let s0 =
-                if denom > zero { geom::clamp((b * f - c * e) / denom, zero, one) } else { zero };
-            let t0 = (b * s0 + f) / e;
-            if t0 < zero {
-                t = zero;
-                s = geom::clamp(-c / a, zero, one);
-            } else if t0 > one {
-                t = one;
-                s = geom::clamp((b - c) / a, zero, one);
-            } else {
-                t = t0;
-                s = s0;
-            }
-        }
-    }
-    (s, t, p1 + d1 * s, q1 + d2 * t)
 }
 
 /// Moves a manifold built in the reference frame to the world. `flipped_pos_ab` is `Some(pos_ab)`

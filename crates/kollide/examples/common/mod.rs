@@ -1,8 +1,54 @@
-//! Shared scaffolding of the solver examples: stepping with progress lines, timing, and the
-//! summary every example prints (steps, ms per step, bodies, contacts, max drift).
+//! Shared scaffolding of the solver examples: the stepping loop (with progress lines, timing and
+//! optional SVG frames) and the summary every example prints (steps, ms per step, bodies,
+//! contacts, max drift). One loop serves 2D and 3D worlds through [`Sim`].
 #![allow(dead_code, reason = "each example uses part of it")]
 
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+use kollide::draw::{Ortho, SvgCanvas};
+use kollide::math::Scalar;
+use kollide::solver::{World2, World3, WorldStyle};
+
+/// A world the examples can step and draw.
+pub trait Sim {
+    /// Steps by `dt` seconds and returns the number of contact points.
+    fn step_once(&mut self, dt: f64) -> usize;
+    /// Writes the current state as an SVG file.
+    fn write_frame(&self, path: &Path) -> std::io::Result<()>;
+    /// The number of bodies.
+    fn body_count(&self) -> usize;
+}
+
+impl<N: Scalar> Sim for World2<N> {
+    fn step_once(&mut self, dt: f64) -> usize {
+        self.step(N::lit(dt)).map(|r| r.contacts).unwrap_or(0)
+    }
+    fn write_frame(&self, path: &Path) -> std::io::Result<()> {
+        let mut canvas = SvgCanvas::new();
+        self.draw(&mut canvas, &WorldStyle::default());
+        std::fs::write(path, canvas.to_svg())
+    }
+    fn body_count(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<N: Scalar> Sim for World3<N> {
+    fn step_once(&mut self, dt: f64) -> usize {
+        self.step(N::lit(dt)).map(|r| r.contacts).unwrap_or(0)
+    }
+    fn write_frame(&self, path: &Path) -> std::io::Result<()> {
+        let mut canvas = SvgCanvas::new();
+        // Contact dots hide the bodies in a projected 3D view, so frames show the bodies only.
+        let style = WorldStyle { contacts: false, ..Default::default() };
+        self.draw(&Ortho::standard(), &mut canvas, &style);
+        std::fs::write(path, canvas.to_svg())
+    }
+    fn body_count(&self) -> usize {
+        self.len()
+    }
+}
 
 /// What an example reports at the end.
 pub struct Summary {
@@ -14,49 +60,59 @@ pub struct Summary {
     pub bodies: usize,
     /// Contact points in the last step.
     pub contacts: usize,
-    /// The largest distance any body moved from where it started (m), when that is meaningful.
-    pub max_drift: Option<f64>,
 }
 
 impl Summary {
-    /// Prints the summary block.
-    pub fn print(&self, name: &str) {
+    /// Prints the summary block, with the largest drift from the start when it is meaningful.
+    pub fn print(&self, name: &str, max_drift: Option<f64>) {
         println!("\n== {name} summary ==");
         println!("steps          {}", self.steps);
         println!("ms per step    {:.3}", 1000.0 * self.seconds / self.steps.max(1) as f64);
         println!("bodies         {}", self.bodies);
         println!("contacts       {}", self.contacts);
-        if let Some(d) = self.max_drift {
-            println!("max drift      {:.4} m", d);
+        if let Some(d) = max_drift {
+            println!("max drift      {d:.4} m");
         }
     }
 }
 
-/// Runs `steps` steps of `step`, printing a progress line every second of simulated time.
-/// `step` returns the number of contacts; `probe` returns a line of state to print.
-pub fn run(
-    steps: usize,
+/// Steps `world` for `seconds` at `hz`, printing a progress line (with `probe`'s text) every
+/// simulated second, and writing four SVG frames per second into the folder given by
+/// `--svg DIR`, if any.
+pub fn run<W: Sim>(
+    world: &mut W,
+    seconds: f64,
     hz: usize,
-    mut step: impl FnMut() -> usize,
-    mut probe: impl FnMut() -> String,
-) -> (f64, usize) {
-    let mut seconds = 0.0;
+    mut probe: impl FnMut(&W) -> String,
+) -> Summary {
+    let svg = svg_dir();
+    let steps = (seconds * hz as f64).round() as usize;
+    let frame_every = (hz / 4).max(1);
+    let mut spent = 0.0;
     let mut contacts = 0;
     for i in 0..steps {
         let t0 = Instant::now();
-        contacts = step();
-        seconds += t0.elapsed().as_secs_f64();
+        contacts = world.step_once(1.0 / hz as f64);
+        spent += t0.elapsed().as_secs_f64();
+        if let Some(dir) = &svg
+            && i.is_multiple_of(frame_every)
+        {
+            let path = dir.join(format!("frame_{:04}.svg", i / frame_every));
+            if let Err(e) = world.write_frame(&path) {
+                eprintln!("could not write {}: {e}", path.display());
+            }
+        }
         if (i + 1) % hz == 0 {
             println!(
                 "t = {:5.1} s  {:7.3} ms/step  contacts {:5}  {}",
                 (i + 1) as f64 / hz as f64,
-                1000.0 * seconds / (i + 1) as f64,
+                1000.0 * spent / (i + 1) as f64,
                 contacts,
-                probe()
+                probe(world)
             );
         }
     }
-    (seconds, contacts)
+    Summary { steps, seconds: spent, bodies: world.body_count(), contacts }
 }
 
 /// The value of `--name VALUE` on the command line, if given.
@@ -66,32 +122,8 @@ pub fn arg(name: &str) -> Option<String> {
 }
 
 /// Where `--svg DIR` asks frames to be written, creating the folder.
-pub fn svg_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::PathBuf::from(arg("--svg")?);
+fn svg_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(arg("--svg")?);
     std::fs::create_dir_all(&dir).ok()?;
     Some(dir)
-}
-
-/// Writes one frame of a 2D world as `DIR/frame_NNNN.svg`.
-pub fn write_frame2<N: kollide::math::Scalar>(
-    dir: &std::path::Path,
-    index: usize,
-    world: &kollide::solver::World2<N>,
-) -> std::io::Result<()> {
-    let mut canvas = kollide::draw::SvgCanvas::with_title(format!("frame {index}"));
-    world.draw(&mut canvas, &kollide::solver::WorldStyle::default());
-    std::fs::write(dir.join(format!("frame_{index:04}.svg")), canvas.to_svg())
-}
-
-/// Writes one frame of a 3D world (orthographic view) as `DIR/frame_NNNN.svg`.
-pub fn write_frame3<N: kollide::math::Scalar>(
-    dir: &std::path::Path,
-    index: usize,
-    world: &kollide::solver::World3<N>,
-) -> std::io::Result<()> {
-    let mut canvas = kollide::draw::SvgCanvas::with_title(format!("frame {index}"));
-    // Contact dots hide the bodies in a projected 3D view, so frames show the bodies only.
-    let style = kollide::solver::WorldStyle { contacts: false, ..Default::default() };
-    world.draw(&kollide::draw::Ortho::standard(), &mut canvas, &style);
-    std::fs::write(dir.join(format!("frame_{index:04}.svg")), canvas.to_svg())
 }
