@@ -1,0 +1,417 @@
+//! World-step benchmarks: Box2D's `large_pyramid` in kollide, Box2D v3 and rapier, and a 3D
+//! pyramid of cubes in kollide and rapier.
+//!
+//! | group | scene | ids |
+//! |---|---|---|
+//! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `box2d`, `rapier` |
+//! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `rapier` |
+//!
+//! **Settings.** 60 Hz, gravity −10 m/s², density 1, every engine single-threaded with its own
+//! defaults otherwise: kollide `World2<f32>` / `World3<f32>` with `StepSettings::default()`
+//! (4 substeps, friction 0.6), Box2D v3 (through `boxdd`, 4 substeps, 1 worker, friction 0.6),
+//! rapier 0.36 with `IntegrationParameters::default()` (4 solver iterations, friction 0.5).
+//! Sleeping is off everywhere (kollide has none; Box2D's benchmark disables it; rapier bodies
+//! are built with `can_sleep(false)`), so every body is simulated in every step.
+//!
+//! **What is timed.** Each engine builds the scene and steps it [`WARM_UP_STEPS`] times (the
+//! pyramid settles; broadphase and contact caches fill), then criterion times single steps of
+//! the settled scene (one iteration = one step; the scene keeps evolving between iterations,
+//! as in a game).
+//!
+//! **How well it stands.** Before timing, each engine runs the scene for [`SETTLE_SECONDS`] once
+//! and prints the apex box's sag (how far it sank, m) and sway (how far it moved sideways, m),
+//! the largest displacement of any box, and the mean step time of that run (ms).
+//!
+//! **Smoke mode.** Under `cargo test --bench world` (what `cargo xtask bench-smoke` runs) criterion
+//! runs each benchmark once, in the test profile. The bench detects that mode the way criterion
+//! does (no `--bench` argument) and then skips the warm-up and the settling run: each scene is
+//! built and stepped once per engine. Set `KOLLIDE_WORLD_SECONDS` to change the settling run's
+//! length in full mode.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_main};
+use kollide::prelude::*;
+
+/// The step (s).
+const DT: f32 = 1.0 / 60.0;
+/// Gravity (m/s²), as in Box2D's benchmarks.
+const GRAVITY: f32 = -10.0;
+/// Box2D's substeps (kollide's default is the same 4).
+const SUBSTEPS: i32 = 4;
+/// Steps before timing in full mode.
+const WARM_UP_STEPS: usize = 60;
+/// Length of the settling run that measures sag and sway (s), in full mode.
+const SETTLE_SECONDS: f32 = 10.0;
+/// Base of the 2D pyramid (Box2D's `large_pyramid`).
+const BASE_2D: usize = 100;
+/// Base of the 3D pyramid.
+const BASE_3D: usize = 10;
+/// Half-size of every box and cube (m).
+const HALF: f32 = 0.5;
+
+/// `true` under `cargo bench` (cargo passes `--bench`), `false` in criterion's test mode.
+fn full_mode() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
+/// The settling run's length in steps (0 in smoke mode).
+fn settle_steps() -> usize {
+    if !full_mode() {
+        return 0;
+    }
+    let secs = std::env::var("KOLLIDE_WORLD_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<f32>().ok())
+        .unwrap_or(SETTLE_SECONDS);
+    (secs / DT).round() as usize
+}
+
+// ------------------------------------------------------------------------------------------------
+// The scenes, as lists of box centres.
+
+/// Box2D's `large_pyramid` (shared/benchmarks.c): row `i` holds `base − i` boxes, centred.
+fn pyramid_2d(base: usize) -> Vec<[f32; 2]> {
+    let mut out = Vec::with_capacity(base * (base + 1) / 2);
+    let shift = HALF;
+    for i in 0..base {
+        let y = (2.0 * i as f32 + 1.0) * shift;
+        for j in i..base {
+            let x = (i as f32 + 1.0) * shift + 2.0 * (j - i) as f32 * shift - HALF * base as f32;
+            out.push([x, y]);
+        }
+    }
+    out
+}
+
+/// A pyramid of square layers: layer `l` is `(base − l)²` cubes, centred on the y axis.
+fn pyramid_3d(base: usize) -> Vec<[f32; 3]> {
+    let mut out = Vec::new();
+    for layer in 0..base {
+        let n = base - layer;
+        for i in 0..n {
+            for k in 0..n {
+                let x = (i as f32 - n as f32 / 2.0 + 0.5) * 2.0 * HALF;
+                let z = (k as f32 - n as f32 / 2.0 + 0.5) * 2.0 * HALF;
+                out.push([x, (2.0 * layer as f32 + 1.0) * HALF, z]);
+            }
+        }
+    }
+    out
+}
+
+/// One engine with a scene in it.
+trait Engine<const D: usize> {
+    /// Advances by one step of [`DT`].
+    fn step(&mut self);
+    /// The centre of box `i` (in the order of the scene's list).
+    fn position(&mut self, i: usize) -> [f32; D];
+}
+
+// ------------------------------------------------------------------------------------------------
+// kollide.
+
+struct Kollide2 {
+    world: World2<f32>,
+    boxes: Vec<BodyHandle>,
+}
+
+impl Kollide2 {
+    fn new(centres: &[[f32; 2]]) -> Self {
+        let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY));
+        let ground = Cuboid::new(Vec2::new(100.0, 1.0)).expect("positive extents");
+        world.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -1.0))).expect("ground");
+        let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
+        let boxes = centres
+            .iter()
+            .map(|c| {
+                world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box")
+            })
+            .collect();
+        Self { world, boxes }
+    }
+}
+
+impl Engine<2> for Kollide2 {
+    fn step(&mut self) {
+        self.world.step(DT).expect("a valid step");
+    }
+    fn position(&mut self, i: usize) -> [f32; 2] {
+        let t = self.world.body(self.boxes[i]).expect("live body").pose().translation.vector;
+        [t.x, t.y]
+    }
+}
+
+struct Kollide3 {
+    world: World3<f32>,
+    boxes: Vec<BodyHandle>,
+}
+
+impl Kollide3 {
+    fn new(centres: &[[f32; 3]], ground_half: f32) -> Self {
+        let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0));
+        let ground = Cuboid::new(Vec3::new(ground_half, 1.0, ground_half)).expect("extents");
+        world.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -1.0, 0.0))).expect("ground");
+        let cube = Cuboid::new(Vec3::repeat(HALF)).expect("positive extents");
+        let boxes = centres
+            .iter()
+            .map(|c| {
+                let pose = Iso3::translation(c[0], c[1], c[2]);
+                world.add(BodyDesc::dynamic(cube).pose(pose)).expect("cube")
+            })
+            .collect();
+        Self { world, boxes }
+    }
+}
+
+impl Engine<3> for Kollide3 {
+    fn step(&mut self) {
+        self.world.step(DT).expect("a valid step");
+    }
+    fn position(&mut self, i: usize) -> [f32; 3] {
+        let t = self.world.body(self.boxes[i]).expect("live body").pose().translation.vector;
+        [t.x, t.y, t.z]
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Box2D v3 (through boxdd's safe API).
+
+struct Box2d {
+    world: boxdd::World,
+    boxes: Vec<boxdd::BodyId>,
+}
+
+impl Box2d {
+    fn new(centres: &[[f32; 2]]) -> Self {
+        let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
+        let def = boxdd::WorldBuilder::from(foundation.world_def())
+            .gravity(boxdd::Vec2::new(0.0, GRAVITY))
+            .enable_sleep(false)
+            .worker_count(boxdd::WorkerCount::new(1).expect("one worker"))
+            .build()
+            .expect("a world definition");
+        let mut world = foundation.create_world(def).expect("a world");
+        let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
+
+        let ground_def = boxdd::BodyBuilder::from(foundation.body_def())
+            .position(boxdd::Position::new(0.0, -1.0))
+            .build()
+            .expect("a body definition");
+        let ground = world.create_body(ground_def).expect("ground");
+        let ground_box = boxdd::shapes::box_polygon(100.0, 1.0).expect("extents");
+        world.body(ground).and_then(|mut b| b.create_polygon(&shape, &ground_box)).expect("ground");
+
+        let cube = boxdd::shapes::box_polygon(HALF, HALF).expect("extents");
+        let boxes = centres
+            .iter()
+            .map(|c| {
+                let def = boxdd::BodyBuilder::from(foundation.body_def())
+                    .body_type(boxdd::BodyType::Dynamic)
+                    .position(boxdd::Position::new(c[0], c[1]))
+                    .enable_sleep(false)
+                    .build()
+                    .expect("a body definition");
+                let id = world.create_body(def).expect("a box");
+                world.body(id).and_then(|mut b| b.create_polygon(&shape, &cube)).expect("a box");
+                id
+            })
+            .collect();
+        Self { world, boxes }
+    }
+}
+
+impl Engine<2> for Box2d {
+    fn step(&mut self) {
+        let done = self.world.step(DT, SUBSTEPS).expect("a valid step");
+        assert!(done.post_step_error().is_none(), "Box2D reported a post-step error");
+    }
+    fn position(&mut self, i: usize) -> [f32; 2] {
+        let p = self.world.body(self.boxes[i]).and_then(|b| b.position()).expect("live body");
+        [p.x, p.y]
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// rapier.
+
+struct Rapier2 {
+    world: rapier2d::prelude::PhysicsWorld,
+    boxes: Vec<rapier2d::prelude::RigidBodyHandle>,
+}
+
+impl Rapier2 {
+    fn new(centres: &[[f32; 2]]) -> Self {
+        use rapier2d::prelude::*;
+        let mut world = PhysicsWorld::new();
+        world.gravity = Vector::new(0.0, GRAVITY);
+        world.integration_parameters.dt = DT;
+        world.insert(
+            RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0)),
+            ColliderBuilder::cuboid(100.0, 1.0),
+        );
+        let boxes = centres
+            .iter()
+            .map(|c| {
+                let body = RigidBodyBuilder::dynamic()
+                    .translation(Vector::new(c[0], c[1]))
+                    .can_sleep(false);
+                world.insert(body, ColliderBuilder::cuboid(HALF, HALF).density(1.0)).0
+            })
+            .collect();
+        Self { world, boxes }
+    }
+}
+
+impl Engine<2> for Rapier2 {
+    fn step(&mut self) {
+        self.world.step();
+    }
+    fn position(&mut self, i: usize) -> [f32; 2] {
+        let t = self.world.bodies[self.boxes[i]].translation();
+        [t.x, t.y]
+    }
+}
+
+struct Rapier3 {
+    world: rapier3d::prelude::PhysicsWorld,
+    boxes: Vec<rapier3d::prelude::RigidBodyHandle>,
+}
+
+impl Rapier3 {
+    fn new(centres: &[[f32; 3]], ground_half: f32) -> Self {
+        use rapier3d::prelude::*;
+        let mut world = PhysicsWorld::new();
+        world.gravity = Vector::new(0.0, GRAVITY, 0.0);
+        world.integration_parameters.dt = DT;
+        world.insert(
+            RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)),
+            ColliderBuilder::cuboid(ground_half, 1.0, ground_half),
+        );
+        let boxes = centres
+            .iter()
+            .map(|c| {
+                let body = RigidBodyBuilder::dynamic()
+                    .translation(Vector::new(c[0], c[1], c[2]))
+                    .can_sleep(false);
+                world.insert(body, ColliderBuilder::cuboid(HALF, HALF, HALF).density(1.0)).0
+            })
+            .collect();
+        Self { world, boxes }
+    }
+}
+
+impl Engine<3> for Rapier3 {
+    fn step(&mut self) {
+        self.world.step();
+    }
+    fn position(&mut self, i: usize) -> [f32; 3] {
+        let t = self.world.bodies[self.boxes[i]].translation();
+        [t.x, t.y, t.z]
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Measuring.
+
+/// Runs `steps` steps on a fresh scene and prints how well the pyramid stood: the apex box's
+/// sag (downwards, m) and sway (sideways, the horizontal distance, m), and the largest
+/// displacement of any box (m).
+fn settle<const D: usize, E: Engine<D>>(
+    group: &str,
+    id: &str,
+    centres: &[[f32; D]],
+    steps: usize,
+    mut engine: E,
+) {
+    if steps == 0 {
+        return;
+    }
+    let start = Instant::now();
+    for _ in 0..steps {
+        engine.step();
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
+    let apex = centres.len() - 1;
+    let (p, c) = (engine.position(apex), centres[apex]);
+    let sag = c[1] - p[1];
+    let sway = (0..D).filter(|&k| k != 1).map(|k| (p[k] - c[k]).powi(2)).sum::<f32>().sqrt();
+    let mut worst = 0.0f32;
+    for (i, c) in centres.iter().enumerate() {
+        let p = engine.position(i);
+        worst = worst.max((0..D).map(|k| (p[k] - c[k]).powi(2)).sum::<f32>().sqrt());
+    }
+    eprintln!(
+        "{group} {id}: after {:.1} s: apex sag {sag:.4} m, sway {sway:.2e} m, largest \
+         displacement {worst:.4} m; {ms:.2} ms/step over the run",
+        steps as f32 * DT
+    );
+}
+
+/// Times single steps of `engine` after the warm-up (none in smoke mode).
+fn time_steps<const D: usize, E: Engine<D>>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: &str,
+    mut engine: E,
+) {
+    if full_mode() {
+        for _ in 0..WARM_UP_STEPS {
+            engine.step();
+        }
+    }
+    g.bench_function(id, |b| {
+        b.iter(|| {
+            engine.step();
+            black_box(&mut engine);
+        })
+    });
+}
+
+fn world_2d(c: &mut Criterion) {
+    const GROUP: &str = "world2d/large_pyramid";
+    let centres = pyramid_2d(BASE_2D);
+    let steps = settle_steps();
+    settle(GROUP, "kollide", &centres, steps, Kollide2::new(&centres));
+    settle(GROUP, "box2d", &centres, steps, Box2d::new(&centres));
+    settle(GROUP, "rapier", &centres, steps, Rapier2::new(&centres));
+
+    let mut g = c.benchmark_group(GROUP);
+    time_steps(&mut g, "kollide", Kollide2::new(&centres));
+    time_steps(&mut g, "box2d", Box2d::new(&centres));
+    time_steps(&mut g, "rapier", Rapier2::new(&centres));
+    g.finish();
+}
+
+fn world_3d(c: &mut Criterion) {
+    const GROUP: &str = "world3d/pyramid";
+    let centres = pyramid_3d(BASE_3D);
+    let ground = BASE_3D as f32 + 5.0;
+    let steps = settle_steps();
+    settle(GROUP, "kollide", &centres, steps, Kollide3::new(&centres, ground));
+    settle(GROUP, "rapier", &centres, steps, Rapier3::new(&centres, ground));
+
+    let mut g = c.benchmark_group(GROUP);
+    time_steps(&mut g, "kollide", Kollide3::new(&centres, ground));
+    time_steps(&mut g, "rapier", Rapier3::new(&centres, ground));
+    g.finish();
+}
+
+/// Steps take milliseconds: fewer samples than the narrowphase benches, a longer window.
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1))
+}
+
+/// Criterion's generated group function lives in a private module so it needs no docs.
+mod groups {
+    criterion::criterion_group! {
+        name = benches;
+        config = super::config();
+        targets = super::world_2d, super::world_3d
+    }
+}
+
+criterion_main!(groups::benches);
