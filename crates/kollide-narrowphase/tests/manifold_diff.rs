@@ -427,9 +427,18 @@ enum Family2 {
     Deep,
 }
 
+/// Box2D's foundation must be initialised once per process before any shape is made. nextest
+/// runs every test in a process of its own, so each test that touches Box2D calls this first.
+fn init_box2d() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        boxdd::Foundation::initialize_default().expect("Box2D foundation");
+    });
+}
+
 #[test]
 fn manifolds_2d_against_box2d_and_parry() {
-    boxdd::Foundation::initialize_default().unwrap();
+    init_box2d();
     let mut r = rng(0x6d61_6e32);
     let (mut vs_box2d, mut vs_parry) = (Tally::default(), Tally::default());
     let mut kollide_wrong = Vec::new();
@@ -738,6 +747,7 @@ fn box_manifolds_3d_against_parry() {
 /// The oracle itself, on cases with known answers.
 #[test]
 fn oracle_on_known_cases() {
+    init_box2d();
     // A unit box 1 cm into a wide box, face to face: two points, 1 cm deep, normal up.
     let wide = random_box_with(5.0, 0.5);
     let unit = random_box_with(0.5, 0.5);

@@ -522,6 +522,7 @@ fn parry_shape(s: &Shape3) -> Option<Box<dyn parry3d::shape::Shape>> {
 
 /// kollide's side of a [`Shape3`]: `SupportMap` has generic methods, so it is not object safe;
 /// this enum forwards to the concrete shapes instead.
+#[allow(clippy::large_enum_variant, reason = "a test-only enum built once per case")]
 enum KShape {
     Ball(Ball<f64, 3>),
     Cuboid(Cuboid<f64, 3>),

@@ -35,6 +35,120 @@ impl SweepAndPrune {
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
+        let sorted = self.sorted(aabbs, movable);
+        for (n, (a, i, movable_a)) in sorted.iter().enumerate() {
+            for (b, j, movable_b) in &sorted[n + 1..] {
+                if b.mins[0] > a.maxs[0] {
+                    break;
+                }
+                if !(movable_a | movable_b) {
+                    continue;
+                }
+                if (1..D).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k]) {
+                    out.push(((*i).min(*j), (*i).max(*j)));
+                }
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// Updates `out`, the result of the previous [`Self::find_pairs`] or `update_pairs`, after
+    /// the AABBs of the slots in `moved` (no duplicates) changed; no slot was added or removed
+    /// since. Gives exactly what `find_pairs` would, but only sweeps around the moved AABBs: the
+    /// pairs of two unmoved AABBs cannot have changed. Falls back to `find_pairs` when many
+    /// AABBs moved or many are much wider than the others.
+    pub fn update_pairs<N: Scalar, const D: usize>(
+        &mut self,
+        aabbs: &[Option<Aabb<N, D>>],
+        movable: &[bool],
+        moved: &[u32],
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        let live = aabbs.iter().filter(|a| a.is_some()).count();
+        if moved.len() * 4 > live {
+            return self.find_pairs(aabbs, movable, out);
+        }
+        let sorted = self.sorted(aabbs, movable);
+        let width = |a: &Aabb<N, D>| a.maxs[0] - a.mins[0];
+        // AABBs wider than twice the mean (a ground box) are checked one by one; the others
+        // bound how far back a sweep must look.
+        let mut mean = N::zero();
+        for (a, _, _) in &sorted {
+            mean += width(a);
+        }
+        let wide_above = mean / N::lit(sorted.len().max(1) as f64) * N::lit(2.0);
+        let mut wide = Vec::new();
+        let mut max_narrow = N::zero();
+        let mut position = vec![u32::MAX; aabbs.len()];
+        for (n, (a, i, _)) in sorted.iter().enumerate() {
+            position[*i as usize] = n as u32;
+            let w = width(a);
+            if w > wide_above || !w.is_finite_value() {
+                wide.push(n);
+            } else {
+                max_narrow = max_narrow.max_of(w);
+            }
+        }
+        if wide.len() > 64 {
+            return self.find_pairs(aabbs, movable, out);
+        }
+        let mut is_moved = vec![false; aabbs.len()];
+        for &m in moved {
+            is_moved[m as usize] = true;
+        }
+        out.retain(|&(i, j)| !(is_moved[i as usize] || is_moved[j as usize]));
+        let overlap = |a: &Aabb<N, D>, b: &Aabb<N, D>| {
+            (0..D).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k])
+        };
+        // Generous, so that rounding in the widths cannot end a backward sweep too early.
+        let reach = max_narrow * N::lit(2.0);
+        for &m in moved {
+            let p = position[m as usize] as usize;
+            let Some((a, i, movable_a)) = sorted.get(p) else { continue };
+            // Later in the order: every overlap, as the full sweep finds it.
+            for (b, j, movable_b) in &sorted[p + 1..] {
+                if b.mins[0] > a.maxs[0] {
+                    break;
+                }
+                if (movable_a | movable_b)
+                    && (1..D).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k])
+                {
+                    out.push(((*i).min(*j), (*i).max(*j)));
+                }
+            }
+            // Earlier in the order: unmoved AABBs only (a moved one finds this pair in its own
+            // forward sweep); narrow ones within `reach`, wide ones one by one.
+            let lower = a.mins[0] - reach;
+            for q in (0..p).rev() {
+                let (b, j, movable_b) = &sorted[q];
+                if b.mins[0] < lower {
+                    break;
+                }
+                if width(b) > wide_above || !width(b).is_finite_value() || is_moved[*j as usize] {
+                    continue;
+                }
+                if (movable_a | movable_b) && overlap(a, b) {
+                    out.push(((*i).min(*j), (*i).max(*j)));
+                }
+            }
+            for &q in wide.iter().take_while(|&&q| q < p) {
+                let (b, j, movable_b) = &sorted[q];
+                if !is_moved[*j as usize] && (movable_a | movable_b) && overlap(a, b) {
+                    out.push(((*i).min(*j), (*i).max(*j)));
+                }
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// Repairs the order (live slots only, sorted by lower x bound) and returns the AABBs in
+    /// that order with their slot and movable flag, copied once into a dense array (reading
+    /// them through the slot indices costs a cache miss per test on large scenes).
+    fn sorted<N: Scalar, const D: usize>(
+        &mut self,
+        aabbs: &[Option<Aabb<N, D>>],
+        movable: &[bool],
+    ) -> Vec<(Aabb<N, D>, u32, bool)> {
         // Keep live slots, add new ones, then repair the order (insertion sort: near-linear on
         // an almost sorted list).
         self.order.retain(|&i| aabbs.get(i as usize).is_some_and(Option::is_some));
@@ -58,22 +172,10 @@ impl SweepAndPrune {
             }
             self.order[j] = cur;
         }
-        for (n, &i) in self.order.iter().enumerate() {
-            let Some(a) = &aabbs[i as usize] else { continue };
-            for &j in &self.order[n + 1..] {
-                let Some(b) = &aabbs[j as usize] else { continue };
-                if b.mins[0] > a.maxs[0] {
-                    break;
-                }
-                if !(movable[i as usize] || movable[j as usize]) {
-                    continue;
-                }
-                if (1..D).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k]) {
-                    out.push((i.min(j), i.max(j)));
-                }
-            }
-        }
-        out.sort_unstable();
+        self.order
+            .iter()
+            .filter_map(|&i| aabbs[i as usize].map(|a| (a, i, movable[i as usize])))
+            .collect()
     }
 }
 
@@ -126,6 +228,44 @@ mod tests {
                 }
             }
             assert_eq!(out, brute);
+        }
+    }
+
+    #[test]
+    fn updating_matches_a_full_sweep() {
+        let mut rng = 987654321u64;
+        let mut next = || {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((rng >> 33) as f64) / (1u64 << 31) as f64
+        };
+        let mut aabbs: Vec<_> = (0..300)
+            .map(|_| {
+                let (x, y) = (next() * 20.0, next() * 20.0);
+                bx(x, y, x + next(), y + next())
+            })
+            .collect();
+        // A wide ground box, a static body among the others and an empty slot.
+        aabbs[0] = bx(-5.0, -1.0, 25.0, 0.5);
+        aabbs[7] = None;
+        let movable: Vec<bool> = (0..300).map(|i| i != 0 && i % 5 != 0).collect();
+        let (mut full, mut incremental) = (SweepAndPrune::new(), SweepAndPrune::new());
+        let (mut expected, mut out) = (Vec::new(), Vec::new());
+        full.find_pairs(&aabbs, &movable, &mut expected);
+        incremental.find_pairs(&aabbs, &movable, &mut out);
+        assert_eq!(out, expected);
+        for round in 0..20 {
+            let mut moved = Vec::new();
+            for (i, aabb) in aabbs.iter_mut().enumerate() {
+                if aabb.is_some() && next() < 0.05 + 0.01 * round as f64 {
+                    let (x, y) = (next() * 20.0, next() * 20.0);
+                    let w = if i == 0 { 30.0 } else { next() };
+                    *aabb = bx(x, y, x + w, y + next());
+                    moved.push(i as u32);
+                }
+            }
+            full.find_pairs(&aabbs, &movable, &mut expected);
+            incremental.update_pairs(&aabbs, &movable, &moved, &mut out);
+            assert_eq!(out, expected, "round {round}");
         }
     }
 }

@@ -33,6 +33,15 @@
 //!
 //! **Speculative contacts.** A contact with `s > 0` (within the speculative margin) removes only
 //! the approach velocity that would close the gap within the substep: `bias = s / h`.
+//!
+//! **Data layout.** The loops above touch every contact several times per substep, so the data
+//! they read is kept small and contiguous: the velocity state of each body ([`BodyState`]: `v`,
+//! `ω`, and the motion since the step started) lives apart from the rest of the body, each
+//! constraint carries the inverse masses it needs, and the points of all constraints sit in one
+//! flat array in constraint order. Each point stores its rows' angular parts (`r × n`, and the
+//! same through the inverse inertia), so a relative velocity or an impulse costs a few multiplies.
+//! The world hands the constraints over in "waves" that keep consecutive constraints independent
+//! (see `World::step`).
 
 use kollide_manifold::Manifold;
 use kollide_math::{Point, Scalar, Vector};
@@ -43,21 +52,31 @@ type Ang<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Angular;
 type Inertia<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Inertia;
 type Rot<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Rotation;
 
-/// A body as the solver sees it: velocities, motion since the step started, inverse mass.
+/// The hot part of a body: what the constraint loops read and write.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SolverBody<N: Scalar, const D: usize>
+pub(crate) struct BodyState<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
     pub v: Vector<N, D>,
     pub w: Ang<N, D>,
-    /// Centre of mass at the start of the step, and the motion since.
-    pub center: Point<N, D>,
+    /// Motion of the centre of mass since the step started.
     pub dp: Vector<N, D>,
-    /// Rotation at the start of the step, current rotation, and the delta between them.
+    /// Rotation since the step started.
+    pub dq: Rot<N, D>,
+}
+
+/// The rest of a body as the solver sees it: start pose, inverse mass, damping.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBody<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// Centre of mass at the start of the step.
+    pub center: Point<N, D>,
+    /// Rotation at the start of the step, and the current rotation.
     pub q0: Rot<N, D>,
     pub q: Rot<N, D>,
-    pub dq: Rot<N, D>,
     pub inv_mass: N,
     pub inv_inertia: Inertia<N, D>,
     pub gravity_scale: N,
@@ -90,8 +109,12 @@ impl<N: Scalar> Softness<N> {
     }
 }
 
+/// One contact point of a constraint.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ConstraintPoint<N: Scalar, const D: usize> {
+pub(crate) struct ConstraintPoint<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
     pub r_a: Vector<N, D>,
     pub r_b: Vector<N, D>,
     pub adjusted_separation: N,
@@ -101,40 +124,95 @@ pub(crate) struct ConstraintPoint<N: Scalar, const D: usize> {
     pub tangent_impulse: [N; 2],
     pub max_normal_impulse: N,
     pub relative_velocity: N,
+    /// The angular parts of the normal row, precomputed once per step: `r × n` for each body
+    /// (the relative normal velocity is `(v_B − v_A)·n + ω_B·(r_B × n) − ω_A·(r_A × n)`), and
+    /// the same through the body's inverse inertia (the angular velocity change per unit
+    /// impulse; zero for bodies that do not respond to impulses).
+    pub normal_arm: [Ang<N, D>; 2],
+    pub normal_turn: [Ang<N, D>; 2],
+    /// The same for each tangent (`[tangent][body]`; the second tangent is unused in 2D).
+    pub tangent_arm: [[Ang<N, D>; 2]; 2],
+    pub tangent_turn: [[Ang<N, D>; 2]; 2],
 }
 
-impl<N: Scalar, const D: usize> Default for ConstraintPoint<N, D> {
-    fn default() -> Self {
-        Self {
-            r_a: Vector::zeros(),
-            r_b: Vector::zeros(),
-            adjusted_separation: N::zero(),
-            normal_mass: N::zero(),
-            tangent_mass: [N::zero(); 2],
-            normal_impulse: N::zero(),
-            tangent_impulse: [N::zero(); 2],
-            max_normal_impulse: N::zero(),
-            relative_velocity: N::zero(),
-        }
-    }
-}
-
-/// The constraint of one manifold.
+/// The constraint of one manifold. Its points are `points[first..first + count]` of the
+/// solver's flat point array.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ContactConstraint<N: Scalar, const D: usize> {
-    pub a: usize,
-    pub b: usize,
-    pub pair: usize,
+pub(crate) struct ContactConstraint<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    pub a: u32,
+    pub b: u32,
+    pub first: u32,
+    pub count: u32,
+    /// The index of the pair in the world's pair list.
+    pub pair: u32,
+    /// Whether A and B are dynamic (only dynamic bodies get their velocities written back).
+    pub dynamic_a: bool,
+    pub dynamic_b: bool,
+    /// `k_inv` and `k_diag` hold a usable block solver (two points, `K` well conditioned).
+    pub has_block: bool,
     pub normal: Vector<N, D>,
     pub tangents: [Vector<N, D>; 2],
     pub friction: N,
     pub restitution: N,
     pub softness: Softness<N>,
-    pub count: usize,
-    pub points: [ConstraintPoint<N, D>; 4],
+    /// Inverse masses (zero for bodies that do not respond to impulses).
+    pub inv_mass_a: N,
+    pub inv_mass_b: N,
     /// For two-point manifolds: the inverse of the 2×2 normal effective-mass matrix `K` and its
     /// diagonal, when `K` is well conditioned.
-    pub block: Option<([[N; 2]; 2], [N; 2])>,
+    pub k_inv: [[N; 2]; 2],
+    pub k_diag: [N; 2],
+}
+
+impl<N: Scalar, const D: usize> ContactConstraint<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    #[inline(always)]
+    fn range(&self) -> core::ops::Range<usize> {
+        self.first as usize..(self.first + self.count) as usize
+    }
+
+    /// Applies the impulse `λ·dir` at B's point and `−λ·dir` at A's, given the row's angular
+    /// velocity changes per unit impulse. Static and kinematic bodies have zero inverse mass
+    /// and inertia, so they do not change (and are not stored).
+    #[inline(always)]
+    fn apply_row(
+        &self,
+        la: &mut Local<N, D>,
+        lb: &mut Local<N, D>,
+        dir: &Vector<N, D>,
+        turn: &[Ang<N, D>; 2],
+        impulse: N,
+    ) {
+        let p = dir * impulse;
+        la.v -= p * self.inv_mass_a;
+        la.w -= turn[0] * impulse;
+        lb.v += p * self.inv_mass_b;
+        lb.w += turn[1] * impulse;
+    }
+
+    #[inline(always)]
+    fn load(&self, states: &[BodyState<N, D>]) -> (Local<N, D>, Local<N, D>) {
+        (Local::load(&states[self.a as usize]), Local::load(&states[self.b as usize]))
+    }
+
+    #[inline(always)]
+    fn store(&self, states: &mut [BodyState<N, D>], la: &Local<N, D>, lb: &Local<N, D>) {
+        if self.dynamic_a {
+            let s = &mut states[self.a as usize];
+            s.v = la.v;
+            s.w = la.w;
+        }
+        if self.dynamic_b {
+            let s = &mut states[self.b as usize];
+            s.v = lb.v;
+            s.w = lb.w;
+        }
+    }
 }
 
 /// The part of a body a constraint reads and writes, copied into locals for the duration of one
@@ -149,9 +227,6 @@ where
     w: Ang<N, D>,
     dp: Vector<N, D>,
     dq: Rot<N, D>,
-    inv_mass: N,
-    inv_inertia: Inertia<N, D>,
-    dynamic: bool,
 }
 
 impl<N: Scalar, const D: usize> Local<N, D>
@@ -159,38 +234,24 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     #[inline(always)]
-    fn load(b: &SolverBody<N, D>) -> Self {
-        Self {
-            v: b.v,
-            w: b.w,
-            dp: b.dp,
-            dq: b.dq,
-            inv_mass: b.inv_mass,
-            inv_inertia: b.inv_inertia,
-            dynamic: b.dynamic,
-        }
-    }
-
-    #[inline(always)]
-    fn store(&self, b: &mut SolverBody<N, D>) {
-        if self.dynamic {
-            b.v = self.v;
-            b.w = self.w;
-        }
-    }
-
-    #[inline(always)]
-    fn velocity_at(&self, r: &Vector<N, D>) -> Vector<N, D> {
-        self.v + Dim::<D>::cross_angular(&self.w, r)
+    fn load(b: &BodyState<N, D>) -> Self {
+        Self { v: b.v, w: b.w, dp: b.dp, dq: b.dq }
     }
 }
 
+/// The relative velocity of B against A along a row: `(v_B − v_A)·dir + ω_B·arm_B − ω_A·arm_A`.
 #[inline(always)]
-fn velocity_at<N: Scalar, const D: usize>(b: &SolverBody<N, D>, r: &Vector<N, D>) -> Vector<N, D>
+fn row_velocity<N: Scalar, const D: usize>(
+    la: &Local<N, D>,
+    lb: &Local<N, D>,
+    dir: &Vector<N, D>,
+    arm: &[Ang<N, D>; 2],
+) -> N
 where
     Dim<D>: SolverDim<N, D>,
 {
-    b.v + Dim::<D>::cross_angular(&b.w, r)
+    (lb.v - la.v).dot(dir) + Dim::<D>::angular_dot(&lb.w, &arm[1])
+        - Dim::<D>::angular_dot(&la.w, &arm[0])
 }
 
 #[inline(always)]
@@ -213,83 +274,111 @@ where
     if k > N::zero() { N::one() / k } else { N::zero() }
 }
 
-/// Applies the impulse `p` at `r_b` on B and `−p` at `r_a` on A (static bodies do not move).
-#[inline(always)]
-fn apply<N: Scalar, const D: usize>(
-    la: &mut Local<N, D>,
-    lb: &mut Local<N, D>,
-    r_a: &Vector<N, D>,
-    r_b: &Vector<N, D>,
-    p: &Vector<N, D>,
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    if la.dynamic {
-        la.v -= p * la.inv_mass;
-        let dw = Dim::<D>::apply_inertia(&la.inv_inertia, &Dim::<D>::cross(r_a, p));
-        la.w -= dw;
-    }
-    if lb.dynamic {
-        lb.v += p * lb.inv_mass;
-        let dw = Dim::<D>::apply_inertia(&lb.inv_inertia, &Dim::<D>::cross(r_b, p));
-        lb.w += dw;
-    }
+/// What [`prepare`] needs besides the bodies and the manifold.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PrepareInput<N> {
+    pub pair: u32,
+    pub friction: N,
+    pub restitution: N,
+    pub softness: Softness<N>,
+    pub warm_start: bool,
 }
 
-/// Builds the constraint of one manifold (world frame) between solver bodies `a` and `b`.
+/// Builds the constraint of one manifold (world frame) between solver bodies `a` and `b`,
+/// appending its points to `points`.
 pub(crate) fn prepare<N: Scalar, const D: usize>(
     bodies: &[SolverBody<N, D>],
+    states: &[BodyState<N, D>],
     a: usize,
     b: usize,
-    pair: usize,
     manifold: &Manifold<N, D, ContactImpulse<N>>,
-    friction: N,
-    restitution: N,
-    softness: Softness<N>,
-    warm_start: bool,
+    input: PrepareInput<N>,
+    points: &mut Vec<ConstraintPoint<N, D>>,
 ) -> ContactConstraint<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
     let (ba, bb) = (&bodies[a], &bodies[b]);
+    let (sa, sb) = (&states[a], &states[b]);
     let normal = manifold.normal;
     let tangents = Dim::<D>::tangents(&normal);
-    let mut c = ContactConstraint {
-        a,
-        b,
-        pair,
-        normal,
-        tangents,
-        friction,
-        restitution,
-        softness,
-        count: manifold.len(),
-        points: [ConstraintPoint::default(); 4],
-        block: None,
+    let first = points.len();
+    // Only dynamic bodies respond to impulses.
+    let inv_inertia_a = if ba.dynamic { ba.inv_inertia } else { Dim::<D>::inertia_zero() };
+    let inv_inertia_b = if bb.dynamic { bb.inv_inertia } else { Dim::<D>::inertia_zero() };
+    let arms = |r_a: &Vector<N, D>, r_b: &Vector<N, D>, dir: &Vector<N, D>| {
+        let arm = [Dim::<D>::cross(r_a, dir), Dim::<D>::cross(r_b, dir)];
+        let turn = [
+            Dim::<D>::apply_inertia(&inv_inertia_a, &arm[0]),
+            Dim::<D>::apply_inertia(&inv_inertia_b, &arm[1]),
+        ];
+        (arm, turn)
     };
-    for (k, mp) in manifold.contacts().iter().enumerate() {
+    for mp in manifold.contacts() {
         let p = mp.midpoint();
         let r_a = p - ba.center;
         let r_b = p - bb.center;
-        let dv = velocity_at(bb, &r_b) - velocity_at(ba, &r_a);
-        let cp = &mut c.points[k];
-        cp.r_a = r_a;
-        cp.r_b = r_b;
-        cp.adjusted_separation = mp.separation - (r_b - r_a).dot(&normal);
-        cp.normal_mass = effective_mass(ba, bb, &r_a, &r_b, &normal);
-        for (mass, t) in cp.tangent_mass.iter_mut().zip(&tangents).take(D - 1) {
+        let va = sa.v + Dim::<D>::cross_angular(&sa.w, &r_a);
+        let vb = sb.v + Dim::<D>::cross_angular(&sb.w, &r_b);
+        let dv = vb - va;
+        let mut tangent_mass = [N::zero(); 2];
+        for (mass, t) in tangent_mass.iter_mut().zip(&tangents).take(D - 1) {
             *mass = effective_mass(ba, bb, &r_a, &r_b, t);
         }
-        if warm_start {
-            cp.normal_impulse = mp.user.normal;
-            cp.tangent_impulse = mp.user.tangent;
+        let (normal_impulse, tangent_impulse) = if input.warm_start {
+            (mp.user.normal, mp.user.tangent)
+        } else {
+            (N::zero(), [N::zero(); 2])
+        };
+        let (normal_arm, normal_turn) = arms(&r_a, &r_b, &normal);
+        let zero = Dim::<D>::angular_zero();
+        let mut tangent_arm = [[zero; 2]; 2];
+        let mut tangent_turn = [[zero; 2]; 2];
+        for t in 0..D - 1 {
+            (tangent_arm[t], tangent_turn[t]) = arms(&r_a, &r_b, &tangents[t]);
         }
-        cp.relative_velocity = normal.dot(&dv);
+        points.push(ConstraintPoint {
+            r_a,
+            r_b,
+            adjusted_separation: mp.separation - (r_b - r_a).dot(&normal),
+            normal_mass: effective_mass(ba, bb, &r_a, &r_b, &normal),
+            tangent_mass,
+            normal_impulse,
+            tangent_impulse,
+            max_normal_impulse: N::zero(),
+            relative_velocity: normal.dot(&dv),
+            normal_arm,
+            normal_turn,
+            tangent_arm,
+            tangent_turn,
+        });
     }
-    if c.count == 2 {
-        c.block = block_inverse(ba, bb, &c.points[0], &c.points[1], &normal);
+    let count = points.len() - first;
+    let block = if count == 2 {
+        block_inverse(ba, bb, &points[first], &points[first + 1], &normal)
+    } else {
+        None
+    };
+    let (k_inv, k_diag) = block.unwrap_or(([[N::zero(); 2]; 2], [N::zero(); 2]));
+    ContactConstraint {
+        a: a as u32,
+        b: b as u32,
+        first: first as u32,
+        count: count as u32,
+        pair: input.pair,
+        dynamic_a: ba.dynamic,
+        dynamic_b: bb.dynamic,
+        has_block: block.is_some(),
+        normal,
+        tangents,
+        friction: input.friction,
+        restitution: input.restitution,
+        softness: input.softness,
+        inv_mass_a: if ba.dynamic { ba.inv_mass } else { N::zero() },
+        inv_mass_b: if bb.dynamic { bb.inv_mass } else { N::zero() },
+        k_inv,
+        k_diag,
     }
-    c
 }
 
 /// The inverse of `K = [[k11, k12], [k12, k22]]`, the coupled normal effective mass of two contact
@@ -331,10 +420,12 @@ where
 /// two points on the same side of a body 1.6× softer.) Returns `false`, changing nothing, when
 /// the result would pull (an impulse below zero): the caller then solves the points one by one,
 /// which handles the clamping.
+#[inline(always)]
 fn solve_block<N: Scalar, const D: usize>(
     la: &mut Local<N, D>,
     lb: &mut Local<N, D>,
-    c: &mut ContactConstraint<N, D>,
+    c: &ContactConstraint<N, D>,
+    pts: &mut [ConstraintPoint<N, D>],
     max_push: N,
     slop: N,
     use_bias: bool,
@@ -342,110 +433,128 @@ fn solve_block<N: Scalar, const D: usize>(
 where
     Dim<D>: SolverDim<N, D>,
 {
-    let Some((k_inv, k_diag)) = c.block else { return false };
+    let [p0, p1] = pts else { return false };
     let normal = c.normal;
+    let ds = lb.dp - la.dp;
+    // Both points share the constraint's softness, so one mass scale applies to the pair.
+    let (ms, is) = if use_bias {
+        (c.softness.mass_scale, c.softness.impulse_scale)
+    } else {
+        (N::one(), N::zero())
+    };
     let mut rhs = [N::zero(); 2];
-    let mut scales = [(N::one(), N::zero()); 2];
-    for k in 0..2 {
-        let cp = &c.points[k];
+    for (k, cp) in [&*p0, &*p1].into_iter().enumerate() {
         let pr_a = Dim::<D>::rotate(&la.dq, &cp.r_a);
         let pr_b = Dim::<D>::rotate(&lb.dq, &cp.r_b);
-        let s = ((lb.dp - la.dp) + (pr_b - pr_a)).dot(&normal) + cp.adjusted_separation;
-        let (bias, ms, is) = if s > N::zero() {
+        let s = (ds + (pr_b - pr_a)).dot(&normal) + cp.adjusted_separation;
+        let bias = if s > N::zero() {
             // A speculative point: leave it to the one-by-one path.
             return false;
         } else if use_bias {
             let push = (s + slop).min_of(N::zero());
-            (
-                (c.softness.bias_rate * push).max_of(-max_push),
-                c.softness.mass_scale,
-                c.softness.impulse_scale,
-            )
+            (c.softness.bias_rate * push).max_of(-max_push)
         } else {
-            (N::zero(), N::one(), N::zero())
+            N::zero()
         };
-        let vn = (lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a)).dot(&normal);
-        rhs[k] = vn + bias;
-        scales[k] = (ms, is);
+        rhs[k] = row_velocity(la, lb, &normal, &cp.normal_arm) + bias;
     }
-    // Both points share the constraint's softness, so one mass scale applies to the pair.
-    let (ms, is) = scales[0];
-    let e0 = ms * rhs[0] + is * k_diag[0] * c.points[0].normal_impulse;
-    let e1 = ms * rhs[1] + is * k_diag[1] * c.points[1].normal_impulse;
-    let d0 = -(k_inv[0][0] * e0 + k_inv[0][1] * e1);
-    let d1 = -(k_inv[1][0] * e0 + k_inv[1][1] * e1);
-    let n0 = c.points[0].normal_impulse + d0;
-    let n1 = c.points[1].normal_impulse + d1;
+    let e0 = ms * rhs[0] + is * c.k_diag[0] * p0.normal_impulse;
+    let e1 = ms * rhs[1] + is * c.k_diag[1] * p1.normal_impulse;
+    let d0 = -(c.k_inv[0][0] * e0 + c.k_inv[0][1] * e1);
+    let d1 = -(c.k_inv[1][0] * e0 + c.k_inv[1][1] * e1);
+    let n0 = p0.normal_impulse + d0;
+    let n1 = p1.normal_impulse + d1;
     if n0 < N::zero() || n1 < N::zero() {
         return false;
     }
-    for (k, (new, delta)) in [(n0, d0), (n1, d1)].into_iter().enumerate() {
-        let cp = &mut c.points[k];
+    for (cp, new, delta) in [(p0, n0, d0), (p1, n1, d1)] {
         cp.normal_impulse = new;
         cp.max_normal_impulse = cp.max_normal_impulse.max_of(new);
-        let (r_a, r_b) = (cp.r_a, cp.r_b);
-        apply(la, lb, &r_a, &r_b, &(normal * delta));
+        c.apply_row(la, lb, &normal, &cp.normal_turn, delta);
     }
     true
 }
 
 /// Applies the accumulated impulses (start of each substep).
 pub(crate) fn warm_start<N: Scalar, const D: usize>(
-    bodies: &mut [SolverBody<N, D>],
+    states: &mut [BodyState<N, D>],
     constraints: &[ContactConstraint<N, D>],
+    points: &[ConstraintPoint<N, D>],
 ) where
     Dim<D>: SolverDim<N, D>,
 {
     for c in constraints {
-        let mut la = Local::load(&bodies[c.a]);
-        let mut lb = Local::load(&bodies[c.b]);
-        for cp in &c.points[..c.count] {
-            let mut p = c.normal * cp.normal_impulse;
+        let (mut la, mut lb) = c.load(states);
+        for cp in &points[c.range()] {
+            c.apply_row(&mut la, &mut lb, &c.normal, &cp.normal_turn, cp.normal_impulse);
             for t in 0..D - 1 {
-                p += c.tangents[t] * cp.tangent_impulse[t];
+                c.apply_row(
+                    &mut la,
+                    &mut lb,
+                    &c.tangents[t],
+                    &cp.tangent_turn[t],
+                    cp.tangent_impulse[t],
+                );
             }
-            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &p);
         }
-        la.store(&mut bodies[c.a]);
-        lb.store(&mut bodies[c.b]);
+        c.store(states, &la, &lb);
     }
+}
+
+/// The settings of one solver pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pass<N> {
+    pub inv_h: N,
+    pub max_push: N,
+    pub slop: N,
+    pub use_bias: bool,
+    pub index: usize,
 }
 
 /// One pass over the contacts: non-penetration (soft when `use_bias`), then friction.
 pub(crate) fn solve<N: Scalar, const D: usize>(
-    bodies: &mut [SolverBody<N, D>],
-    constraints: &mut [ContactConstraint<N, D>],
-    inv_h: N,
-    max_push: N,
-    slop: N,
-    use_bias: bool,
-    pass: usize,
+    states: &mut [BodyState<N, D>],
+    constraints: &[ContactConstraint<N, D>],
+    points: &mut [ConstraintPoint<N, D>],
+    pass: Pass<N>,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
-    for c in constraints.iter_mut() {
-        let (a, b) = (c.a, c.b);
-        let normal = c.normal;
-        let mut la = Local::load(&bodies[a]);
-        let mut lb = Local::load(&bodies[b]);
-        let block_done = c.count == 2
-            && c.block.is_some()
-            && solve_block(&mut la, &mut lb, c, max_push, slop, use_bias);
-        // For face contacts of three or more points (3D), the point that goes first rotates from
-        // pass to pass, so that over a step every corner leads equally often (a fixed order
-        // tilts a resting box towards the corner solved first, and friction then walks it
-        // sideways).
-        let count = c.count.max(1);
-        for i in 0..c.count {
-            if block_done {
-                break;
-            }
+    for c in constraints {
+        let (mut la, mut lb) = c.load(states);
+        solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
+        c.store(states, &la, &lb);
+    }
+}
+
+/// Solves one constraint on its bodies' local copies.
+#[inline(always)]
+fn solve_one<N: Scalar, const D: usize>(
+    c: &ContactConstraint<N, D>,
+    la: &mut Local<N, D>,
+    lb: &mut Local<N, D>,
+    pts: &mut [ConstraintPoint<N, D>],
+    pass: Pass<N>,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    let Pass { inv_h, max_push, slop, use_bias, index: pass } = pass;
+    let normal = c.normal;
+    let count = pts.len();
+    let block_done = c.has_block && solve_block(la, lb, c, pts, max_push, slop, use_bias);
+    if !block_done {
+        // For face contacts of three or more points (3D), the point that goes first rotates
+        // from pass to pass, so that over a step every corner leads equally often (a fixed
+        // order tilts a resting box towards the corner solved first, and friction then
+        // walks it sideways).
+        let ds = lb.dp - la.dp;
+        for i in 0..count {
             let k = if count > 2 { (i + pass) % count } else { i };
-            let cp = c.points[k];
+            let cp = &mut pts[k];
             // Current separation from the motion since the step started.
             let pr_a = Dim::<D>::rotate(&la.dq, &cp.r_a);
             let pr_b = Dim::<D>::rotate(&lb.dq, &cp.r_b);
-            let d = (lb.dp - la.dp) + (pr_b - pr_a);
+            let d = ds + (pr_b - pr_a);
             let s = d.dot(&normal) + cp.adjusted_separation;
             let (bias, mass_scale, impulse_scale) = if s > N::zero() {
                 (s * inv_h, N::one(), N::zero())
@@ -459,107 +568,117 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
             } else {
                 (N::zero(), N::one(), N::zero())
             };
-            let vn = (lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a)).dot(&normal);
+            let vn = row_velocity(la, lb, &normal, &cp.normal_arm);
             let impulse =
                 -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.normal_impulse;
             let new_impulse = (cp.normal_impulse + impulse).max_of(N::zero());
             let delta = new_impulse - cp.normal_impulse;
-            let pt = &mut c.points[k];
             if delta > N::zero() {
                 // The approach speed at impact (it grows during the step under gravity), for
                 // the restitution pass.
-                pt.relative_velocity = pt.relative_velocity.min_of(vn);
+                cp.relative_velocity = cp.relative_velocity.min_of(vn);
             }
-            pt.normal_impulse = new_impulse;
-            pt.max_normal_impulse = pt.max_normal_impulse.max_of(new_impulse);
-            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &(normal * delta));
+            cp.normal_impulse = new_impulse;
+            cp.max_normal_impulse = cp.max_normal_impulse.max_of(new_impulse);
+            c.apply_row(la, lb, &normal, &cp.normal_turn, delta);
         }
-        for k in 0..c.count {
-            let cp = c.points[k];
-            let dv = lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a);
-            let max_f = c.friction * cp.normal_impulse;
-            // Unclamped impulses per tangent, then clamp the total to the Coulomb disc.
+    }
+    for cp in pts.iter_mut() {
+        let max_f = c.friction * cp.normal_impulse;
+        if D == 2 {
+            // In 2D the Coulomb disc is the interval `[−max_f, max_f]`: a clamp, written as two
+            // selects (an `if`/`else if` chain compiles to branches that mispredict whenever
+            // friction saturates).
+            let vt = row_velocity(la, lb, &c.tangents[0], &cp.tangent_arm[0]);
+            let x = cp.tangent_impulse[0] - cp.tangent_mass[0] * vt;
+            let low = if x < -max_f { -max_f } else { x };
+            let new = if low > max_f { max_f } else { low };
+            let delta = new - cp.tangent_impulse[0];
+            cp.tangent_impulse[0] = new;
+            c.apply_row(la, lb, &c.tangents[0], &cp.tangent_turn[0], delta);
+        } else {
+            // Unclamped impulses per tangent (from the same velocities), then clamp the total
+            // to the Coulomb disc.
             let mut new = [N::zero(); 2];
             let mut len2 = N::zero();
             for (t, x) in new.iter_mut().enumerate().take(D - 1) {
-                *x = cp.tangent_impulse[t] - cp.tangent_mass[t] * dv.dot(&c.tangents[t]);
+                let vt = row_velocity(la, lb, &c.tangents[t], &cp.tangent_arm[t]);
+                *x = cp.tangent_impulse[t] - cp.tangent_mass[t] * vt;
                 len2 += *x * *x;
             }
             if len2 > max_f * max_f {
                 let scale = max_f / len2.sqrt();
-                for x in new.iter_mut() {
+                for x in new.iter_mut().take(D - 1) {
                     *x *= scale;
                 }
             }
-            let mut p = Vector::<N, D>::zeros();
-            for (t, tangent) in c.tangents.iter().enumerate().take(D - 1) {
-                p += tangent * (new[t] - cp.tangent_impulse[t]);
+            for (t, &x) in new.iter().enumerate().take(D - 1) {
+                let delta = x - cp.tangent_impulse[t];
+                c.apply_row(la, lb, &c.tangents[t], &cp.tangent_turn[t], delta);
             }
-            c.points[k].tangent_impulse = new;
-            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &p);
+            cp.tangent_impulse = new;
         }
-        la.store(&mut bodies[a]);
-        lb.store(&mut bodies[b]);
     }
 }
 
 /// The restitution pass: contacts that were approaching faster than `threshold` bounce back
 /// with `e ×` their approach speed.
 pub(crate) fn restitution<N: Scalar, const D: usize>(
-    bodies: &mut [SolverBody<N, D>],
-    constraints: &mut [ContactConstraint<N, D>],
+    states: &mut [BodyState<N, D>],
+    constraints: &[ContactConstraint<N, D>],
+    points: &mut [ConstraintPoint<N, D>],
     threshold: N,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
-    for c in constraints.iter_mut() {
+    for c in constraints {
         if c.restitution == N::zero() {
             continue;
         }
-        let (a, b) = (c.a, c.b);
-        let mut la = Local::load(&bodies[a]);
-        let mut lb = Local::load(&bodies[b]);
-        for k in 0..c.count {
-            let cp = c.points[k];
+        let (mut la, mut lb) = c.load(states);
+        for cp in &mut points[c.range()] {
             if cp.relative_velocity > -threshold || cp.max_normal_impulse == N::zero() {
                 continue;
             }
-            let vn = (lb.velocity_at(&cp.r_b) - la.velocity_at(&cp.r_a)).dot(&c.normal);
+            let vn = row_velocity(&la, &lb, &c.normal, &cp.normal_arm);
             let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
             let new_impulse = (cp.normal_impulse + impulse).max_of(N::zero());
             let delta = new_impulse - cp.normal_impulse;
-            c.points[k].normal_impulse = new_impulse;
-            c.points[k].max_normal_impulse = cp.max_normal_impulse.max_of(new_impulse);
-            apply(&mut la, &mut lb, &cp.r_a, &cp.r_b, &(c.normal * delta));
+            cp.normal_impulse = new_impulse;
+            cp.max_normal_impulse = cp.max_normal_impulse.max_of(new_impulse);
+            c.apply_row(&mut la, &mut lb, &c.normal, &cp.normal_turn, delta);
         }
-        la.store(&mut bodies[a]);
-        lb.store(&mut bodies[b]);
+        c.store(states, &la, &lb);
     }
 }
 
 /// Integrates velocities of dynamic bodies: gravity and damping.
 pub(crate) fn integrate_velocities<N: Scalar, const D: usize>(
-    bodies: &mut [SolverBody<N, D>],
+    states: &mut [BodyState<N, D>],
+    bodies: &[SolverBody<N, D>],
     gravity: &Vector<N, D>,
     h: N,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
-    for b in bodies.iter_mut().filter(|b| b.dynamic) {
-        b.v += gravity * (b.gravity_scale * h);
-        b.v *= N::one() / (N::one() + h * b.linear_damping);
-        b.w = b.w * (N::one() / (N::one() + h * b.angular_damping));
+    for (s, b) in states.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
+        s.v += gravity * (b.gravity_scale * h);
+        s.v *= N::one() / (N::one() + h * b.linear_damping);
+        s.w = s.w * (N::one() / (N::one() + h * b.angular_damping));
     }
 }
 
 /// Integrates positions of moving bodies and updates their motion since the step started.
-pub(crate) fn integrate_positions<N: Scalar, const D: usize>(bodies: &mut [SolverBody<N, D>], h: N)
-where
+pub(crate) fn integrate_positions<N: Scalar, const D: usize>(
+    states: &mut [BodyState<N, D>],
+    bodies: &mut [SolverBody<N, D>],
+    h: N,
+) where
     Dim<D>: SolverDim<N, D>,
 {
-    for b in bodies.iter_mut().filter(|b| b.moves) {
-        b.dp += b.v * h;
-        b.q = Dim::<D>::integrate_rotation(&b.q, &b.w, h);
-        b.dq = Dim::<D>::rotation_delta(&b.q, &b.q0);
+    for (s, b) in states.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        s.dp += s.v * h;
+        b.q = Dim::<D>::integrate_rotation(&b.q, &s.w, h);
+        s.dq = Dim::<D>::rotation_delta(&b.q, &b.q0);
     }
 }

@@ -13,12 +13,14 @@
 //! The same scene stepped twice gives bit-identical states: pairs are visited in sorted order and
 //! nothing depends on hashing or addresses.
 
-use kollide_manifold::{MAX_CONTACTS, Manifold};
+use kollide_manifold::Manifold;
 use kollide_math::{Scalar, Vector};
 use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::broadphase::SweepAndPrune;
-use crate::contact_solver::{self as cs, Softness, SolverBody};
+use crate::contact_solver::{
+    self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
+};
 use crate::{Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError};
 
 /// Accumulated impulses of one contact, carried across steps for warm starting.
@@ -81,6 +83,19 @@ where
     fat: Vec<Option<Aabb<N, D>>>,
     /// Bodies were added or removed since the broadphase last ran.
     bodies_changed: bool,
+    /// Buffers reused from step to step (their contents do not outlive a step, except
+    /// `spare_pairs`, which holds the pairs of the step before last until it is overwritten).
+    scratch_movable: Vec<bool>,
+    scratch_moved: Vec<u32>,
+    scratch_wave_of_body: Vec<u32>,
+    scratch_waves: Vec<(u32, u32)>,
+    scratch_order: Vec<u32>,
+    scratch_sorted: Vec<u32>,
+    spare_pairs: Vec<ContactPair<N, D>>,
+    solver_bodies: Vec<SolverBody<N, D>>,
+    solver_states: Vec<BodyState<N, D>>,
+    constraints: Vec<ContactConstraint<N, D>>,
+    constraint_points: Vec<ConstraintPoint<N, D>>,
 }
 
 /// How much the broadphase grows each AABB (m). While a body's swept AABB stays inside its fat
@@ -109,6 +124,17 @@ where
             scratch_pairs: Vec::new(),
             fat: Vec::new(),
             bodies_changed: true,
+            scratch_movable: Vec::new(),
+            scratch_moved: Vec::new(),
+            scratch_wave_of_body: Vec::new(),
+            scratch_waves: Vec::new(),
+            scratch_order: Vec::new(),
+            scratch_sorted: Vec::new(),
+            spare_pairs: Vec::new(),
+            solver_bodies: Vec::new(),
+            solver_states: Vec::new(),
+            constraints: Vec::new(),
+            constraint_points: Vec::new(),
         }
     }
 
@@ -216,8 +242,9 @@ where
         // works on fat AABBs and reruns only when one of these leaves its fat box.
         let fat_margin = N::lit(FAT_MARGIN);
         self.fat.resize(self.slots.len(), None);
-        let mut moved_out = self.bodies_changed;
-        for (slot, fat) in self.slots.iter().zip(self.fat.iter_mut()) {
+        let mut moved = std::mem::take(&mut self.scratch_moved);
+        moved.clear();
+        for (index, (slot, fat)) in self.slots.iter().zip(self.fat.iter_mut()).enumerate() {
             let Some(b) = &slot.body else {
                 *fat = None;
                 continue;
@@ -230,23 +257,36 @@ where
             });
             if !inside {
                 *fat = Some(swept.loosened(fat_margin));
-                moved_out = true;
+                moved.push(index as u32);
             }
         }
         let mut found = std::mem::take(&mut self.scratch_pairs);
-        if moved_out {
-            let movable: Vec<bool> = self
-                .slots
-                .iter()
-                .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic))
-                .collect();
-            self.broadphase.find_pairs(&self.fat, &movable, &mut found);
+        if self.bodies_changed || !moved.is_empty() {
+            let mut movable = std::mem::take(&mut self.scratch_movable);
+            movable.clear();
+            movable.extend(
+                self.slots
+                    .iter()
+                    .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic)),
+            );
+            if self.bodies_changed {
+                self.broadphase.find_pairs(&self.fat, &movable, &mut found);
+            } else {
+                // Only pairs with a body whose fat AABB changed can have changed.
+                self.broadphase.update_pairs(&self.fat, &movable, &moved, &mut found);
+            }
+            self.scratch_movable = movable;
             self.bodies_changed = false;
         }
 
-        // 2. Narrowphase, matched to last step's pairs.
+        // 2. Narrowphase, matched to last step's pairs. Both lists are sorted by slot indices,
+        // so one forward walk through the old list finds each pair's predecessor. The two pair
+        // buffers are swapped from step to step instead of allocated.
         let old = std::mem::take(&mut self.pairs);
-        let mut pairs = Vec::with_capacity(found.len());
+        let mut pairs = std::mem::take(&mut self.spare_pairs);
+        pairs.clear();
+        pairs.reserve(found.len());
+        let mut cursor = 0;
         for &(i, j) in &found {
             let (Some(ba), Some(bb)) = (&self.slots[i as usize].body, &self.slots[j as usize].body)
             else {
@@ -262,32 +302,46 @@ where
                 margin + closing,
             );
             let (ha, hb) = (self.handle(i), self.handle(j));
-            if let Ok(k) = old.binary_search_by(|p| (p.a.index, p.b.index).cmp(&(i, j)))
-                && old[k].a == ha
-                && old[k].b == hb
+            while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
+                cursor += 1;
+            }
+            if let Some(prev) = old.get(cursor)
+                && prev.a == ha
+                && prev.b == hb
             {
-                m.match_previous(&old[k].manifold);
+                m.match_previous(&prev.manifold);
             }
             pairs.push(ContactPair { a: ha, b: hb, manifold: m });
         }
         self.scratch_pairs = found;
+        self.scratch_moved = moved;
+        self.spare_pairs = old;
 
-        // 3. Solver bodies (one per slot, so constraint indices are slot indices).
-        let mut bodies: Vec<SolverBody<N, D>> = self
-            .slots
-            .iter()
-            .map(|s| match &s.body {
+        // 3. Solver bodies (one per slot, so constraint indices are slot indices): the velocity
+        // state apart from the rest.
+        let mut bodies = std::mem::take(&mut self.solver_bodies);
+        let mut states = std::mem::take(&mut self.solver_states);
+        let mut constraints = std::mem::take(&mut self.constraints);
+        let mut points = std::mem::take(&mut self.constraint_points);
+        bodies.clear();
+        states.clear();
+        constraints.clear();
+        points.clear();
+        for s in &self.slots {
+            match &s.body {
                 Some(b) => {
                     let q = Dim::<D>::rotation(&b.desc.pose);
                     let dynamic = b.desc.kind == BodyKind::Dynamic;
-                    SolverBody {
+                    states.push(BodyState {
                         v: b.desc.linear_velocity,
                         w: b.desc.angular_velocity,
-                        center: b.center_of_mass(),
                         dp: Vector::zeros(),
+                        dq: Dim::<D>::rotation_identity(),
+                    });
+                    bodies.push(SolverBody {
+                        center: b.center_of_mass(),
                         q0: q,
                         q,
-                        dq: Dim::<D>::rotation_identity(),
                         inv_mass: b.inv_mass,
                         inv_inertia: Dim::<D>::world_inverse_inertia(&b.inv_inertia_local, &q),
                         gravity_scale: b.desc.gravity_scale,
@@ -295,37 +349,92 @@ where
                         angular_damping: b.desc.angular_damping,
                         moves: b.desc.kind != BodyKind::Static,
                         dynamic,
-                    }
+                    });
                 }
-                None => SolverBody {
-                    v: Vector::zeros(),
-                    w: Dim::<D>::angular_zero(),
-                    center: kollide_math::Point::origin(),
-                    dp: Vector::zeros(),
-                    q0: Dim::<D>::rotation_identity(),
-                    q: Dim::<D>::rotation_identity(),
-                    dq: Dim::<D>::rotation_identity(),
-                    inv_mass: N::zero(),
-                    inv_inertia: Dim::<D>::inertia_zero(),
-                    gravity_scale: N::zero(),
-                    linear_damping: N::zero(),
-                    angular_damping: N::zero(),
-                    moves: false,
-                    dynamic: false,
-                },
-            })
-            .collect();
+                None => {
+                    states.push(BodyState {
+                        v: Vector::zeros(),
+                        w: Dim::<D>::angular_zero(),
+                        dp: Vector::zeros(),
+                        dq: Dim::<D>::rotation_identity(),
+                    });
+                    bodies.push(SolverBody {
+                        center: kollide_math::Point::origin(),
+                        q0: Dim::<D>::rotation_identity(),
+                        q: Dim::<D>::rotation_identity(),
+                        inv_mass: N::zero(),
+                        inv_inertia: Dim::<D>::inertia_zero(),
+                        gravity_scale: N::zero(),
+                        linear_damping: N::zero(),
+                        angular_damping: N::zero(),
+                        moves: false,
+                        dynamic: false,
+                    });
+                }
+            }
+        }
 
         let substep_rate = N::one() / h;
         let hertz = settings.contact_hertz.min_of(substep_rate * N::lit(0.25));
         let soft = Softness::new(hertz, settings.contact_damping_ratio, h);
         let static_soft = Softness::new(hertz * N::lit(2.0), settings.contact_damping_ratio, h);
-        let mut constraints = Vec::with_capacity(pairs.len());
         let mut report = StepReport { pairs: pairs.len(), ..StepReport::default() };
+
+        // The solver visits constraints in "waves" instead of pair order: a constraint's wave is
+        // one more than the last wave that touched either of its dynamic bodies. Two constraints
+        // that share a dynamic body keep their relative order, and constraints that share none
+        // commute (each reads and writes only its two bodies' velocities and its own points;
+        // static and kinematic bodies are never written), so every pass gives bit-identical
+        // results to solving in pair order. What changes is that consecutive constraints are now
+        // independent, so the processor overlaps them instead of waiting for each one's result
+        // (pair order chains every constraint of a body one after another).
+        let mut wave_of_body = std::mem::take(&mut self.scratch_wave_of_body);
+        let mut waves = std::mem::take(&mut self.scratch_waves);
+        let mut order = std::mem::take(&mut self.scratch_order);
+        wave_of_body.clear();
+        wave_of_body.resize(bodies.len(), 0);
+        waves.clear();
         for (k, p) in pairs.iter().enumerate() {
             if p.manifold.is_empty() {
                 continue;
             }
+            let (a, b) = (p.a.index as usize, p.b.index as usize);
+            if self.slots[a].body.is_none() || self.slots[b].body.is_none() {
+                continue;
+            }
+            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
+            let wave_a = if da { wave_of_body[a] } else { 0 };
+            let wave_b = if db { wave_of_body[b] } else { 0 };
+            let wave = wave_a.max(wave_b);
+            if da {
+                wave_of_body[a] = wave + 1;
+            }
+            if db {
+                wave_of_body[b] = wave + 1;
+            }
+            waves.push((wave, k as u32));
+        }
+        // Counting sort by wave, stable (pair order within a wave).
+        let wave_count = waves.iter().map(|&(w, _)| w as usize + 1).max().unwrap_or(0);
+        order.clear();
+        order.resize(wave_count + 1, 0);
+        for &(w, _) in &waves {
+            order[w as usize + 1] += 1;
+        }
+        for w in 1..order.len() {
+            order[w] += order[w - 1];
+        }
+        let mut sorted = std::mem::take(&mut self.scratch_sorted);
+        sorted.clear();
+        sorted.resize(waves.len(), 0);
+        for &(w, k) in &waves {
+            let slot = &mut order[w as usize];
+            sorted[*slot as usize] = k;
+            *slot += 1;
+        }
+
+        for &k in &sorted {
+            let p = &pairs[k as usize];
             let (a, b) = (p.a.index as usize, p.b.index as usize);
             let (Some(ba), Some(bb)) = (&self.slots[a].body, &self.slots[b].body) else {
                 continue;
@@ -337,67 +446,84 @@ where
             let softness = if bodies[a].dynamic && bodies[b].dynamic { soft } else { static_soft };
             constraints.push(cs::prepare(
                 &bodies,
+                &states,
                 a,
                 b,
-                k,
                 &p.manifold,
-                friction,
-                restitution,
-                softness,
-                settings.warm_starting,
+                cs::PrepareInput {
+                    pair: k,
+                    friction,
+                    restitution,
+                    softness,
+                    warm_start: settings.warm_starting,
+                },
+                &mut points,
             ));
         }
+        self.scratch_wave_of_body = wave_of_body;
+        self.scratch_waves = waves;
+        self.scratch_order = order;
+        self.scratch_sorted = sorted;
 
         // 4. Substeps.
         let inv_h = N::one() / h;
         for sub in 0..substeps as usize {
-            cs::integrate_velocities(&mut bodies, &self.gravity, h);
+            cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
             if settings.warm_starting {
-                cs::warm_start(&mut bodies, &constraints);
+                cs::warm_start(&mut states, &constraints, &points);
             }
             cs::solve(
-                &mut bodies,
-                &mut constraints,
-                inv_h,
-                settings.max_push_velocity,
-                settings.linear_slop,
-                true,
-                2 * sub,
+                &mut states,
+                &constraints,
+                &mut points,
+                cs::Pass {
+                    inv_h,
+                    max_push: settings.max_push_velocity,
+                    slop: settings.linear_slop,
+                    use_bias: true,
+                    index: 2 * sub,
+                },
             );
-            cs::integrate_positions(&mut bodies, h);
+            cs::integrate_positions(&mut states, &mut bodies, h);
             cs::solve(
-                &mut bodies,
-                &mut constraints,
-                inv_h,
-                settings.max_push_velocity,
-                settings.linear_slop,
-                false,
-                2 * sub + 1,
+                &mut states,
+                &constraints,
+                &mut points,
+                cs::Pass {
+                    inv_h,
+                    max_push: settings.max_push_velocity,
+                    slop: settings.linear_slop,
+                    use_bias: false,
+                    index: 2 * sub + 1,
+                },
             );
         }
-        cs::restitution(&mut bodies, &mut constraints, settings.restitution_threshold);
+        cs::restitution(&mut states, &constraints, &mut points, settings.restitution_threshold);
 
         // 5. Store impulses and write back.
         for c in &constraints {
-            let m = &mut pairs[c.pair].manifold;
-            for (k, contact) in m.contacts_mut().iter_mut().enumerate().take(MAX_CONTACTS) {
-                contact.user = ContactImpulse {
-                    normal: c.points[k].normal_impulse,
-                    tangent: c.points[k].tangent_impulse,
-                };
+            let m = &mut pairs[c.pair as usize].manifold;
+            let pts = &points[c.first as usize..(c.first + c.count) as usize];
+            for (contact, cp) in m.contacts_mut().iter_mut().zip(pts) {
+                contact.user =
+                    ContactImpulse { normal: cp.normal_impulse, tangent: cp.tangent_impulse };
             }
         }
-        for (slot, sb) in self.slots.iter_mut().zip(&bodies) {
+        for ((slot, sb), st) in self.slots.iter_mut().zip(&bodies).zip(&states) {
             let Some(b) = slot.body.as_mut() else { continue };
             if !sb.moves {
                 continue;
             }
-            let center = sb.center + sb.dp;
+            let center = sb.center + st.dp;
             let origin = center.coords - Dim::<D>::rotate(&sb.q, &b.local_center.coords);
             b.desc.pose = Dim::<D>::pose_from(origin, sb.q);
-            b.desc.linear_velocity = sb.v;
-            b.desc.angular_velocity = sb.w;
+            b.desc.linear_velocity = st.v;
+            b.desc.angular_velocity = st.w;
         }
+        self.solver_bodies = bodies;
+        self.solver_states = states;
+        self.constraints = constraints;
+        self.constraint_points = points;
         self.pairs = pairs;
         Ok(report)
     }

@@ -110,14 +110,6 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
     // crossing a slack farther out would also be deeper, by the slack times the slope.
     let slack =
         if -inc_normal.dot(&r.normal) >= N::lit(PARALLEL_FACES) { slack } else { N::zero() };
-    if std::env::var("KDBG").is_ok() {
-        eprintln!(
-            "DBG slack {slack} par {} denom {denom} ref {:?} inc {:?}",
-            -inc_normal.dot(&r.normal),
-            r.id,
-            inc.id
-        );
-    }
     let mut planes: SmallVec<[SidePlane<N>; 16]> = SmallVec::new();
     for k in 0..m {
         let (a, b) = (r.vertices[k], r.vertices[(k + 1) % m]);

@@ -51,8 +51,10 @@ impl<N: Scalar> PolygonView<'_, N> {
         self.vertices.len()
     }
 
+    /// Vertex `i`, for `i ≤ len` (vertex `len` is vertex 0): a compare instead of a division.
     fn v(&self, i: usize) -> Point2<N> {
-        self.vertices[i % self.len()]
+        let len = self.len();
+        self.vertices[if i >= len { i - len } else { i }]
     }
 
     fn n(&self, i: usize) -> Vec2<N> {
@@ -189,7 +191,7 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
         }
     }
     let i1 = ie;
-    let i2 = (ie + 1) % inc.len();
+    let i2 = if ie + 1 == inc.len() { 0 } else { ie + 1 };
     let inc_pts = [
         ClipVertex {
             p: pos_ri.transform_point(&inc.v(i1)),

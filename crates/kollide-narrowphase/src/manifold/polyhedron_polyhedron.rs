@@ -74,8 +74,18 @@ fn face_query<N: Scalar>(
     best
 }
 
+/// Faces of B whose Gauss-map sides are tabulated per edge of A in [`edge_query`]; B with more
+/// faces takes the same test with the dot products computed per edge pair.
+const FACE_TABLE: usize = 128;
+
 /// The best edge pair: its separation, the edges of A and B, and the axis (from A to B) in B's
 /// frame. `pos_ba` places A in B's frame. `None` when no pair forms a Minkowski face.
+///
+/// The first Gauss-map test of a pair, whether B's arc `cd` crosses the plane of A's arc `ab`,
+/// needs `c·(b×a)` and `d·(b×a)` with `c`, `d` B's negated face normals: a dot product per face
+/// of B, not per edge. They are tabulated once per edge of A (`−cba = nᵢ · (b×a)`, exactly the
+/// negated value, so the products and signs are those of the per-pair formula), and most pairs
+/// are rejected with two look-ups and a product.
 fn edge_query<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     b: &ConvexPolyhedron<N>,
@@ -85,43 +95,75 @@ fn edge_query<N: Scalar>(
     let count = N::from_count(a.vertices().len());
     let centroid = a.vertices().iter().fold(Vec3::zeros(), |s, v| s + v.coords) / count;
     let centroid = pos_ba * Point3::from(centroid);
+    let normals_b = b.face_normals();
+    let tabulate = normals_b.len() <= FACE_TABLE;
+    let mut side = [N::zero(); FACE_TABLE];
     let mut best: Option<(N, usize, usize, Vec3<N>)> = None;
     for (ia, ea) in a.edges().iter().enumerate() {
-        let p1 = pos_ba * a.vertices()[ea.vertices[0] as usize];
-        let p2 = pos_ba * a.vertices()[ea.vertices[1] as usize];
         let u1 = pos_ba.rotation * a.face_normal(ea.faces[0] as usize).into_inner();
         let u2 = pos_ba.rotation * a.face_normal(ea.faces[1] as usize).into_inner();
         let b_x_a = u2.cross(&u1);
-        let da = p2 - p1;
-        for (ib, eb) in b.edges().iter().enumerate() {
-            let c = -b.face_normal(eb.faces[0] as usize).into_inner();
-            let d = -b.face_normal(eb.faces[1] as usize).into_inner();
-            let cba = c.dot(&b_x_a);
-            let dba = d.dot(&b_x_a);
-            if cba * dba >= N::zero() {
-                continue;
+        if tabulate {
+            for (s, n) in side.iter_mut().zip(normals_b) {
+                *s = n.dot(&b_x_a);
             }
-            let d_x_c = d.cross(&c);
-            let adc = u1.dot(&d_x_c);
-            let bdc = u2.dot(&d_x_c);
-            if adc * bdc >= N::zero() || cba * bdc <= N::zero() {
-                continue;
+        }
+        // A's edge, in B's frame, only once a pair passes the Gauss-map test.
+        let mut edge_a: Option<(Point3<N>, Vec3<N>)> = None;
+        // B's edges in chunks of 64: first the first test of every edge of the chunk, without
+        // branches (a bit per edge), then the rest for the few edges that pass, in order.
+        for (chunk, edges) in b.edges().chunks(64).enumerate() {
+            let mut reject = 0u64;
+            for (k, eb) in edges.iter().enumerate() {
+                let (f0, f1) = (eb.faces[0] as usize, eb.faces[1] as usize);
+                let (cba, dba) = if tabulate {
+                    (-side[f0], -side[f1])
+                } else {
+                    let c = -normals_b[f0].into_inner();
+                    let d = -normals_b[f1].into_inner();
+                    (c.dot(&b_x_a), d.dot(&b_x_a))
+                };
+                reject |= u64::from(cba * dba >= N::zero()) << k;
             }
-            let q1 = b.vertices()[eb.vertices[0] as usize];
-            let q2 = b.vertices()[eb.vertices[1] as usize];
-            let db = q2 - q1;
-            let l = da.cross(&db);
-            let len = l.norm();
-            if len <= parallel * da.norm() * db.norm() {
-                continue;
-            }
-            let mut l = l / len;
-            if l.dot(&(p1 - centroid)) < N::zero() {
-                l = -l;
-            }
-            let sep = l.dot(&(q1 - p1));
-            if best.is_none_or(|x| sep > x.0) {
-                best = Some((sep, ia, ib, l));
+            // (Not `cba * dba < 0`: a NaN product passes, as in the per-pair test.)
+            let all = u64::MAX >> (64 - edges.len());
+            let mut pass = !reject & all;
+            while pass != 0 {
+                let k = pass.trailing_zeros() as usize;
+                pass &= pass - 1;
+                let ib = chunk * 64 + k;
+                let eb = &edges[k];
+                let (f0, f1) = (eb.faces[0] as usize, eb.faces[1] as usize);
+                let c = -normals_b[f0].into_inner();
+                let d = -normals_b[f1].into_inner();
+                let cba = c.dot(&b_x_a);
+                let d_x_c = d.cross(&c);
+                let adc = u1.dot(&d_x_c);
+                let bdc = u2.dot(&d_x_c);
+                if adc * bdc >= N::zero() || cba * bdc <= N::zero() {
+                    continue;
+                }
+                let (p1, da) = *edge_a.get_or_insert_with(|| {
+                    let p1 = pos_ba * a.vertices()[ea.vertices[0] as usize];
+                    let p2 = pos_ba * a.vertices()[ea.vertices[1] as usize];
+                    (p1, p2 - p1)
+                });
+                let q1 = b.vertices()[eb.vertices[0] as usize];
+                let q2 = b.vertices()[eb.vertices[1] as usize];
+                let db = q2 - q1;
+                let l = da.cross(&db);
+                let len = l.norm();
+                if len <= parallel * da.norm() * db.norm() {
+                    continue;
+                }
+                let mut l = l / len;
+                if l.dot(&(p1 - centroid)) < N::zero() {
+                    l = -l;
+                }
+                let sep = l.dot(&(q1 - p1));
+                if best.is_none_or(|x| sep > x.0) {
+                    best = Some((sep, ia, ib, l));
+                }
             }
         }
     }
