@@ -1,8 +1,11 @@
 //! EPA in 3D: the polytope is a triangle mesh with outward normals. Adding a support point `w`
 //! removes every face `w` can see and closes the hole with a fan of new faces from `w` to the
 //! horizon: the edges that belong to exactly one removed face (the seed's "unique edges" repair).
-//! Faces wait in a binary min-heap keyed by their distance to the origin; removed faces are only
-//! marked dead and skipped when popped. See [`crate::epa`] for the algorithm.
+//! Each face keeps its three neighbours, so the faces that see `w` are found by a depth-first walk
+//! from the face just popped (which sees `w`), never by testing every face, and the walk lists the
+//! horizon as an ordered loop that the new fan is stitched to. Faces wait in a binary min-heap
+//! keyed by their distance to the origin; removed faces are only marked dead and skipped when
+//! popped. See [`crate::epa`] for the algorithm.
 //!
 //! Storage is inline (`SmallVec`) and large enough for the common case, so a typical query does
 //! not touch the heap allocator; pathological polytopes spill to the heap rather than fail.
@@ -19,6 +22,8 @@ type Sp<N> = SupportPoint<N, 3>;
 #[derive(Clone, Copy, Debug)]
 struct Face<N: Scalar> {
     v: [u16; 3],
+    /// `adj[k]`: the face across edge `k` (from `v[k]` to `v[k + 1]`).
+    adj: [u16; 3],
     normal: Vec3<N>,
     dist: N,
     alive: bool,
@@ -30,31 +35,41 @@ struct Polytope<N: Scalar> {
     heap: SmallVec<[(N, u16); 128]>,
 }
 
+/// The edge of face `f` that runs from `a` to `b`, if any.
+#[inline]
+fn edge_index(f: &[u16; 3], a: u16, b: u16) -> Option<usize> {
+    (0..3).find(|&k| f[k] == a && f[(k + 1) % 3] == b)
+}
+
 impl<N: Scalar> Polytope<N> {
-    fn add_face(&mut self, a: u16, b: u16, c: u16) -> N {
+    fn add_face(&mut self, a: u16, b: u16, c: u16, adj: [u16; 3]) -> N {
         let pa = self.verts[a as usize].point;
         let n = (self.verts[b as usize].point - pa).cross(&(self.verts[c as usize].point - pa));
         let len = n.norm();
         let (normal, dist) =
             if len > N::zero() { (n / len, (n / len).dot(&pa)) } else { (Vec3::zeros(), N::MAX) };
         let idx = self.faces.len() as u16;
-        self.faces.push(Face { v: [a, b, c], normal, dist, alive: true });
+        self.faces.push(Face { v: [a, b, c], adj, normal, dist, alive: true });
         self.heap_push(dist, idx);
         dist
     }
 
     fn heap_push(&mut self, key: N, idx: u16) {
         self.heap.push((key, idx));
-        let mut i = self.heap.len() - 1;
+        // Sift up on a plain slice (one spilled-or-inline check instead of one per access),
+        // moving the hole rather than swapping.
+        let heap: &mut [(N, u16)] = &mut self.heap;
+        let mut i = heap.len() - 1;
         while i > 0 {
             let parent = (i - 1) / 2;
-            if self.heap[i].0 < self.heap[parent].0 {
-                self.heap.swap(i, parent);
+            if key < heap[parent].0 {
+                heap[i] = heap[parent];
                 i = parent;
             } else {
                 break;
             }
         }
+        heap[i] = (key, idx);
     }
 
     fn heap_pop(&mut self) -> Option<u16> {
@@ -65,26 +80,70 @@ impl<N: Scalar> Polytope<N> {
             let last = self.heap.len() - 1;
             self.heap.swap(0, last);
             let (_, idx) = self.heap.pop()?;
-            let n = self.heap.len();
+            let heap: &mut [(N, u16)] = &mut self.heap;
+            let n = heap.len();
             let mut i = 0;
             loop {
                 let l = 2 * i + 1;
                 let r = l + 1;
                 let mut m = i;
-                if l < n && self.heap[l].0 < self.heap[m].0 {
+                if l < n && heap[l].0 < heap[m].0 {
                     m = l;
                 }
-                if r < n && self.heap[r].0 < self.heap[m].0 {
+                if r < n && heap[r].0 < heap[m].0 {
                     m = r;
                 }
                 if m == i {
                     break;
                 }
-                self.heap.swap(i, m);
+                heap.swap(i, m);
                 i = m;
             }
             if self.faces[idx as usize].alive {
                 return Some(idx);
+            }
+        }
+    }
+
+    /// Removes the faces that see `p`, found by a depth-first walk over the adjacency from face
+    /// `start` (which sees `p`), and collects the horizon in order: `(a, b, outside face)` for
+    /// each edge `a → b` of a removed face whose neighbour stays. Crossing each face's edges in
+    /// turn after the one it was entered by lists the horizon as one counter-clockwise loop
+    /// (seen from outside) when the removed faces form a disc, as they do on a convex polytope.
+    fn carve(
+        &mut self,
+        start: u16,
+        p: &Vec3<N>,
+        tol: N,
+        stack: &mut SmallVec<[(u16, u8); 32]>,
+        horizon: &mut SmallVec<[(u16, u16, u16); 32]>,
+    ) {
+        horizon.clear();
+        stack.clear();
+        let faces: &mut [Face<N>] = &mut self.faces;
+        let verts: &[Sp<N>] = &self.verts;
+        let sees = |f: &Face<N>| f.normal.dot(&(p - verts[f.v[0] as usize].point)) > tol;
+        faces[start as usize].alive = false;
+        // (face, edge of that face to cross next); edges are crossed in increasing order, so
+        // the pending ones are pushed in reverse.
+        for k in (0..3u8).rev() {
+            stack.push((start, k));
+        }
+        while let Some((f, k)) = stack.pop() {
+            let face = &faces[f as usize];
+            let (a, b) = (face.v[k as usize], face.v[(k as usize + 1) % 3]);
+            let g = face.adj[k as usize];
+            let gf = &mut faces[g as usize];
+            if !gf.alive {
+                continue;
+            }
+            if sees(gf) {
+                gf.alive = false;
+                let e = edge_index(&gf.v, b, a).unwrap_or(0) as u8;
+                stack.push((g, (e + 2) % 3));
+                stack.push((g, (e + 1) % 3));
+            } else {
+                horizon.push((a, b, g));
             }
         }
     }
@@ -109,15 +168,17 @@ pub(crate) fn run<N: Scalar>(
     if orient > N::zero() {
         poly.verts.swap(1, 2);
     }
-    poly.add_face(0, 1, 2);
-    poly.add_face(0, 3, 1);
-    poly.add_face(0, 2, 3);
-    poly.add_face(1, 3, 2);
+    // Faces 0..4 and, per edge, the face across it.
+    poly.add_face(0, 1, 2, [1, 3, 2]);
+    poly.add_face(0, 3, 1, [2, 3, 0]);
+    poly.add_face(0, 2, 3, [0, 3, 1]);
+    poly.add_face(1, 3, 2, [1, 2, 0]);
 
     let mut status = Status::IterationCap;
     let mut iterations = 0;
     let mut best: Option<u16> = None;
-    let mut horizon: SmallVec<[(u16, u16); 32]> = SmallVec::new();
+    let mut horizon: SmallVec<[(u16, u16, u16); 32]> = SmallVec::new();
+    let mut stack: SmallVec<[(u16, u8); 32]> = SmallVec::new();
     for it in 0..settings.epa_max_iterations {
         iterations = it + 1;
         let Some(fi) = poly.heap_pop() else {
@@ -142,32 +203,29 @@ pub(crate) fn run<N: Scalar>(
         }
         let wi = poly.verts.len() as u16;
         poly.verts.push(w);
-        // Remove every face that sees w; collect the horizon (edges of exactly one removed face).
-        horizon.clear();
-        for f in poly.faces.iter_mut() {
-            if !f.alive {
-                continue;
-            }
-            let pa = poly.verts[f.v[0] as usize].point;
-            if f.normal.dot(&(w.point - pa)) > tol {
-                f.alive = false;
-                for k in 0..3 {
-                    let e = (f.v[k], f.v[(k + 1) % 3]);
-                    if let Some(pos) = horizon.iter().position(|&h| h == (e.1, e.0)) {
-                        horizon.swap_remove(pos);
-                    } else {
-                        horizon.push(e);
-                    }
-                }
-            }
-        }
-        if horizon.is_empty() {
+        // Remove every face that sees w (a walk from the popped face, which does) and close the
+        // hole with a fan from w to the horizon, stitched to its neighbours.
+        poly.carve(fi, &w.point, tol, &mut stack, &mut horizon);
+        let m = horizon.len();
+        if m < 3 || (0..m).any(|i| horizon[i].1 != horizon[(i + 1) % m].0) {
             status = Status::Degenerate;
             break;
         }
+        let first = poly.faces.len();
+        if first + m > u16::MAX as usize {
+            status = Status::IterationCap;
+            break;
+        }
         let mut non_convex = false;
-        for &(a, b) in horizon.iter() {
-            let dist = poly.add_face(a, b, wi);
+        for (i, &(a, b, g)) in horizon.iter().enumerate() {
+            let me = (first + i) as u16;
+            let next = (first + (i + 1) % m) as u16;
+            let prev = (first + (i + m - 1) % m) as u16;
+            let dist = poly.add_face(a, b, wi, [g, next, prev]);
+            let gf = &mut poly.faces[g as usize];
+            if let Some(e) = edge_index(&gf.v, b, a) {
+                gf.adj[e] = me;
+            }
             if dist < face.dist - tol {
                 non_convex = true;
             }

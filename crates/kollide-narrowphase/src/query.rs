@@ -174,7 +174,8 @@ where
     let pos_ab = pos_a.inv_compose(pos_b);
     let (dir, hints) = match &cache {
         Some(c) if c.dir.norm_squared() > N::zero() => (c.dir, c.hints),
-        _ => (pos_ab.translation(), (0, 0)),
+        // No hint: each shape starts climbing where it finds best.
+        _ => (pos_ab.translation(), (u32::MAX, u32::MAX)),
     };
     let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
@@ -208,6 +209,7 @@ where
 /// assert!((k.separation + 0.5).abs() < 1e-12);
 /// assert!((k.normal - Vec2::x()).norm() < 1e-12);
 /// ```
+#[inline]
 pub fn contact<N, const D: usize, P, A, B>(
     pos_a: &P,
     a: &A,
@@ -222,10 +224,29 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let (ra, rb) = (a.radius(), b.radius());
     if let Some((ca, d)) = point_cores(pos_a, a, pos_b, b) {
-        return ball_ball_contact(pos_a, ca, d, ra, rb, margin);
+        return ball_ball_contact(pos_a, ca, d, a.radius(), b.radius(), margin);
     }
+    contact_gjk(pos_a, a, pos_b, b, margin, settings)
+}
+
+/// [`contact`] through GJK and EPA (everything but the ball–ball closed form, which stays in
+/// the small, inlinable [`contact`]).
+fn contact_gjk<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
     let pos_ab = pos_a.inv_compose(pos_b);
     let md = MinkowskiDifference::new(a, b, pos_ab);

@@ -96,12 +96,21 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
     }
 
     fn set(&mut self, idx: &[usize], w: &[N]) {
-        let mut pts = self.pts;
-        for (k, &i) in idx.iter().enumerate() {
-            pts[k] = self.pts[i];
-            self.bary[k] = w[k];
+        if idx.windows(2).all(|p| p[0] < p[1]) {
+            // Increasing indices (`idx[k] ≥ k`): moving forward in place never overwrites a
+            // point still to be read, and saves copying the whole array.
+            for (k, &i) in idx.iter().enumerate() {
+                self.pts[k] = self.pts[i];
+                self.bary[k] = w[k];
+            }
+        } else {
+            let mut pts = self.pts;
+            for (k, &i) in idx.iter().enumerate() {
+                pts[k] = self.pts[i];
+                self.bary[k] = w[k];
+            }
+            self.pts = pts;
         }
-        self.pts = pts;
         self.len = idx.len();
     }
 

@@ -45,7 +45,9 @@
 //! the computed maximisers are connected to each other through edges, which is always the case for
 //! exact ties (such as a face of an axis-aligned box facing an axis). Where rounding makes two
 //! mathematically tied vertices differ by an ulp the two methods may return different vertices,
-//! whose dot products agree to rounding. Out-of-range hints are clamped to vertex 0.
+//! whose dot products agree to rounding. Out-of-range hints (such as `u32::MAX`, "no hint") start
+//! from the best of the support vertices in 14 fixed directions (the axes and the cube diagonals),
+//! stored at construction, which saves most of a cold climb.
 //!
 //! ## Supporting feature
 //! [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (ties to the lowest
@@ -111,7 +113,8 @@ impl PolyhedronEdge {
 /// vertices and hill climbs over [`Self::vertex_neighbors`] from the hint above that. On
 /// exact ties it walks the plateau of equal dot products and returns its lowest index, the same
 /// vertex as the scan whenever the tied vertices are joined by edges. Otherwise the result's dot
-/// product equals the maximum up to rounding. Out-of-range hints start at vertex 0.
+/// product equals the maximum up to rounding. Out-of-range hints start from the best of 14 stored
+/// extreme vertices.
 /// [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (lowest index on
 /// ties).
 #[derive(Clone, Debug, PartialEq)]
@@ -125,9 +128,42 @@ pub struct ConvexPolyhedron<N: Scalar> {
     vertex_offsets: Vec<u32>,
     vertex_neighbors: Vec<u32>,
     vertex_edges: Vec<u32>,
-    /// The largest vertex norm ([`SupportMap::bounding_radius`]), computed once.
-    bounding_radius: N,
+    /// Data computed once for queries, boxed so the polyhedron stays as small as it was (it is
+    /// a variant of the shape enums).
+    cache: Box<QueryCache<N>>,
 }
+
+/// What [`ConvexPolyhedron`] precomputes for its queries.
+#[derive(Clone, Debug, PartialEq)]
+struct QueryCache<N: Scalar> {
+    /// The positions of [`ConvexPolyhedron::vertex_neighbors`], in the same layout: hill
+    /// climbing reads a vertex's neighbours contiguously instead of through their indices.
+    neighbor_points: Vec<Point3<N>>,
+    /// The largest vertex norm ([`SupportMap::bounding_radius`]).
+    bounding_radius: N,
+    /// The support vertices in the 14 directions of [`START_DIRECTIONS`]: hill climbing without
+    /// a hint starts from the best of them.
+    starts: [u32; 14],
+}
+
+/// The six axes and eight cube diagonals (unnormalised): the directions whose support vertices
+/// are kept as starting points for hill climbing.
+const START_DIRECTIONS: [[i8; 3]; 14] = [
+    [1, 0, 0],
+    [-1, 0, 0],
+    [0, 1, 0],
+    [0, -1, 0],
+    [0, 0, 1],
+    [0, 0, -1],
+    [1, 1, 1],
+    [1, 1, -1],
+    [1, -1, 1],
+    [1, -1, -1],
+    [-1, 1, 1],
+    [-1, 1, -1],
+    [-1, -1, 1],
+    [-1, -1, -1],
+];
 
 impl<N: Scalar> ConvexPolyhedron<N> {
     /// Polyhedra with at most this many vertices answer hinted support queries with a linear
@@ -263,8 +299,17 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             vertex_offsets.push(vertex_neighbors.len() as u32);
         }
         let bounding_radius = vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()));
+        let starts = START_DIRECTIONS.map(|d| {
+            let d = Vec3::new(
+                N::lit(f64::from(d[0])),
+                N::lit(f64::from(d[1])),
+                N::lit(f64::from(d[2])),
+            );
+            scan_vertices(&vertices, &d)
+        });
+        let neighbor_points = vertex_neighbors.iter().map(|&w| vertices[w as usize]).collect();
         Ok(Self {
-            bounding_radius,
+            cache: Box::new(QueryCache { neighbor_points, bounding_radius, starts }),
             vertices,
             face_offsets,
             face_vertices,
@@ -338,50 +383,64 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     }
 
     /// The vertex with the largest `v · dir`, lowest index on ties, by a linear scan.
+    #[inline]
     pub fn support_vertex(&self, dir: &Vec3<N>) -> u32 {
-        let mut best = 0u32;
-        let mut best_dot = self.vertices[0].coords.dot(dir);
-        for (i, v) in self.vertices.iter().enumerate().skip(1) {
-            let d = v.coords.dot(dir);
+        scan_vertices(&self.vertices, dir)
+    }
+
+    /// Hill climbs from vertex `start` to a vertex with the largest `v · dir` (an out-of-range
+    /// `start`, such as `u32::MAX`, starts from the best of a few extreme vertices stored at
+    /// construction); see the module docs for the tie rule.
+    pub fn climb_support_vertex(&self, dir: &Vec3<N>, start: u32) -> u32 {
+        self.climb(dir, start).0
+    }
+
+    /// The best of the stored extreme vertices in direction `dir` (a cold start for climbing).
+    #[inline]
+    fn cold_start(&self, dir: &Vec3<N>) -> u32 {
+        let dot = |i: u32| self.vertices[i as usize].coords.dot(dir);
+        let mut best = self.cache.starts[0];
+        let mut best_dot = dot(best);
+        for &s in &self.cache.starts[1..] {
+            let d = dot(s);
             if d > best_dot {
-                (best, best_dot) = (i as u32, d);
+                (best, best_dot) = (s, d);
             }
         }
         best
     }
 
-    /// Hill climbs from vertex `start` (clamped to 0 when out of range) to a vertex with the
-    /// largest `v · dir`; see the module docs for the tie rule.
-    pub fn climb_support_vertex(&self, dir: &Vec3<N>, start: u32) -> u32 {
-        self.climb(dir, start).0
-    }
-
     /// Hill climbing; also returns the number of dot products computed.
     fn climb(&self, dir: &Vec3<N>, start: u32) -> (u32, usize) {
         let dot = |i: u32| self.vertices[i as usize].coords.dot(dir);
-        let mut v = if (start as usize) < self.vertices.len() { start } else { 0 };
+        let mut v =
+            if (start as usize) < self.vertices.len() { start } else { self.cold_start(dir) };
         let mut best = dot(v);
         let mut dots = 1usize;
         // Steepest ascent. Which of two equally good improving neighbours is taken does not
         // matter: the walk ends on the same plateau, and the plateau walk below picks its lowest
         // index. So the inner loop only compares, and only notes whether a neighbour ties.
         let tie = loop {
-            let mut next = v;
+            let mut next = usize::MAX;
             let mut next_dot = best;
             let mut tie = false;
-            let nb = self.vertex_neighbors(v as usize);
+            let (lo, hi) = (
+                self.vertex_offsets[v as usize] as usize,
+                self.vertex_offsets[v as usize + 1] as usize,
+            );
+            let nb = &self.cache.neighbor_points[lo..hi];
             dots += nb.len();
-            for &w in nb {
-                let d = dot(w);
+            for (k, p) in nb.iter().enumerate() {
+                let d = p.coords.dot(dir);
                 tie |= d == best;
                 if d > next_dot {
-                    (next, next_dot) = (w, d);
+                    (next, next_dot) = (k, d);
                 }
             }
-            if next == v {
+            if next == usize::MAX {
                 break tie;
             }
-            (v, best) = (next, next_dot);
+            (v, best) = (self.vertex_neighbors[lo + next], next_dot);
         };
         if tie {
             // Walk the plateau of exactly equal dot products for its lowest index.
@@ -420,6 +479,64 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     }
 }
 
+/// The lowest index among the vertices maximising `v · dir` (vertex 0 for a zero or NaN
+/// direction), by a linear scan in four interleaved lanes: each lane keeps the lowest index of
+/// its own maximum, and the lanes are merged by value, then index, which gives exactly the
+/// sequential scan's answer with four independent dependency chains.
+#[inline]
+fn scan_vertices<N: Scalar>(vertices: &[Point3<N>], dir: &Vec3<N>) -> u32 {
+    let dot = |p: &Point3<N>| p.coords.dot(dir);
+    let n = vertices.len();
+    if n < 8 {
+        let mut best = 0u32;
+        let mut best_dot = dot(&vertices[0]);
+        for (i, v) in vertices.iter().enumerate().skip(1) {
+            let d = dot(v);
+            if d > best_dot {
+                (best, best_dot) = (i as u32, d);
+            }
+        }
+        return best;
+    }
+    let mut idx = [0u32, 1, 2, 3];
+    let mut val = [dot(&vertices[0]), dot(&vertices[1]), dot(&vertices[2]), dot(&vertices[3])];
+    // NaN never wins in the sequential scan: a NaN at index 0 keeps index 0, and one at the
+    // start of another lane must not block the lane (−∞ loses every tie to a lower index).
+    if val[0].is_nan_value() {
+        return 0;
+    }
+    for v in &mut val[1..] {
+        if v.is_nan_value() {
+            *v = N::lit(f64::NEG_INFINITY);
+        }
+    }
+    let chunks = vertices.chunks_exact(4);
+    let rest = chunks.remainder();
+    for (c, ch) in chunks.enumerate().skip(1) {
+        let base = 4 * c as u32;
+        for l in 0..4 {
+            let d = dot(&ch[l]);
+            if d > val[l] {
+                (val[l], idx[l]) = (d, base + l as u32);
+            }
+        }
+    }
+    let (mut best, mut best_dot) = (idx[0], val[0]);
+    for l in 1..4 {
+        if val[l] > best_dot || (val[l] == best_dot && idx[l] < best) {
+            (best, best_dot) = (idx[l], val[l]);
+        }
+    }
+    let base = (n - rest.len()) as u32;
+    for (i, v) in rest.iter().enumerate() {
+        let d = dot(v);
+        if d > best_dot {
+            (best, best_dot) = (base + i as u32, d);
+        }
+    }
+    best
+}
+
 impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
     #[inline]
     fn local_core_support(&self, dir: &Vec3<N>) -> Point3<N> {
@@ -440,7 +557,7 @@ impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
     /// The largest vertex norm, computed at construction.
     #[inline]
     fn bounding_radius(&self) -> N {
-        self.bounding_radius
+        self.cache.bounding_radius
     }
 }
 

@@ -109,6 +109,10 @@ pub trait SupportMap<N: Scalar, const D: usize> {
     }
 }
 
+/// The hint that names no vertex: [`SupportMap::local_core_support_hinted`] then starts wherever
+/// the shape finds best (every vertex index is smaller).
+const NO_HINT: u32 = u32::MAX;
+
 /// A support point of the Minkowski difference `A − B` together with the points of `A` and `B`
 /// it came from (all in A's local frame): `point = a − b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,14 +171,17 @@ where
     P: Pose<N, D>,
 {
     /// The difference of the cores of `a` and `b`, with `b` at `pos_ab` in `a`'s frame.
+    ///
+    /// Hill climbing starts without a hint (`u32::MAX`, out of range for every shape): each
+    /// shape picks its own start (a polyhedron the best of a few stored extreme vertices).
     pub fn new(a: &'s A, b: &'s B, pos_ab: P) -> Self {
         Self {
             a,
             b,
             pos_ab,
             include_radii: false,
-            hint_a: Cell::new(0),
-            hint_b: Cell::new(0),
+            hint_a: Cell::new(NO_HINT),
+            hint_b: Cell::new(NO_HINT),
             _n: PhantomData,
         }
     }
