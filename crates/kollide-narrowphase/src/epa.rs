@@ -98,3 +98,27 @@ pub(crate) struct RawEpa<N: Scalar, const D: usize> {
     pub status: Status,
     pub iterations: u32,
 }
+
+/// The answer for a Minkowski difference with no area (2D) or volume (3D), which happens only
+/// when both shapes are flat (segments, a flat hull) and touch: depth zero, along the fallback
+/// direction (any direction in which the difference is flat is a valid normal), at GJK's point.
+pub(crate) fn flat<N: Scalar, const D: usize>(
+    simplex: &[kollide_shapes::SupportPoint<N, D>],
+    fallback: &Vector<N, D>,
+) -> RawEpa<N, D> {
+    let origin = kollide_math::Point::origin();
+    let p = simplex.first().copied().unwrap_or(kollide_shapes::SupportPoint::new(origin, origin));
+    let normal = fallback.try_normalize(N::zero()).unwrap_or_else(|| {
+        let mut x = Vector::zeros();
+        x[0] = N::one();
+        x
+    });
+    RawEpa {
+        depth: N::zero(),
+        normal,
+        point_a: p.a,
+        point_b: p.b,
+        status: Status::Converged,
+        iterations: 0,
+    }
+}

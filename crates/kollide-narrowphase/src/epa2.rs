@@ -1,7 +1,7 @@
 //! EPA in 2D: the polytope is a counter-clockwise polygon; adding a support point splits the
 //! closest edge in two. See [`crate::epa`] for the algorithm.
 
-use kollide_math::{Point2, Scalar, Vec2, geom::cross2};
+use kollide_math::{Scalar, Vec2, geom::cross2};
 use kollide_shapes::SupportPoint;
 use smallvec::SmallVec;
 
@@ -57,7 +57,7 @@ pub(crate) fn run_observed<N: Scalar>(
     observer: &mut impl Observer<N>,
 ) -> RawEpa<N, 2> {
     let Some(mut poly) = initial_triangle(support, simplex, tol) else {
-        return flat(simplex, fallback);
+        return crate::epa::flat(simplex, fallback);
     };
     let mut normals: SmallVec<[(Vec2<N>, N); 32]> = SmallVec::new();
     for i in 0..3 {
@@ -131,21 +131,6 @@ fn finish<N: Scalar>(
         point_b: p.b + (q.b - p.b) * t,
         status,
         iterations,
-    }
-}
-
-/// A flat Minkowski difference (both shapes without area, e.g. segments): depth zero.
-fn flat<N: Scalar>(simplex: &[Sp<N>], fallback: &Vec2<N>) -> RawEpa<N, 2> {
-    let p =
-        simplex.first().copied().unwrap_or(SupportPoint::new(Point2::origin(), Point2::origin()));
-    let n = fallback.try_normalize(N::zero()).unwrap_or(Vec2::x());
-    RawEpa {
-        depth: N::zero(),
-        normal: n,
-        point_a: p.a,
-        point_b: p.b,
-        status: Status::Converged,
-        iterations: 0,
     }
 }
 

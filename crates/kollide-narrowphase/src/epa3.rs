@@ -157,7 +157,7 @@ pub(crate) fn run<N: Scalar>(
     settings: &QuerySettings<N>,
 ) -> RawEpa<N, 3> {
     let Some(tet) = initial_tetrahedron(support, simplex, tol) else {
-        return flat(simplex, fallback);
+        return crate::epa::flat(simplex, fallback);
     };
     let mut poly =
         Polytope { verts: SmallVec::new(), faces: SmallVec::new(), heap: SmallVec::new() };
@@ -238,7 +238,7 @@ pub(crate) fn run<N: Scalar>(
     }
     match best {
         Some(fi) => finish(&poly, fi, status, iterations),
-        None => flat(simplex, fallback),
+        None => crate::epa::flat(simplex, fallback),
     }
 }
 
@@ -282,20 +282,6 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
         w /= s;
     }
     (N::one() - v - w, v, w)
-}
-
-fn flat<N: Scalar>(simplex: &[Sp<N>], fallback: &Vec3<N>) -> RawEpa<N, 3> {
-    let p =
-        simplex.first().copied().unwrap_or(SupportPoint::new(Point3::origin(), Point3::origin()));
-    let n = fallback.try_normalize(N::zero()).unwrap_or(Vec3::x());
-    RawEpa {
-        depth: N::zero(),
-        normal: n,
-        point_a: p.a,
-        point_b: p.b,
-        status: Status::Converged,
-        iterations: 0,
-    }
 }
 
 /// Grows GJK's simplex (1 to 4 points) into a tetrahedron with positive volume. Returns `None`
