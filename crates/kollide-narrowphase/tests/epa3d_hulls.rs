@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::rng;
+use common::{overlap_along3 as overlap_along, random_pose3, rng};
 use kollide_math::{Iso3, Point3, Vec3};
 use kollide_narrowphase::{QuerySettings, Status, contact};
 use kollide_shapes::ConvexPolyhedron;
@@ -69,12 +69,6 @@ fn world(h: &ConvexPolyhedron<f64>, pose: &Iso3<f64>) -> Vec<Point3<f64>> {
     h.vertices().iter().map(|p| pose * p).collect()
 }
 
-fn overlap_along(a: &[Point3<f64>], b: &[Point3<f64>], n: &Vec3<f64>) -> f64 {
-    let max_a = a.iter().map(|p| p.coords.dot(n)).fold(f64::MIN, f64::max);
-    let min_b = b.iter().map(|p| p.coords.dot(n)).fold(f64::MAX, f64::min);
-    max_a - min_b
-}
-
 fn sat_depth(
     ha: &ConvexPolyhedron<f64>,
     pa: &Iso3<f64>,
@@ -101,19 +95,6 @@ fn sat_depth(
         .fold(f64::MAX, f64::min)
 }
 
-fn random_pose(rng: &mut ChaCha8Rng, spread: f64) -> Iso3<f64> {
-    let mut j = || if spread > 0.0 { rng.random_range(-spread..spread) } else { 0.0 };
-    let t = Vec3::new(j(), j(), j());
-    Iso3::new(
-        t,
-        Vec3::new(
-            rng.random_range(-3.0..3.0),
-            rng.random_range(-3.0..3.0),
-            rng.random_range(-3.0..3.0),
-        ),
-    )
-}
-
 #[test]
 fn epa_on_hulls_matches_sat() {
     let mut rng = rng(21);
@@ -125,7 +106,10 @@ fn epa_on_hulls_matches_sat() {
         let kb = rng.random_range(0..3);
         let ha = random_hull(&mut rng, ka);
         let hb = random_hull(&mut rng, kb);
-        let (pa, pb) = (random_pose(&mut rng, 0.0), random_pose(&mut rng, 1.0));
+        let (pa, pb) = (
+            random_pose3(&mut rng, Vec3::zeros(), 0.0),
+            random_pose3(&mut rng, Vec3::zeros(), 1.0),
+        );
         let depth = sat_depth(&ha, &pa, &hb, &pb);
         if depth <= 1e-6 {
             continue;

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Cloud, rng};
+use common::{Cloud, overlap_along3 as overlap_along, random_pose3 as random_pose, rng};
 use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_narrowphase::{QuerySettings, Status, closest_points, contact, intersection_test};
 use rand::Rng;
@@ -68,23 +68,6 @@ fn random_cloud(rng: &mut ChaCha8Rng) -> Vec<Point3<f64>> {
             })
             .collect(),
     }
-}
-
-fn random_pose(rng: &mut ChaCha8Rng, center: Vec3<f64>, spread: f64) -> Iso3<f64> {
-    let mut j = || if spread > 0.0 { rng.random_range(-spread..spread) } else { 0.0 };
-    let t = center + Vec3::new(j(), j(), j());
-    let axis = Vec3::new(
-        rng.random_range(-3.0..3.0),
-        rng.random_range(-3.0..3.0),
-        rng.random_range(-3.0..3.0),
-    );
-    Iso3::new(t, axis)
-}
-
-fn overlap_along(a: &[Point3<f64>], b: &[Point3<f64>], n: &Vec3<f64>) -> f64 {
-    let max_a = a.iter().map(|p| p.coords.dot(n)).fold(f64::MIN, f64::max);
-    let min_b = b.iter().map(|p| p.coords.dot(n)).fold(f64::MAX, f64::min);
-    max_a - min_b
 }
 
 fn sat_depth(a: &[Point3<f64>], b: &[Point3<f64>]) -> f64 {

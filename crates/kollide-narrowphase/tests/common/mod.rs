@@ -2,7 +2,7 @@
 //! oracle for 2D polygons.
 #![allow(dead_code, missing_docs)]
 
-use kollide_math::{Iso2, Point, Point2, Scalar, Vec2, Vector};
+use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Scalar, Vec2, Vec3, Vector};
 use kollide_shapes::{SupportMap, convex_hull_2d};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -149,4 +149,23 @@ pub fn cast_pose<N: Scalar>(p: &Iso2<f64>) -> Iso2<N> {
         Vec2::new(N::lit(p.translation.vector.x), N::lit(p.translation.vector.y)),
         N::lit(p.rotation.angle()),
     )
+}
+
+/// A random 3D pose: translation `center` plus up to `spread` on each axis, random rotation.
+pub fn random_pose3(rng: &mut ChaCha8Rng, center: Vec3<f64>, spread: f64) -> Iso3<f64> {
+    let mut j = || if spread > 0.0 { rng.random_range(-spread..spread) } else { 0.0 };
+    let t = center + Vec3::new(j(), j(), j());
+    let axis = Vec3::new(
+        rng.random_range(-3.0..3.0),
+        rng.random_range(-3.0..3.0),
+        rng.random_range(-3.0..3.0),
+    );
+    Iso3::new(t, axis)
+}
+
+/// 3D twin of [`overlap_along`]: how far B must move along `n` to separate from A.
+pub fn overlap_along3(a: &[Point3<f64>], b: &[Point3<f64>], n: &Vec3<f64>) -> f64 {
+    let max_a = a.iter().map(|p| p.coords.dot(n)).fold(f64::MIN, f64::max);
+    let min_b = b.iter().map(|p| p.coords.dot(n)).fold(f64::MAX, f64::min);
+    max_a - min_b
 }
