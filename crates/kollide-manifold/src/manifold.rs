@@ -138,6 +138,52 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Manifold<N, D, U> {
         matched
     }
 
+    /// [`Self::match_previous`], then a second chance by position: a contact whose id found no
+    /// match takes the data of the nearest still-unmatched previous contact whose midpoint lies
+    /// within `max_distance` of its own, provided the two normals agree (cosine above 0.9).
+    /// Both manifolds must be in the same frame. Returns how many were matched either way.
+    ///
+    /// Feature ids name *which* features touch, so they change when nothing physical did: when
+    /// two nearly tied faces swap roles (a box resting on a box whose reference face passes from
+    /// A's top to B's bottom as the two rotate by a hair), every id changes while the contacts
+    /// stay where they were. Without this fallback such a swap throws the accumulated impulses
+    /// away, the contact starts cold for a step, and a loaded stack creeps.
+    pub fn match_previous_or_nearest(&mut self, previous: &Self, max_distance: N) -> usize {
+        let mut used = [false; MAX_CONTACTS];
+        let mut unmatched = [false; MAX_CONTACTS];
+        let mut matched = 0;
+        for (k, c) in self.contacts_mut().iter_mut().enumerate() {
+            match previous.contacts().iter().position(|o| o.id == c.id) {
+                Some(i) => {
+                    c.user = previous.contacts[i].user;
+                    used[i] = true;
+                    matched += 1;
+                }
+                None => unmatched[k] = true,
+            }
+        }
+        if matched == self.len() || self.normal.dot(&previous.normal) < N::lit(0.9) {
+            return matched;
+        }
+        let limit = max_distance * max_distance;
+        for (k, _) in unmatched.iter().enumerate().take(self.len()).filter(|&(_, &u)| u) {
+            let here = self.contacts[k].midpoint();
+            let mut best: Option<(usize, N)> = None;
+            for (i, o) in previous.contacts().iter().enumerate() {
+                let d2 = (o.midpoint() - here).norm_squared();
+                if !used[i] && d2 <= limit && best.is_none_or(|(_, b)| d2 < b) {
+                    best = Some((i, d2));
+                }
+            }
+            if let Some((i, _)) = best {
+                used[i] = true;
+                self.contacts[k].user = previous.contacts[i].user;
+                matched += 1;
+            }
+        }
+        matched
+    }
+
     /// The contact with this id, if any.
     pub fn find(&self, id: ContactId) -> Option<&Contact<N, D, U>> {
         self.contacts().iter().find(|c| c.id == id)

@@ -53,6 +53,64 @@ fn matching_carries_user_data_by_feature_id() {
     assert_eq!(new.contacts()[1].user, 0.0);
 }
 
+/// The two contacts of a box resting on a box, with ids as if `reference` were the reference
+/// face's owner: A's top edge with B's corners, or B's bottom edge with A's corners.
+fn resting(reference_is_a: bool, users: [f64; 2]) -> Manifold<f64, 2, f64> {
+    let mut m = Manifold::<f64, 2, f64>::with_normal(Vec2::y());
+    for (k, x) in [-0.5, 0.5].into_iter().enumerate() {
+        let id = if reference_is_a {
+            ContactId::new(FeatureId::Edge(2), FeatureId::Vertex(k as u32))
+        } else {
+            ContactId::new(FeatureId::Vertex(3 - k as u32), FeatureId::Edge(0))
+        };
+        let mut c = Contact::new(Point2::new(x, 0.0), Point2::new(x, -0.01), -0.01, id);
+        c.user = users[k];
+        m.push(c);
+    }
+    m
+}
+
+#[test]
+fn matching_by_position_survives_a_reference_face_swap() {
+    // Last frame A's top face was the reference; this frame B's bottom face is (a rotation by a
+    // hair tipped the nearly tied comparison): every id changed, the points did not move.
+    let old = resting(true, [4.0, 6.0]);
+    let mut by_id = resting(false, [0.0, 0.0]);
+    assert_eq!(by_id.match_previous(&old), 0);
+    let mut near = resting(false, [0.0, 0.0]);
+    assert_eq!(near.match_previous_or_nearest(&old, 0.01), 2);
+    assert_eq!([near.contacts()[0].user, near.contacts()[1].user], [4.0, 6.0]);
+}
+
+#[test]
+fn matching_by_position_respects_ids_distance_normals_and_uses_each_old_contact_once() {
+    let old = resting(true, [4.0, 6.0]);
+    // An id match wins over a nearer contact.
+    let mut m = resting(true, [0.0, 0.0]);
+    assert_eq!(m.match_previous_or_nearest(&old, 10.0), 2);
+    assert_eq!([m.contacts()[0].user, m.contacts()[1].user], [4.0, 6.0]);
+    // Too far: nothing inherited.
+    let mut far = resting(false, [0.0, 0.0]);
+    for c in far.contacts_mut() {
+        c.point_a.x += 0.5;
+        c.point_b.x += 0.5;
+    }
+    assert_eq!(far.match_previous_or_nearest(&old, 0.1), 0);
+    // Two new contacts both nearest to the same old one: the nearer takes it, the other takes
+    // the remaining old contact only if it is within reach.
+    let mut crowd = resting(false, [0.0, 0.0]);
+    for c in crowd.contacts_mut() {
+        c.point_a.x = -0.5 + c.point_a.x * 0.02;
+        c.point_b.x = c.point_a.x;
+    }
+    assert_eq!(crowd.match_previous_or_nearest(&old, 0.1), 1);
+    assert_eq!(crowd.contacts().iter().map(|c| c.user).sum::<f64>(), 4.0);
+    // A normal that turned over is a different contact.
+    let mut turned = resting(false, [0.0, 0.0]);
+    turned.normal = -Vec2::y();
+    assert_eq!(turned.match_previous_or_nearest(&old, 10.0), 0);
+}
+
 #[rstest]
 #[case::identity(Iso2::identity(), Iso2::identity())]
 #[case::moved(Iso2::new(Vec2::new(1.0, 2.0), 0.4), Iso2::new(Vec2::new(-3.0, 0.5), -1.2))]

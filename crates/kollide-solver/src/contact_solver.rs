@@ -27,6 +27,11 @@
 //! separation is estimated from the bodies' motion since then:
 //! `s = n · ((Δp_B + ΔR_B r_B) − (Δp_A + ΔR_A r_A)) + s₀ − n · (r_B − r_A)`.
 //!
+//! **Sweep direction.** Sequential impulses is Gauss–Seidel: each constraint sees the velocities
+//! the constraints before it left. A pass always run first to last favours one direction (a
+//! symmetric pyramid whose rows are listed left to right leans right while it settles), so odd
+//! substeps visit the constraints last to first (symmetric Gauss–Seidel).
+//!
 //! **Accumulated impulses.** The normal impulse is clamped as a total, never per iteration:
 //! `λ ← max(λ + Δλ, 0)`, so a contact can pull back an earlier over-push but never pull the bodies
 //! together. Friction is clamped to the Coulomb disc `|λ_t| ≤ μ λ_n`.
@@ -509,6 +514,11 @@ pub(crate) struct Pass<N> {
     pub slop: N,
     pub use_bias: bool,
     pub index: usize,
+    /// Visit the constraints last to first. Gauss–Seidel carries each impulse on to the
+    /// constraints after it within a pass, so always sweeping one way favours a direction: a
+    /// symmetric pyramid solved left to right leans right. The world alternates the direction
+    /// from substep to substep.
+    pub reverse: bool,
 }
 
 /// One pass over the contacts: non-penetration (soft when `use_bias`), then friction.
@@ -520,6 +530,14 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
 ) where
     Dim<D>: SolverDim<N, D>,
 {
+    if pass.reverse {
+        for c in constraints.iter().rev() {
+            let (mut la, mut lb) = c.load(states);
+            solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
+            c.store(states, &la, &lb);
+        }
+        return;
+    }
     for c in constraints {
         let (mut la, mut lb) = c.load(states);
         solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
@@ -538,7 +556,7 @@ fn solve_one<N: Scalar, const D: usize>(
 ) where
     Dim<D>: SolverDim<N, D>,
 {
-    let Pass { inv_h, max_push, slop, use_bias, index: pass } = pass;
+    let Pass { inv_h, max_push, slop, use_bias, index: pass, .. } = pass;
     let normal = c.normal;
     let count = pts.len();
     let block_done = c.has_block && solve_block(la, lb, c, pts, max_push, slop, use_bias);

@@ -45,4 +45,6 @@ pub use draw::WorldStyle;
 pub use error::WorldError;
 pub use handle::BodyHandle;
 pub use settings::StepSettings;
-pub use world::{ContactImpulse, ContactPair, StepReport, World, World2, World3};
+pub use world::{
+    ContactImpulse, ContactPair, StepReport, WARM_START_MATCH_FRACTION, World, World2, World3,
+};

@@ -6,7 +6,10 @@
 //!    overlapping pairs come out sorted.
 //! 2. **Narrowphase.** Each pair gets a fresh manifold from the dimension's dispatcher, matched
 //!    by feature id to the pair's manifold from last step so accumulated impulses carry over
-//!    (warm starting). Pairs are persistent: they live as long as their AABBs overlap.
+//!    (warm starting); a contact whose id found no match inherits from the previous contact
+//!    nearest to it (within [`WARM_START_MATCH_FRACTION`] of the shapes' size), because ids
+//!    change when nearly tied faces swap the reference role although nothing moved. Pairs are
+//!    persistent: they live as long as their AABBs overlap.
 //! 3. **Solve.** The soft-step contact solver (see `contact_solver.rs`) with substeps.
 //! 4. **Write back** poses and velocities.
 //!
@@ -15,7 +18,7 @@
 
 use kollide_manifold::Manifold;
 use kollide_math::{Scalar, Vector};
-use kollide_shapes::{Aabb, BoundingVolume};
+use kollide_shapes::{Aabb, BoundingVolume, SupportMap};
 
 use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{
@@ -102,6 +105,11 @@ where
 /// one, its broadphase pairs cannot change, so a resting pile costs no broadphase work at all
 /// (Box2D's AABB margin is the same 10 cm).
 pub const FAT_MARGIN: f64 = 0.1;
+
+/// How far (as a fraction of the smaller shape's bounding radius) a contact may lie from last
+/// step's contact whose accumulated impulse it inherits when their feature ids differ (see
+/// [`kollide_manifold::Manifold::match_previous_or_nearest`]).
+pub const WARM_START_MATCH_FRACTION: f64 = 0.05;
 
 /// A 2D world.
 pub type World2<N> = World<N, 2>;
@@ -309,7 +317,13 @@ where
                 && prev.a == ha
                 && prev.b == hb
             {
-                m.match_previous(&prev.manifold);
+                // Feature ids can change while the contacts stay where they were (two nearly
+                // tied faces swapping the reference role as the bodies turn by a hair); such a
+                // contact takes the impulse of the previous contact nearest to it, so a loaded
+                // stack does not lose its warm start and creep.
+                let near = N::lit(WARM_START_MATCH_FRACTION)
+                    * ba.desc.shape.bounding_radius().min_of(bb.desc.shape.bounding_radius());
+                m.match_previous_or_nearest(&prev.manifold, near);
             }
             pairs.push(ContactPair { a: ha, b: hb, manifold: m });
         }
@@ -482,6 +496,7 @@ where
                     slop: settings.linear_slop,
                     use_bias: true,
                     index: 2 * sub,
+                    reverse: sub % 2 == 1,
                 },
             );
             cs::integrate_positions(&mut states, &mut bodies, h);
@@ -495,6 +510,7 @@ where
                     slop: settings.linear_slop,
                     use_bias: false,
                     index: 2 * sub + 1,
+                    reverse: sub % 2 == 1,
                 },
             );
         }

@@ -90,9 +90,8 @@ fn pyramid_of_base_twenty_stands() {
     }
     eprintln!("pyramid 20: worst move {worst_move:.4} m, worst rotation {worst_rot:.4}°");
     assert!(worst_move < 0.03, "a box moved {worst_move} m");
-    // The issue asks for 0.2°; we measure 0.30° (an edge box loaded on one half tilts on its
-    // soft supports). Pinned here so it cannot get worse; the gap is reported on the issue.
-    assert!(worst_rot < 0.31, "a box rotated {worst_rot}°");
+    // Box2D v3 on this scene (f32, 30 Hz): 2.93 cm and 0.156°; kollide: 2.64 cm and 0.047°.
+    assert!(worst_rot < 0.2, "a box rotated {worst_rot}°");
 }
 
 /// A box on a slope of angle θ with friction μ (both bodies). Returns the box's displacement
