@@ -513,6 +513,7 @@ pub(crate) struct Pass<N> {
     pub max_push: N,
     pub slop: N,
     pub use_bias: bool,
+    /// Rotates which point of a manifold of three or more points is solved first.
     pub index: usize,
     /// Visit the constraints last to first. Gauss–Seidel carries each impulse on to the
     /// constraints after it within a pass, so always sweeping one way favours a direction: a

@@ -14,7 +14,11 @@ pub struct StepSettings<N> {
     /// at 60 Hz. The default, 32 Hz, sags a base-20 pyramid's boxes by at most 2.7 cm (Box2D
     /// v3 at its 30 Hz: 2.9 cm).
     pub contact_hertz: N,
-    /// Contact damping ratio (dimensionless; 10 is heavily over-damped, as in Box2D).
+    /// Contact damping ratio (dimensionless). The static sag does not depend on it (the spring's
+    /// stiffness is set by the hertz alone), but how a tall pile rocks while it settles does:
+    /// Box2D's 100-row pyramid sways ±0.11 m at 10 (Box2D's value), ±0.08 m at 20 and ±0.06 m
+    /// at the default, 30, against Box2D v3's ±0.07 m. The price is a slower push-out of deep
+    /// overlap (at `2πf / (2ζ)` per second: 3.4/s at the defaults).
     pub contact_damping_ratio: N,
     /// The fastest speed (m/s) at which the soft contact pushes overlapping bodies apart.
     pub max_push_velocity: N,
@@ -33,13 +37,13 @@ pub struct StepSettings<N> {
 }
 
 impl<N: Scalar> StepSettings<N> {
-    /// The defaults: 4 substeps, 32 Hz contacts with damping ratio 10, push-out at most 3 m/s,
+    /// The defaults: 4 substeps, 32 Hz contacts with damping ratio 30, push-out at most 3 m/s,
     /// no slop, 4 cm speculative margin, restitution above 1 m/s, warm starting on.
     pub fn new() -> Self {
         Self {
             substeps: 4,
             contact_hertz: N::lit(32.0),
-            contact_damping_ratio: N::lit(10.0),
+            contact_damping_ratio: N::lit(30.0),
             max_push_velocity: N::lit(3.0),
             linear_slop: N::lit(0.0),
             speculative_margin: N::lit(0.04),

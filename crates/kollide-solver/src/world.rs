@@ -479,7 +479,10 @@ where
         self.scratch_order = order;
         self.scratch_sorted = sorted;
 
-        // 4. Substeps.
+        // 4. Substeps. Odd substeps sweep the contacts backwards; the pass index, which picks
+        // the point that leads in manifolds of three or more points, counts forward and backward
+        // substeps alike (0, 1, 2, 3, … in each direction), so that no corner is tied to one
+        // sweep direction.
         let inv_h = N::one() / h;
         for sub in 0..substeps as usize {
             cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
@@ -495,7 +498,7 @@ where
                     max_push: settings.max_push_velocity,
                     slop: settings.linear_slop,
                     use_bias: true,
-                    index: 2 * sub,
+                    index: 2 * (sub / 2),
                     reverse: sub % 2 == 1,
                 },
             );
@@ -509,7 +512,7 @@ where
                     max_push: settings.max_push_velocity,
                     slop: settings.linear_slop,
                     use_bias: false,
-                    index: 2 * sub + 1,
+                    index: 2 * (sub / 2) + 1,
                     reverse: sub % 2 == 1,
                 },
             );
