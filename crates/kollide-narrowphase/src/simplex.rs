@@ -61,6 +61,16 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
         self.points().iter().any(|q| q.point == *p)
     }
 
+    /// The closest point alone (no witnesses), from the current weights.
+    #[inline]
+    pub(crate) fn closest_point(&self) -> Vector<N, D> {
+        let mut v = Vector::zeros();
+        for (p, w) in self.points().iter().zip(self.weights()) {
+            v += p.point * *w;
+        }
+        v
+    }
+
     /// The closest point and the two witness points, from the current weights.
     pub fn closest(&self) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>) {
         let mut v = Vector::zeros();
