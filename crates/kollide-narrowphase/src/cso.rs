@@ -21,7 +21,7 @@ where
     B: SupportMap<N, D> + ?Sized,
     P: Pose<N, D>,
 {
-    #[inline]
+    #[inline(always)]
     fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D> {
         MinkowskiDifference::support(self, dir)
     }

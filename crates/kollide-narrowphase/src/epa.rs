@@ -60,8 +60,10 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             let dir: Vector<N, D> = from_slice(d.as_slice());
             sp2(&cso.support(&dir))
         };
-        let pts: smallvec::SmallVec<[_; 4]> = simplex.points().iter().map(sp2).collect();
-        let r = epa2::run(&support, &pts, tol, &to2(fallback_normal), settings);
+        // A 2D simplex has at most three points.
+        let all = simplex.points();
+        let pts: [_; 3] = core::array::from_fn(|i| sp2(&all[i.min(all.len() - 1)]));
+        let r = epa2::run(&support, &pts[..all.len().min(3)], tol, &to2(fallback_normal), settings);
         EpaResult {
             depth: r.depth,
             normal: from_slice(r.normal.as_slice()),

@@ -1,5 +1,14 @@
 //! EPA in 2D: the polytope is a counter-clockwise polygon; adding a support point splits the
 //! closest edge in two. See [`crate::epa`] for the algorithm.
+//!
+//! ## Layout
+//! The polygon is a singly linked loop stored in insertion order: vertex `k` keeps the index of
+//! the next vertex counter-clockwise and the outward unit normal of its edge `k → next(k)`, and the
+//! edges' distances to the origin sit in a separate, contiguous array. Splitting an edge appends
+//! one vertex and relinks one index, so nothing is ever shifted, and finding the closest edge is
+//! a scan over a packed array of numbers. Each edge's normal and distance are computed once, when
+//! the edge is created. Walking the loop from vertex 0 gives the polygon in counter-clockwise
+//! order, which only the debug observer needs.
 
 use kollide_math::{Scalar, Vec2, geom::cross2};
 use kollide_shapes::SupportPoint;
@@ -26,6 +35,10 @@ fn edge<N: Scalar>(a: &Vec2<N>, b: &Vec2<N>) -> (Vec2<N>, N) {
 /// The query path passes `()`, whose empty, inlined method compiles away: no branch, no
 /// allocation.
 pub(crate) trait Observer<N: Scalar> {
+    /// `false` when [`Self::iteration`] ignores its arguments, so the polygon need not be put in
+    /// counter-clockwise order for it.
+    const WATCHING: bool = true;
+
     /// Called at the start of each iteration with the polygon, the index of the edge closest to
     /// the origin (from vertex `closest` to `closest + 1`) and the support point found along its
     /// normal.
@@ -33,8 +46,91 @@ pub(crate) trait Observer<N: Scalar> {
 }
 
 impl<N: Scalar> Observer<N> for () {
+    const WATCHING: bool = false;
+
     #[inline(always)]
     fn iteration(&mut self, _: &[Sp<N>], _: usize, _: &Sp<N>) {}
+}
+
+/// A vertex of the polygon with its outgoing edge.
+#[derive(Clone, Copy, Debug)]
+struct Vertex<N: Scalar> {
+    /// The support point.
+    sp: Sp<N>,
+    /// The outward unit normal of the edge from this vertex to the next.
+    normal: Vec2<N>,
+    /// The index of the next vertex, counter-clockwise.
+    next: u32,
+}
+
+/// The expanding polygon: vertices in insertion order, linked counter-clockwise, and the
+/// distances of their outgoing edges (`dist[k]` belongs to the edge starting at vertex `k`).
+struct Polygon<N: Scalar> {
+    verts: SmallVec<[Vertex<N>; 32]>,
+    dist: SmallVec<[N; 32]>,
+}
+
+impl<N: Scalar> Polygon<N> {
+    /// The polygon of a counter-clockwise triangle.
+    fn triangle(t: &[Sp<N>; 3]) -> Self {
+        let mut p = Self { verts: SmallVec::new(), dist: SmallVec::new() };
+        for k in 0..3 {
+            let next = (k + 1) % 3;
+            let (normal, d) = edge(&t[k].point, &t[next].point);
+            p.verts.push(Vertex { sp: t[k], normal, next: next as u32 });
+            p.dist.push(d);
+        }
+        p
+    }
+
+    /// The edge closest to the origin: the lowest distance, the first created on ties.
+    #[inline]
+    fn closest_edge(&self) -> usize {
+        let mut best = 0;
+        let mut best_dist = self.dist[0];
+        for (i, &d) in self.dist.iter().enumerate().skip(1) {
+            if d < best_dist {
+                (best, best_dist) = (i, d);
+            }
+        }
+        best
+    }
+
+    /// The vertex after `k`.
+    #[inline]
+    fn next(&self, k: usize) -> usize {
+        self.verts[k].next as usize
+    }
+
+    /// Inserts `w` between vertex `k` and its successor, with the edges `k → w` (`e1`) and
+    /// `w → next` (`e2`) already computed.
+    #[inline]
+    fn split(&mut self, k: usize, w: Sp<N>, e1: (Vec2<N>, N), e2: (Vec2<N>, N)) {
+        let m = self.verts.len() as u32;
+        let next = self.verts[k].next;
+        self.verts.push(Vertex { sp: w, normal: e2.0, next });
+        self.dist.push(e2.1);
+        self.verts[k].next = m;
+        self.verts[k].normal = e1.0;
+        self.dist[k] = e1.1;
+    }
+
+    /// The vertices counter-clockwise from vertex 0, and the position of vertex `k` among them.
+    fn ordered(&self, k: usize) -> (Vec<Sp<N>>, usize) {
+        let mut out = Vec::with_capacity(self.verts.len());
+        let (mut i, mut at) = (0, 0);
+        loop {
+            if i == k {
+                at = out.len();
+            }
+            out.push(self.verts[i].sp);
+            i = self.next(i);
+            if i == 0 {
+                break;
+            }
+        }
+        (out, at)
+    }
 }
 
 pub(crate) fn run<N: Scalar>(
@@ -48,75 +144,53 @@ pub(crate) fn run<N: Scalar>(
 }
 
 /// [`run`], reporting every iteration to `observer`.
-pub(crate) fn run_observed<N: Scalar>(
+pub(crate) fn run_observed<N: Scalar, O: Observer<N>>(
     support: &impl Fn(&Vec2<N>) -> Sp<N>,
     simplex: &[Sp<N>],
     tol: N,
     fallback: &Vec2<N>,
     settings: &QuerySettings<N>,
-    observer: &mut impl Observer<N>,
+    observer: &mut O,
 ) -> RawEpa<N, 2> {
-    let Some(mut poly) = initial_triangle(support, simplex, tol) else {
+    let Some(triangle) = initial_triangle(support, simplex, tol) else {
         return crate::epa::flat(simplex, fallback);
     };
-    let mut normals: SmallVec<[(Vec2<N>, N); 32]> = SmallVec::new();
-    for i in 0..3 {
-        normals.push(edge(&poly[i].point, &poly[(i + 1) % 3].point));
-    }
+    let mut poly = Polygon::triangle(&triangle);
     let mut status = Status::IterationCap;
     let mut iterations = 0;
     let mut best = 0;
     for it in 0..settings.epa_max_iterations {
         iterations = it + 1;
-        best = closest_edge(&normals);
-        let (n, dist) = normals[best];
+        best = poly.closest_edge();
+        let (n, dist) = (poly.verts[best].normal, poly.dist[best]);
         let w = support(&n);
-        observer.iteration(&poly, best, &w);
+        if O::WATCHING {
+            let (ordered, at) = poly.ordered(best);
+            observer.iteration(&ordered, at, &w);
+        }
         let d = n.dot(&w.point);
-        let j = (best + 1) % poly.len();
-        if d - dist <= tol || w.point == poly[best].point || w.point == poly[j].point {
+        let j = poly.next(best);
+        let (p, q) = (poly.verts[best].sp.point, poly.verts[j].sp.point);
+        if d - dist <= tol || w.point == p || w.point == q {
             status = Status::Converged;
             break;
         }
-        // Insert w between best and j.
-        let at = best + 1;
-        poly.insert(at, w);
-        let e1 = edge(&poly[best].point, &poly[at].point);
-        let e2 = edge(&poly[at].point, &poly[(at + 1) % poly.len()].point);
-        normals[best] = e1;
-        normals.insert(at, e2);
+        let e1 = edge(&p, &w.point);
+        let e2 = edge(&w.point, &q);
         if e1.1 < dist - tol || e2.1 < dist - tol {
-            // Rounding made the polygon non-convex: the previous face was as good as it gets.
-            poly.remove(at);
-            normals.remove(at);
-            normals[best] = (n, dist);
+            // Rounding would make the polygon non-convex: the current edge is as good as it gets.
             status = Status::Degenerate;
             break;
         }
+        poly.split(best, w, e1, e2);
     }
-    finish(&poly, &normals, best, status, iterations)
+    finish(&poly, best, status, iterations)
 }
 
-fn closest_edge<N: Scalar>(normals: &[(Vec2<N>, N)]) -> usize {
-    let mut best = 0;
-    for (i, e) in normals.iter().enumerate() {
-        if e.1 < normals[best].1 {
-            best = i;
-        }
-    }
-    best
-}
-
-fn finish<N: Scalar>(
-    poly: &[Sp<N>],
-    normals: &[(Vec2<N>, N)],
-    i: usize,
-    status: Status,
-    iterations: u32,
-) -> RawEpa<N, 2> {
-    let (n, dist) = normals[i];
-    let p = &poly[i];
-    let q = &poly[(i + 1) % poly.len()];
+fn finish<N: Scalar>(poly: &Polygon<N>, i: usize, status: Status, iterations: u32) -> RawEpa<N, 2> {
+    let (n, dist) = (poly.verts[i].normal, poly.dist[i]);
+    let p = &poly.verts[i].sp;
+    let q = &poly.verts[poly.next(i)].sp;
     let e = q.point - p.point;
     let len2 = e.norm_squared();
     let t = if len2 > N::zero() {
@@ -140,9 +214,12 @@ fn initial_triangle<N: Scalar>(
     support: &impl Fn(&Vec2<N>) -> Sp<N>,
     simplex: &[Sp<N>],
     tol: N,
-) -> Option<SmallVec<[Sp<N>; 32]>> {
-    let mut pts: SmallVec<[Sp<N>; 32]> = simplex.iter().copied().collect();
-    if pts.len() == 3 {
+) -> Option<[Sp<N>; 3]> {
+    let first = *simplex.first()?;
+    let mut pts = [first; 3];
+    let mut len = simplex.len().min(3);
+    pts[..len].copy_from_slice(&simplex[..len]);
+    if len == 3 {
         let area = cross2(&(pts[1].point - pts[0].point), &(pts[2].point - pts[0].point));
         let longest = (pts[1].point - pts[0].point)
             .norm()
@@ -151,25 +228,24 @@ fn initial_triangle<N: Scalar>(
         if area.abs() <= tol * longest {
             // Keep the two points farthest apart and grow again.
             let (i, j) = farthest_pair(&pts);
-            let (a, b) = (pts[i], pts[j]);
-            pts.clear();
-            pts.push(a);
-            pts.push(b);
+            (pts[0], pts[1]) = (pts[i], pts[j]);
+            len = 2;
         }
     }
-    if pts.len() == 1 {
+    if len == 1 {
         for d in [Vec2::x(), -Vec2::x(), Vec2::y(), -Vec2::y()] {
             let w = support(&d);
             if (w.point - pts[0].point).norm() > tol {
-                pts.push(w);
+                pts[1] = w;
+                len = 2;
                 break;
             }
         }
-        if pts.len() == 1 {
+        if len == 1 {
             return None;
         }
     }
-    if pts.len() == 2 {
+    if len == 2 {
         let e = pts[1].point - pts[0].point;
         let n = Vec2::new(-e.y, e.x);
         let w1 = support(&n);
@@ -181,7 +257,7 @@ fn initial_triangle<N: Scalar>(
         if h1.max_of(h2) <= tol * len {
             return None;
         }
-        pts.push(w);
+        pts[2] = w;
     }
     if cross2(&(pts[1].point - pts[0].point), &(pts[2].point - pts[0].point)) < N::zero() {
         pts.swap(1, 2);

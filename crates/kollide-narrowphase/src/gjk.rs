@@ -146,7 +146,7 @@ pub fn gjk<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
                 iterations: iteration,
             };
         }
-        let v_new = simplex.closest().0;
+        let v_new = simplex.closest_point();
         if v_new.norm_squared() >= vv {
             // No progress: rounding has the last word. The previous simplex is the better one.
             // When the bounds are already close this is ordinary convergence.

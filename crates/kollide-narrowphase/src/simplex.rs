@@ -61,6 +61,16 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
         self.points().iter().any(|q| q.point == *p)
     }
 
+    /// The closest point alone (no witnesses), from the current weights.
+    #[inline]
+    pub(crate) fn closest_point(&self) -> Vector<N, D> {
+        let mut v = Vector::zeros();
+        for (p, w) in self.points().iter().zip(self.weights()) {
+            v += p.point * *w;
+        }
+        v
+    }
+
     /// The closest point and the two witness points, from the current weights.
     pub fn closest(&self) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>) {
         let mut v = Vector::zeros();
@@ -77,6 +87,7 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
     /// Reduces the simplex to the smallest sub-simplex containing its closest point to the
     /// origin and sets the weights. Returns `true` when the full simplex (`D + 1` points)
     /// contains the origin.
+    #[inline]
     pub fn reduce(&mut self) -> bool {
         match self.len {
             1 => {
@@ -95,6 +106,7 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
         }
     }
 
+    #[inline(always)]
     fn set(&mut self, idx: &[usize], w: &[N]) {
         if idx.windows(2).all(|p| p[0] < p[1]) {
             // Increasing indices (`idx[k] ≥ k`): moving forward in place never overwrites a
@@ -114,6 +126,7 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
         self.len = idx.len();
     }
 
+    #[inline]
     fn reduce_segment(&mut self, i: usize, j: usize) {
         let a = self.pts[i].point;
         let b = self.pts[j].point;

@@ -211,7 +211,7 @@ where
     }
 
     /// The support point of `A − B` in direction `dir` (A's frame), with its witnesses.
-    #[inline]
+    #[inline(always)]
     pub fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D> {
         let mut ha = self.hint_a.get();
         let mut hb = self.hint_b.get();
