@@ -34,6 +34,10 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_main};
 use kollide::prelude::*;
 
+#[path = "../common/box2d_boxes.rs"]
+mod box2d_boxes;
+use box2d_boxes::box2d_boxes;
+
 /// The step (s).
 const DT: f32 = 1.0 / 60.0;
 /// Gravity (m/s²), as in Box2D's benchmarks.
@@ -185,40 +189,8 @@ struct Box2d {
 
 impl Box2d {
     fn new(centres: &[[f32; 2]]) -> Self {
-        let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
-        let def = boxdd::WorldBuilder::from(foundation.world_def())
-            .gravity(boxdd::Vec2::new(0.0, GRAVITY))
-            .enable_sleep(false)
-            .worker_count(boxdd::WorkerCount::new(1).expect("one worker"))
-            .build()
-            .expect("a world definition");
-        let mut world = foundation.create_world(def).expect("a world");
-        let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
-
-        let ground_def = boxdd::BodyBuilder::from(foundation.body_def())
-            .position(boxdd::Position::new(0.0, -1.0))
-            .build()
-            .expect("a body definition");
-        let ground = world.create_body(ground_def).expect("ground");
-        let ground_box = boxdd::shapes::box_polygon(100.0, 1.0).expect("extents");
-        world.body(ground).and_then(|mut b| b.create_polygon(&shape, &ground_box)).expect("ground");
-
-        let cube = boxdd::shapes::box_polygon(HALF, HALF).expect("extents");
-        let boxes = centres
-            .iter()
-            .map(|c| {
-                let def = boxdd::BodyBuilder::from(foundation.body_def())
-                    .body_type(boxdd::BodyType::Dynamic)
-                    .position(boxdd::Position::new(c[0], c[1]))
-                    .enable_sleep(false)
-                    .build()
-                    .expect("a body definition");
-                let id = world.create_body(def).expect("a box");
-                world.body(id).and_then(|mut b| b.create_polygon(&shape, &cube)).expect("a box");
-                id
-            })
-            .collect();
-        Self { world, boxes }
+        let b = box2d_boxes(GRAVITY, [100.0, 1.0], [0.0, -1.0], HALF, centres.iter().copied());
+        Self { world: b.world, boxes: b.boxes }
     }
 }
 

@@ -12,6 +12,10 @@ use kollide::math::{Iso2, Vec2};
 use kollide::shapes::Cuboid;
 use kollide::solver::{BodyDesc, World2};
 
+#[path = "../common/box2d_boxes.rs"]
+mod box2d_boxes;
+use box2d_boxes::{Box2dBoxes, box2d_boxes};
+
 const BASE: usize = 20;
 const STEPS: usize = 600;
 const DT: f64 = 1.0 / 60.0;
@@ -61,37 +65,9 @@ fn kollide_pyramid(start: &[[f64; 2]]) -> Vec<([f64; 2], f64)> {
 }
 
 fn box2d_pyramid(start: &[[f64; 2]]) -> Vec<([f64; 2], f64)> {
-    let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
-    let def = boxdd::WorldBuilder::from(foundation.world_def())
-        .gravity(boxdd::Vec2::new(0.0, GRAVITY as f32))
-        .enable_sleep(false)
-        .worker_count(boxdd::WorkerCount::new(1).expect("one worker"))
-        .build()
-        .expect("a world definition");
-    let mut world = foundation.create_world(def).expect("a world");
-    let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
-    let ground_def = boxdd::BodyBuilder::from(foundation.body_def())
-        .position(boxdd::Position::new(0.0, -0.5))
-        .build()
-        .expect("a body definition");
-    let ground = world.create_body(ground_def).expect("ground");
-    let ground_box = boxdd::shapes::box_polygon(50.0, 0.5).expect("extents");
-    world.body(ground).and_then(|mut b| b.create_polygon(&shape, &ground_box)).expect("ground");
-    let cube = boxdd::shapes::box_polygon(0.5, 0.5).expect("extents");
-    let boxes: Vec<_> = start
-        .iter()
-        .map(|c| {
-            let def = boxdd::BodyBuilder::from(foundation.body_def())
-                .body_type(boxdd::BodyType::Dynamic)
-                .position(boxdd::Position::new(c[0] as f32, c[1] as f32))
-                .enable_sleep(false)
-                .build()
-                .expect("a body definition");
-            let id = world.create_body(def).expect("a box");
-            world.body(id).and_then(|mut b| b.create_polygon(&shape, &cube)).expect("a box");
-            id
-        })
-        .collect();
+    let centres = start.iter().map(|c| [c[0] as f32, c[1] as f32]);
+    let Box2dBoxes { mut world, boxes } =
+        box2d_boxes(GRAVITY as f32, [50.0, 0.5], [0.0, -0.5], 0.5, centres);
     for _ in 0..STEPS {
         let done = world.step(DT as f32, 4).expect("a valid step");
         assert!(done.post_step_error().is_none(), "Box2D reported a post-step error");
