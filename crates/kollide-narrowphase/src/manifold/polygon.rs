@@ -157,6 +157,9 @@ struct Lanes8<N: Scalar> {
 }
 
 impl<N: Scalar> Lanes8<N> {
+    // Not inlined: the SAT loops then load the lanes from memory four at a time, instead of the
+    // compiler pairing each `x` with its `y` again as they came from the vertices.
+    #[inline(never)]
     fn new(vertices: &[Point2<N>]) -> Option<Self> {
         let first = vertices.first()?;
         if vertices.len() > 8 {
@@ -173,12 +176,11 @@ impl<N: Scalar> Lanes8<N> {
     /// The smallest `d · v` over the vertices (the same products as `Vector::dot`).
     #[inline(always)]
     fn min_dot(&self, d: &Vec2<N>) -> N {
-        let mut p = [N::zero(); 8];
-        for k in 0..8 {
-            p[k] = d.x * self.x[k] + d.y * self.y[k];
-        }
         let min = |a: N, b: N| if b < a { b } else { a };
-        let q = [min(p[0], p[4]), min(p[1], p[5]), min(p[2], p[6]), min(p[3], p[7])];
+        let dot = |k: usize| d.x * self.x[k] + d.y * self.y[k];
+        let lo: [N; 4] = std::array::from_fn(dot);
+        let hi: [N; 4] = std::array::from_fn(|k| dot(k + 4));
+        let q: [N; 4] = std::array::from_fn(|k| min(lo[k], hi[k]));
         min(min(q[0], q[2]), min(q[1], q[3]))
     }
 }
@@ -396,8 +398,10 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
         }
     }
 
-    // Side planes of the reference face: t·p ≥ t·v1 and t·p ≤ t·v2.
-    let tangent = (v2 - v1).normalize();
+    // Side planes of the reference face: t·p ≥ t·v1 and t·p ≤ t·v2. The unit tangent is the
+    // normal turned a quarter turn back: the normal `(e.y, −e.x)/|e|` of the edge `e = v2 − v1`
+    // gives `(e.x, e.y)/|e|`, the normalised edge itself, without a square root and divisions.
+    let tangent = Vec2::new(-n.y, n.x);
     let mut tmp = inc_pts;
     let mut out = inc_pts;
     let k = clip_segment_to_line(&inc_pts, &-tangent, -tangent.dot(&v1.coords), &mut tmp);
@@ -435,7 +439,9 @@ fn to_world<N: Scalar, U: Copy + Default>(
         Some(pos_ab) => (pos_a * pos_ab, -clipped.normal),
         None => (*pos_a, clipped.normal),
     };
-    let mut m = Manifold::with_normal(frame.rotation * normal);
+    // (`Manifold::new` then the normal, rather than `with_normal`: built in place, not copied.)
+    let mut m = Manifold::new();
+    m.normal = frame.rotation * normal;
     for c in &clipped.contacts[..clipped.len] {
         let c = if flip { c.flipped() } else { *c };
         m.push(Contact { point_a: frame * c.point_a, point_b: frame * c.point_b, ..c });
