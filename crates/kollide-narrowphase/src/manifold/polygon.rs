@@ -62,6 +62,16 @@ pub(super) trait SatPolygon<N: Scalar> {
     fn min_dot(&self, d: &Vec2<N>) -> N;
     /// The largest distance of a vertex from the origin, plus the radius (for the bias).
     fn size(&self) -> N;
+
+    /// The largest separation of `b` (placed by `pos_ab` in this polygon's frame) over this
+    /// polygon's edge normals, with its edge (ties to the lowest index).
+    #[inline(always)]
+    fn max_separation(&self, b: &impl SatPolygon<N>, pos_ab: &Iso2<N>) -> (N, usize)
+    where
+        Self: Sized,
+    {
+        max_separation(self, b, pos_ab)
+    }
 }
 
 impl<N: Scalar> PolygonView<'_, N> {
@@ -80,17 +90,10 @@ impl<N: Scalar> PolygonView<'_, N> {
     }
 }
 
-/// A [`PolygonView`] ready for SAT: with at most eight vertices, also as eight `x` and eight `y`
-/// lanes ([`Lanes8`]).
+/// A [`PolygonView`] as a [`SatPolygon`], with the SAT over its normals eight at a time
+/// ([`max_separation_lanes`]).
 struct Prepared<'v, 'a, N: Scalar> {
     view: &'v PolygonView<'a, N>,
-    lanes: Option<Lanes8<N>>,
-}
-
-impl<'v, 'a, N: Scalar> Prepared<'v, 'a, N> {
-    fn new(view: &'v PolygonView<'a, N>) -> Self {
-        Self { view, lanes: Lanes8::new(view.vertices) }
-    }
 }
 
 impl<N: Scalar> SatPolygon<N> for Prepared<'_, '_, N> {
@@ -112,21 +115,27 @@ impl<N: Scalar> SatPolygon<N> for Prepared<'_, '_, N> {
         self.view.radius
     }
 
-    #[inline(always)]
     fn min_dot(&self, d: &Vec2<N>) -> N {
-        match &self.lanes {
-            Some(lanes) => lanes.min_dot(d),
-            None => min_dot(self.view.vertices, d),
-        }
+        min_dot(self.view.vertices, d)
     }
 
     fn size(&self) -> N {
         polygon_size(self.view)
     }
+
+    #[inline(always)]
+    fn max_separation(&self, b: &impl SatPolygon<N>, pos_ab: &Iso2<N>) -> (N, usize) {
+        if (1..=LANES).contains(&self.len()) {
+            max_separation_lanes(self.view, b, pos_ab)
+        } else {
+            max_separation(self, b, pos_ab)
+        }
+    }
 }
 
 /// The largest separation of `b` (placed by `pos_ab` in `a`'s frame) over `a`'s edge normals,
-/// with its edge (ties to the lowest index).
+/// with its edge (ties to the lowest index): one normal at a time, `b`'s support value from
+/// [`SatPolygon::min_dot`].
 #[inline(always)]
 fn max_separation<N: Scalar>(
     a: &impl SatPolygon<N>,
@@ -139,50 +148,60 @@ fn max_separation<N: Scalar>(
         let nb = pos_ab.inverse_transform_vector(&n);
         // B's support vertex in −n, in B's frame.
         let min = b.min_dot(&nb);
-        let sep = min + pos_ab.translation.vector.dot(&n) - n.dot(&a.v(i).coords);
-        if sep > best.0 {
-            best = (sep, i);
-        }
+        best = better_edge(best, i, separation(min, &n, &a.v(i), pos_ab));
     }
     best
 }
 
-/// The vertices of a polygon with at most eight, as eight `x` and eight `y` lanes (the unused
-/// lanes repeat vertex 0, which changes no minimum). The support value in a direction is then
-/// eight independent products and a tree of compares, with no branch on the vertex count: the
-/// compiler turns it into a few SIMD instructions.
-struct Lanes8<N: Scalar> {
-    x: [N; 8],
-    y: [N; 8],
+/// The separation of B along A's normal `n` of the edge through `a_i`, from B's smallest
+/// `nb · v` (`nb` the normal in B's frame).
+#[inline(always)]
+fn separation<N: Scalar>(min: N, n: &Vec2<N>, a_i: &Point2<N>, pos_ab: &Iso2<N>) -> N {
+    min + pos_ab.translation.vector.dot(n) - n.dot(&a_i.coords)
 }
 
-impl<N: Scalar> Lanes8<N> {
-    // Not inlined: the SAT loops then load the lanes from memory four at a time, instead of the
-    // compiler pairing each `x` with its `y` again as they came from the vertices.
-    #[inline(never)]
-    fn new(vertices: &[Point2<N>]) -> Option<Self> {
-        let first = vertices.first()?;
-        if vertices.len() > 8 {
-            return None;
-        }
-        let mut lanes = Self { x: [first.x; 8], y: [first.y; 8] };
-        for (k, v) in vertices.iter().enumerate() {
-            lanes.x[k] = v.x;
-            lanes.y[k] = v.y;
-        }
-        Some(lanes)
-    }
+/// `(sep, i)` when it beats `best` (strictly: ties keep the lower index; NaN never wins).
+#[inline(always)]
+fn better_edge<N: Scalar>(best: (N, usize), i: usize, sep: N) -> (N, usize) {
+    if sep > best.0 { (sep, i) } else { best }
+}
 
-    /// The smallest `d · v` over the vertices (the same products as `Vector::dot`).
-    #[inline(always)]
-    fn min_dot(&self, d: &Vec2<N>) -> N {
-        let min = |a: N, b: N| if b < a { b } else { a };
-        let dot = |k: usize| d.x * self.x[k] + d.y * self.y[k];
-        let lo: [N; 4] = std::array::from_fn(dot);
-        let hi: [N; 4] = std::array::from_fn(|k| dot(k + 4));
-        let q: [N; 4] = std::array::from_fn(|k| min(lo[k], hi[k]));
-        min(min(q[0], q[2]), min(q[1], q[3]))
+/// How many normals [`max_separation_lanes`] takes at once.
+const LANES: usize = 8;
+
+/// [`max_separation`] for a polygon with at most [`LANES`] edges, turned inside out: its normals
+/// are rotated into B's frame all at once, and each vertex of B updates all their running
+/// minima at once. Eight independent lanes with no reduction inside the loop: the compiler
+/// turns each vertex into a few SIMD instructions (the unused lanes repeat normal 0 and are not
+/// read). The products, minima and separations are the ones [`max_separation`] computes, so the
+/// answer is the same, bit for bit.
+#[inline(always)]
+fn max_separation_lanes<N: Scalar>(
+    a: &PolygonView<'_, N>,
+    b: &impl SatPolygon<N>,
+    pos_ab: &Iso2<N>,
+) -> (N, usize) {
+    let len = a.len();
+    // `pos_ab.inverse_transform_vector(n)`: the conjugate rotation (re, −im) applied to n.
+    let (re, im) = (pos_ab.rotation.re, -pos_ab.rotation.im);
+    let normal = |k: usize| a.n(if k < len { k } else { 0 });
+    let nbx: [N; LANES] = std::array::from_fn(|k| re * normal(k).x - im * normal(k).y);
+    let nby: [N; LANES] = std::array::from_fn(|k| im * normal(k).x + re * normal(k).y);
+    let mut min = [N::MAX; LANES];
+    for j in 0..b.len() {
+        let v = b.v(j);
+        for k in 0..LANES {
+            let d = nbx[k] * v.x + nby[k] * v.y;
+            if d < min[k] {
+                min[k] = d;
+            }
+        }
     }
+    let mut best = (-N::MAX, 0);
+    for (i, &min) in min.iter().enumerate().take(len) {
+        best = better_edge(best, i, separation(min, &a.n(i), &a.v(i), pos_ab));
+    }
+    best
 }
 
 /// The smallest `d · v` over `vertices` of any count (`N::MAX` for none; NaN products are
@@ -221,7 +240,7 @@ pub fn contact_polygons<N: Scalar, U: Copy + Default>(
     b: &PolygonView<'_, N>,
     margin: N,
 ) -> Manifold<N, 2, U> {
-    let (pa, pb) = (Prepared::new(a), Prepared::new(b));
+    let (pa, pb) = (Prepared { view: a }, Prepared { view: b });
     contact_sat(pos_a, &pa, pos_b, &pb, margin, || exact_fallback(pos_a, a, pos_b, b, margin))
 }
 
@@ -239,11 +258,11 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
     let pos_ab = pos_a.inv_compose(pos_b);
     let pos_ba = pos_ab.inverse();
     let radius = a.radius() + b.radius();
-    let (sep_a, edge_a) = max_separation(a, b, &pos_ab);
+    let (sep_a, edge_a) = a.max_separation(b, &pos_ab);
     if sep_a > margin + radius {
         return Manifold::new();
     }
-    let (sep_b, edge_b) = max_separation(b, a, &pos_ba);
+    let (sep_b, edge_b) = b.max_separation(a, &pos_ba);
     if sep_b > margin + radius {
         return Manifold::new();
     }
