@@ -331,9 +331,17 @@ impl<N: Scalar> kollide_shapes::SupportMap<N, 2> for PolygonView<'_, N> {
 }
 
 /// The largest distance of a vertex from the origin, plus the radius. (One square root: the
-/// root of the largest squared norm is the largest root.)
+/// root of the largest squared norm is the largest root. Two running maxima, of the even and
+/// the odd vertices, so the compares do not wait for each other; NaN never wins.)
 fn polygon_size<N: Scalar>(p: &PolygonView<'_, N>) -> N {
-    let sq = p.vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm_squared()));
+    let mut m = [N::zero(); 2];
+    for (k, v) in p.vertices.iter().enumerate() {
+        let sq = v.coords.norm_squared();
+        if sq > m[k & 1] {
+            m[k & 1] = sq;
+        }
+    }
+    let sq = if m[1] > m[0] { m[1] } else { m[0] };
     sq.sqrt() + p.radius
 }
 
