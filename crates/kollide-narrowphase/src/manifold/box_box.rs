@@ -33,9 +33,6 @@ struct BoxView<N: Scalar> {
     radius: N,
 }
 
-/// `x` and `y` signs of the box's vertices, counter-clockwise from `(−hx, −hy)`.
-const CORNER_SIGNS: [(f64, f64); 4] = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
-
 /// The box's four vertices, counter-clockwise from `(−hx, −hy)` (edge `i` joins vertex `i` to
 /// `i + 1`).
 pub(super) fn box_vertices<N: Scalar>(h: Vec2<N>) -> [Point2<N>; 4] {
@@ -63,9 +60,10 @@ impl<N: Scalar> SatPolygon<N> for BoxView<N> {
 
     #[inline(always)]
     fn v(&self, i: usize) -> Point2<N> {
-        // Vertex 4 is vertex 0. Multiplying by ±1 is exact.
-        let (sx, sy) = CORNER_SIGNS[i & 3];
-        Point2::new(N::lit(sx) * self.h.x, N::lit(sy) * self.h.y)
+        // Counter-clockwise from (−hx, −hy): x is +hx for vertices 1 and 2, y is +hy for 2 and 3
+        // (and vertex 4 is vertex 0).
+        let (hx, hy) = (self.h.x, self.h.y);
+        Point2::new(if (i + 1) & 2 != 0 { hx } else { -hx }, if i & 2 != 0 { hy } else { -hy })
     }
 
     #[inline(always)]

@@ -29,7 +29,7 @@ use kollide_manifold::{Contact, ContactId, Manifold};
 use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2, geom};
 use kollide_shapes::FeatureId;
 
-use super::clip::{ClipVertex, clip_segment_to_line};
+use super::clip::{ClipVertex, clip_segment_pair};
 use super::segment_closest::segments_closest;
 
 /// A convex polygon as the clipping code sees it: vertices in counter-clockwise order, the
@@ -429,17 +429,13 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
     // normal turned a quarter turn back: the normal `(e.y, −e.x)/|e|` of the edge `e = v2 − v1`
     // gives `(e.x, e.y)/|e|`, the normalised edge itself, without a square root and divisions.
     let tangent = Vec2::new(-n.y, n.x);
-    let mut tmp = inc_pts;
-    let mut out = inc_pts;
-    let k = clip_segment_to_line(&inc_pts, &-tangent, -tangent.dot(&v1.coords), &mut tmp);
     let mut m = Clipped::new(n);
-    if k < 2 {
+    let Some(clipped) = clip_segment_pair(inc_pts, &-tangent, -tangent.dot(&v1.coords)) else {
         return m;
-    }
-    let k = clip_segment_to_line(&tmp, &tangent, tangent.dot(&v2.coords), &mut out);
-    if k < 2 {
+    };
+    let Some(out) = clip_segment_pair(clipped, &tangent, tangent.dot(&v2.coords)) else {
         return m;
-    }
+    };
     let face = n.dot(&v1.coords);
     for cv in out {
         let core_sep = n.dot(&cv.p.coords) - face;
