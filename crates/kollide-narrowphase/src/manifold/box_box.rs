@@ -24,7 +24,9 @@
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Point2, Scalar, UnitVec2, Vec2};
 
-use super::polygon::{PolygonView, SatPolygon, contact_sat, exact_fallback};
+use super::polygon::{
+    PolygonView, SatPolygon, better_edge, contact_sat, exact_fallback, max_separation, separation,
+};
 
 /// A box with half extents `h` and rounding radius `radius`, seen as a polygon.
 #[derive(Clone, Copy, Debug)]
@@ -36,12 +38,7 @@ struct BoxView<N: Scalar> {
 /// The box's four vertices, counter-clockwise from `(−hx, −hy)` (edge `i` joins vertex `i` to
 /// `i + 1`).
 pub(super) fn box_vertices<N: Scalar>(h: Vec2<N>) -> [Point2<N>; 4] {
-    [
-        Point2::new(-h.x, -h.y),
-        Point2::new(h.x, -h.y),
-        Point2::new(h.x, h.y),
-        Point2::new(-h.x, h.y),
-    ]
+    [Point2::new(-h.x, -h.y), Point2::new(h.x, -h.y), Point2::new(h.x, h.y), Point2::new(-h.x, h.y)]
 }
 
 /// The box's four edge normals: `(0, −1)`, `(1, −0)`, `(0, 1)`, `(−1, −0)`. They are exactly what
@@ -82,6 +79,29 @@ impl<N: Scalar> SatPolygon<N> for BoxView<N> {
 
     fn size(&self) -> N {
         (self.h.x * self.h.x + self.h.y * self.h.y).sqrt() + self.radius
+    }
+
+    fn symmetric(&self) -> bool {
+        true
+    }
+
+    /// Against another box, opposite normals share their support value: normal `i + 2` is
+    /// normal `i` negated, so is its direction in B's frame (up to the signs of zeros), and B's
+    /// `min_dot` reads only magnitudes. So two rotations and two support values serve all four
+    /// normals; the separations, and the order they are compared in, are the general loop's.
+    #[inline(always)]
+    fn max_separation(&self, b: &impl SatPolygon<N>, pos_ab: &Iso2<N>) -> (N, usize) {
+        if !b.symmetric() {
+            return max_separation(self, b, pos_ab);
+        }
+        let normals = box_normals::<N>();
+        let min = |i: usize| b.min_dot(&pos_ab.inverse_transform_vector(&normals[i]));
+        let mins = [min(0), min(1)];
+        let mut best = (-N::MAX, 0);
+        for (i, n) in normals.iter().enumerate() {
+            best = better_edge(best, i, separation(mins[i & 1], n, &self.v(i), pos_ab));
+        }
+        best
     }
 }
 
@@ -160,7 +180,8 @@ mod tests {
         let mut r = ChaCha8Rng::seed_from_u64(seed);
         let mut counts = [0usize; 3];
         for _ in 0..20_000 {
-            let mut h = || Vec2::new(cast(r.random_range(0.05..2.0)), cast(r.random_range(0.05..2.0)));
+            let mut h =
+                || Vec2::new(cast(r.random_range(0.05..2.0)), cast(r.random_range(0.05..2.0)));
             let (ha, hb) = (h(), h());
             let rounded = r.random_bool(0.25);
             let mut radius = || if rounded { cast(r.random_range(0.0..0.3)) } else { N::zero() };
@@ -176,7 +197,8 @@ mod tests {
                 r.random_range(-3.2..3.2)
             };
             let d = Vec2::new(cast(r.random_range(-3.0..3.0)), cast(r.random_range(-3.0..3.0)));
-            let pos_b = Iso2::new(pos_a.translation.vector + d, cast(turn) + pos_a.rotation.angle());
+            let pos_b =
+                Iso2::new(pos_a.translation.vector + d, cast(turn) + pos_a.rotation.angle());
             let margin = cast(0.02);
 
             let fast = contact_boxes::<N, ()>(&pos_a, ha, ra, &pos_b, hb, rb, margin);

@@ -63,6 +63,12 @@ pub(super) trait SatPolygon<N: Scalar> {
     /// The largest distance of a vertex from the origin, plus the radius (for the bias).
     fn size(&self) -> N;
 
+    /// `true` when [`Self::min_dot`] gives the same value, bit for bit, for `d` and `−d` (a shape
+    /// symmetric about its origin, read so that the sign of `d` cannot matter).
+    fn symmetric(&self) -> bool {
+        false
+    }
+
     /// The largest separation of `b` (placed by `pos_ab` in this polygon's frame) over this
     /// polygon's edge normals, with its edge (ties to the lowest index).
     #[inline(always)]
@@ -137,7 +143,7 @@ impl<N: Scalar> SatPolygon<N> for Prepared<'_, '_, N> {
 /// with its edge (ties to the lowest index): one normal at a time, `b`'s support value from
 /// [`SatPolygon::min_dot`].
 #[inline(always)]
-fn max_separation<N: Scalar>(
+pub(super) fn max_separation<N: Scalar>(
     a: &impl SatPolygon<N>,
     b: &impl SatPolygon<N>,
     pos_ab: &Iso2<N>,
@@ -156,13 +162,13 @@ fn max_separation<N: Scalar>(
 /// The separation of B along A's normal `n` of the edge through `a_i`, from B's smallest
 /// `nb · v` (`nb` the normal in B's frame).
 #[inline(always)]
-fn separation<N: Scalar>(min: N, n: &Vec2<N>, a_i: &Point2<N>, pos_ab: &Iso2<N>) -> N {
+pub(super) fn separation<N: Scalar>(min: N, n: &Vec2<N>, a_i: &Point2<N>, pos_ab: &Iso2<N>) -> N {
     min + pos_ab.translation.vector.dot(n) - n.dot(&a_i.coords)
 }
 
 /// `(sep, i)` when it beats `best` (strictly: ties keep the lower index; NaN never wins).
 #[inline(always)]
-fn better_edge<N: Scalar>(best: (N, usize), i: usize, sep: N) -> (N, usize) {
+pub(super) fn better_edge<N: Scalar>(best: (N, usize), i: usize, sep: N) -> (N, usize) {
     if sep > best.0 { (sep, i) } else { best }
 }
 
@@ -272,8 +278,7 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
     // (The tolerance is positive, so B cannot win unless its separation is the larger: the sizes,
     // and their square roots, are only needed then.)
     let flip = sep_b > sep_a && {
-        let tol =
-            N::lit(1e-4) * geom::clamp(a.size().max_of(b.size()), N::lit(1e-3), N::lit(1e3));
+        let tol = N::lit(1e-4) * geom::clamp(a.size().max_of(b.size()), N::lit(1e-3), N::lit(1e3));
         geom::biased_greater(sep_b, sep_a, N::one(), tol)
     };
     let clipped = if flip {
