@@ -112,7 +112,7 @@ impl<N: Scalar> SatPolygon<N> for BoxView<N> {
 ///
 /// ```
 /// use kollide_math::{Iso2, Vec2};
-/// use kollide_narrowphase::contact_boxes;
+/// use kollide_narrowphase::manifold::contact_boxes;
 /// let (ground, crate_) = (Vec2::new(5.0, 0.5), Vec2::new(0.5, 0.5));
 /// let m = contact_boxes::<f64, ()>(&Iso2::translation(0.0, -0.5), ground, 0.0,
 ///                                  &Iso2::translation(0.0, 0.49), crate_, 0.0, 0.0);
