@@ -13,7 +13,7 @@
 
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Point2, Scalar, UnitVec2, Vec2};
-use kollide_shapes::Shape2;
+use kollide_shapes::{ConvexPolygon, Shape2};
 
 use super::box_box::{box_normals, box_vertices};
 use super::{
@@ -84,12 +84,13 @@ fn view<'a, N: Scalar>(shape: &'a Shape2<N>, buf: &'a mut SmallPolygon<N>) -> Vi
         Shape2::Cuboid(c) => rect(buf, c.half_extents, N::zero()),
         Shape2::RoundedCuboid(r) => rect(buf, r.inner.half_extents, r.border_radius),
         Shape2::Triangle(t) => small(buf, &[t.a, t.b, t.c], N::zero()),
-        Shape2::Polygon(p) => View::Polygon(PolygonView {
-            vertices: p.vertices(),
-            normals: p.normals(),
-            radius: N::zero(),
-        }),
+        Shape2::Polygon(p) => View::Polygon(stored(p)),
     }
+}
+
+/// A stored polygon's view.
+fn stored<N: Scalar>(p: &ConvexPolygon<N>) -> PolygonView<'_, N> {
+    PolygonView { vertices: p.vertices(), normals: p.normals(), radius: N::zero() }
 }
 
 /// A (rounded) box's half extents and radius.
@@ -125,6 +126,10 @@ pub fn manifold2<N: Scalar, U: Copy + Default>(
 ) -> Manifold<N, 2, U> {
     if let (Some((ha, ra)), Some((hb, rb))) = (as_box(a), as_box(b)) {
         return contact_boxes(pos_a, ha, ra, pos_b, hb, rb, margin);
+    }
+    // Two stored polygons need no buffers.
+    if let (Shape2::Polygon(pa), Shape2::Polygon(pb)) = (a, b) {
+        return contact_polygons(pos_a, &stored(pa), pos_b, &stored(pb), margin);
     }
     let mut buf_a = SmallPolygon::new();
     let mut buf_b = SmallPolygon::new();
