@@ -1,10 +1,11 @@
 //! Benchmarks of contact manifolds (`manifold2` / `manifold3`) against Box2D v3 and parry.
 //!
 //! Every group runs one batch of [`PAIRS`] seeded, slightly overlapping pairs through kollide
-//! (function id `kollide`) and through each peer (`box2d`, `parry`), so `cargo xtask bench` can
-//! print the ratios from one run. One benchmark iteration is the whole batch.
+//! (function id `kollide`) and through each peer (`box2d-raw`, `box2d-safe`, `parry`), so
+//! `cargo xtask bench` can print the ratios from one run. One benchmark iteration is the whole
+//! batch.
 //!
-//! | group | kollide | box2d | parry |
+//! | group | kollide | box2d-raw / box2d-safe | parry |
 //! |---|---|---|---|
 //! | `manifold2d/polygons` | `manifold2` on `Shape2::Polygon` | `b2CollidePolygons` | `contact_manifold_pfm_pfm` |
 //! | `manifold2d/boxes` | `manifold2` on `Shape2::Cuboid` | `b2CollidePolygons` (`b2MakeBox`) | `contact_manifold_cuboid_cuboid` |
@@ -31,12 +32,15 @@
 //! as a world step would):
 //!
 //! * kollide: `manifold2(&pose_a, &a, &pose_b, &b, MARGIN)`: contacts in world coordinates.
-//! * Box2D: `boxdd::collide_polygons(a, b, xf)` with `xf = b2InvMulTransforms(xf_a, xf_b)`
-//!   computed in Rust from the stored cosine/sine transforms: contacts in A's frame. This is
-//!   boxdd's **safe** wrapper: besides Box2D's C routine, every call validates both polygons
-//!   (finite values, convexity, area and centroid, in `f64`), checks the transform and takes a
-//!   process-wide atomic "lease". That overhead is part of the `box2d` figure; docs/performance.md
-//!   gives the raw C routine's time, measured outside the workspace (which forbids `unsafe`).
+//! * Box2D, two ids, both with `xf = b2InvMulTransforms(xf_a, xf_b)` computed in Rust from the
+//!   stored cosine/sine transforms, and contacts in A's frame:
+//!   * `box2d-raw`: Box2D's C routine `b2CollidePolygons(&a, &b, xf)` itself, through
+//!     `boxdd-sys`, on `b2Polygon`s built once before timing (the fair peer: what Box2D's own
+//!     contact update calls). This is the benches' one `unsafe` call ([`raw`]).
+//!   * `box2d-safe`: boxdd's **safe** wrapper `boxdd::collide_polygons(a, b, xf)`: besides the C
+//!     routine, every call validates both polygons (finite values, convexity, area and centroid,
+//!     in `f64`), checks the transform and takes a process-wide atomic "lease", which costs
+//!     several times the routine itself.
 //! * parry: the typed routine its dispatcher ends in, on one reused `ContactManifold` that is
 //!   cleared (points and cached normals) before each query, so no spatial coherence is reused:
 //!   contacts in A's frame.
@@ -107,6 +111,8 @@ struct Shape2d {
     k: Shape2<f32>,
     k64: ConvexPolygon<f64>,
     b: boxdd::Polygon,
+    /// The same polygon as Box2D's C struct, for the `box2d-raw` id.
+    b_raw: ffi::b2Polygon,
     p: ParryShape2,
 }
 
@@ -148,7 +154,8 @@ fn polygon_pool(count: usize) -> Vec<Shape2d> {
         if p.points().len() != n {
             continue;
         }
-        out.push(Shape2d { k: Shape2::Polygon(k), k64, b, p: ParryShape2::Polygon(p) });
+        let b_raw = b.into_raw();
+        out.push(Shape2d { k: Shape2::Polygon(k), k64, b, b_raw, p: ParryShape2::Polygon(p) });
     }
     out
 }
@@ -159,10 +166,12 @@ fn box_pool(count: usize) -> Vec<Shape2d> {
     (0..count)
         .map(|_| {
             let h = Vec2::new(r.random_range(0.2..1.0f32), r.random_range(0.2..1.0f32));
+            let b = boxdd::shapes::box_polygon(h.x, h.y).expect("positive extents");
             Shape2d {
                 k: Shape2::Cuboid(Cuboid::new(h).expect("positive extents")),
                 k64: ConvexPolygon::from_box(h.cast::<f64>()).expect("positive extents"),
-                b: boxdd::shapes::box_polygon(h.x, h.y).expect("positive extents"),
+                b,
+                b_raw: b.into_raw(),
                 p: ParryShape2::Cuboid(parry2d::shape::Cuboid::new(parry2d::math::Vector::new(
                     h.x, h.y,
                 ))),
@@ -224,15 +233,37 @@ fn pairs_2d(pool: &[Shape2d], seed: u64) -> Vec<Pair2> {
 }
 
 /// `b2InvMulTransforms(a, b)`: B's transform in A's frame, as Box2D's contact update computes it.
-fn b2_relative(a: &[f32; 4], b: &[f32; 4]) -> boxdd::Transform {
+fn b2_relative(a: &[f32; 4], b: &[f32; 4]) -> ffi::b2Transform {
     let [ax, ay, ca, sa] = *a;
     let [bx, by, cb, sb] = *b;
     let (dx, dy) = (bx - ax, by - ay);
-    let raw = ffi::b2Transform {
+    ffi::b2Transform {
         p: ffi::b2Vec2 { x: ca * dx + sa * dy, y: -sa * dx + ca * dy },
         q: ffi::b2Rot { c: ca * cb + sa * sb, s: ca * sb - sa * cb },
-    };
-    boxdd::Transform::from_raw(raw).expect("a rigid transform")
+    }
+}
+
+/// The benches' one direct call into Box2D's C library.
+#[allow(unsafe_code)]
+mod raw {
+    use boxdd_sys::ffi;
+
+    /// Box2D's `b2CollidePolygons`: the manifold of `a` and `b` (placed by `xf` in A's frame), in
+    /// A's frame.
+    pub fn collide_polygons(
+        a: &ffi::b2Polygon,
+        b: &ffi::b2Polygon,
+        xf: ffi::b2Transform,
+    ) -> ffi::b2LocalManifold {
+        // SAFETY: `b2CollidePolygons` only reads the two polygons through the pointers, which come
+        // from live references for the whole call, and returns its result by value (it keeps no
+        // pointer and touches no global state). Both polygons were made by Box2D's own
+        // constructors (`b2MakePolygon` from `b2ComputeHull`, or `b2MakeBox`, through boxdd, which
+        // validated them), so they satisfy the routine's invariants (1–8 counter-clockwise
+        // vertices with unit normals), and `xf` is a rigid transform (unit rotation) computed from
+        // two rigid poses.
+        unsafe { ffi::b2CollidePolygons(a, b, xf) }
+    }
 }
 
 fn kollide_2d(pool: &[Shape2d], q: &Pair2) -> Answer<2> {
@@ -245,8 +276,22 @@ fn kollide_2d(pool: &[Shape2d], q: &Pair2) -> Answer<2> {
     }
 }
 
-fn box2d_2d(pool: &[Shape2d], q: &Pair2) -> Answer<2> {
+fn box2d_raw_2d(pool: &[Shape2d], q: &Pair2) -> Answer<2> {
     let xf = b2_relative(&q.xa, &q.xb);
+    let m = raw::collide_polygons(&pool[q.a].b_raw, &pool[q.b].b_raw, xf);
+    let points = &m.points[..m.pointCount.clamp(0, 2) as usize];
+    let Some(deepest) = points.iter().map(|p| p.separation).reduce(f32::min) else {
+        return Answer::empty();
+    };
+    let within = points.iter().filter(|p| p.separation <= MARGIN).count();
+    // The normal is in A's frame; rotate it to the world.
+    let (c, s, n) = (q.xa[2], q.xa[3], m.normal);
+    let normal = [c * n.x - s * n.y, s * n.x + c * n.y];
+    Answer { count: points.len(), within, normal, deepest }
+}
+
+fn box2d_safe_2d(pool: &[Shape2d], q: &Pair2) -> Answer<2> {
+    let xf = boxdd::Transform::from_raw(b2_relative(&q.xa, &q.xb)).expect("a rigid transform");
     let m = boxdd::collide_polygons(pool[q.a].b, pool[q.b].b, xf).expect("valid polygons");
     if m.is_empty() {
         return Answer::empty();
@@ -514,7 +559,8 @@ fn manifold_2d(c: &mut Criterion) {
             pairs.len(),
             &mut [
                 ("kollide", &mut |i: usize| kollide_2d(&pool, &pairs[i])),
-                ("box2d", &mut |i: usize| box2d_2d(&pool, &pairs[i])),
+                ("box2d-raw", &mut |i: usize| box2d_raw_2d(&pool, &pairs[i])),
+                ("box2d-safe", &mut |i: usize| box2d_safe_2d(&pool, &pairs[i])),
                 ("parry", &mut |i: usize| parry_2d(&pool, &pairs[i], &mut pm)),
             ],
         );

@@ -1,11 +1,12 @@
 //! The ratio table: kollide's time against each peer's, read from criterion's saved results.
 //!
 //! Every bench group runs the same seeded inputs through kollide (function id `kollide`) and
-//! through its peers (function ids such as `parry`, `box2d`, `rapier`), so a ratio can be read
-//! from one run on one machine. Criterion saves each benchmark's latest result under
-//! `target/criterion/<group>/<function>[/<parameter>]/new/`: `benchmark.json` holds the group id,
-//! function id and parameter, and `estimates.json` the statistics. [`collect`] walks that tree
-//! and [`ratio_table`] renders a Markdown table with one row per (group, parameter, peer):
+//! through its peers (function ids such as `parry`, `box2d`, `box2d-raw`, `rapier`), so a
+//! ratio can be read from one run on one machine. Criterion saves each benchmark's latest result
+//! under `target/criterion/<group>/<function>[/<parameter>]/new/`: `benchmark.json` holds the
+//! group id, function id and parameter, and `estimates.json` the statistics. [`collect`] walks
+//! that tree and [`ratio_table`] renders a Markdown table with one row per (group, parameter,
+//! peer):
 //!
 //! ```text
 //! | group | kollide | peer | peer time | kollide / peer |
@@ -166,13 +167,18 @@ mod tests {
             est("support/ball", "parry", None, 3000.0),
             est("support/ball", "box2d", None, 1000.0),
             est("gjk/distance", "kollide", Some("64"), 2.0e6),
+            est("manifold2d/boxes", "kollide", None, 100.0),
+            est("manifold2d/boxes", "box2d-raw", None, 200.0),
+            est("manifold2d/boxes", "box2d-safe", None, 800.0),
         ])
         .unwrap();
         let rows: Vec<&str> = table.lines().collect();
-        assert_eq!(rows.len(), 5, "{table}");
+        assert_eq!(rows.len(), 7, "{table}");
         assert_eq!(rows[2], "| gjk/distance (64) | 2.00 ms | — | — | — |");
-        assert_eq!(rows[3], "| support/ball | 1.50 µs | box2d | 1.00 µs | 1.50 |");
-        assert_eq!(rows[4], "| support/ball | 1.50 µs | parry | 3.00 µs | 0.50 |");
+        assert_eq!(rows[5], "| support/ball | 1.50 µs | box2d | 1.00 µs | 1.50 |");
+        assert_eq!(rows[3], "| manifold2d/boxes | 100.00 ns | box2d-raw | 200.00 ns | 0.50 |");
+        assert_eq!(rows[4], "| manifold2d/boxes | 100.00 ns | box2d-safe | 800.00 ns | 0.12 |");
+        assert_eq!(rows[6], "| support/ball | 1.50 µs | parry | 3.00 µs | 0.50 |");
         assert_eq!(ratio_table(&[]), None);
     }
 

@@ -17,7 +17,10 @@
 //!   `benches/src`, `benches/benches`) opens with a `//!` module doc: its first non-empty line
 //!   starts with `//!`.
 //! * **Workspace lints.** Every workspace package's `Cargo.toml` has `[lints] workspace = true`,
-//!   so `missing_docs`, `unsafe_code = "forbid"` and the clippy settings reach every crate.
+//!   so `missing_docs`, `unsafe_code = "forbid"` and the clippy settings reach every crate. The
+//!   one exception is the bench crate (`kollide-benches`), which calls Box2D's C routine directly
+//!   in one `#[allow(unsafe_code)]` module: it copies the lints into its own `[lints.rust]` with
+//!   `unsafe_code = "deny"` (a `forbid` cannot be lifted locally), and tidy checks that it does.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -250,13 +253,34 @@ pub fn uses_workspace_lints(manifest: &str) -> bool {
     false
 }
 
-/// Workspace lints: every workspace package's `Cargo.toml` has `[lints] workspace = true`.
+/// The package allowed its own lints table (see the module docs).
+pub const OWN_LINTS_PACKAGE: &str = "kollide-benches";
+
+/// `true` when a `Cargo.toml` text has its own `[lints.rust]` table with `unsafe_code = "deny"`
+/// (the bench crate's exception to the workspace lints).
+pub fn denies_unsafe_code(manifest: &str) -> bool {
+    let mut section = String::new();
+    for line in manifest.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let squashed: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        if squashed.starts_with('[') {
+            section = squashed.trim_matches(['[', ']']).to_string();
+        } else if section == "lints.rust" && squashed == "unsafe_code=\"deny\"" {
+            return true;
+        }
+    }
+    false
+}
+
+/// Workspace lints: every workspace package's `Cargo.toml` has `[lints] workspace = true`
+/// (the bench crate may instead deny `unsafe_code` in its own table).
 pub fn check_lints(meta: &Metadata) -> Vec<String> {
     let mut problems = Vec::new();
     for p in &meta.packages {
         let rel = meta.rel(&p.manifest_path).display();
         match fs::read_to_string(&p.manifest_path) {
             Ok(text) if uses_workspace_lints(&text) => {}
+            Ok(text) if p.name == OWN_LINTS_PACKAGE && denies_unsafe_code(&text) => {}
             Ok(_) => problems.push(format!(
                 "{rel}: `{}` does not inherit the workspace lints; add `[lints]` with \
                  `workspace = true`",
@@ -390,6 +414,11 @@ mod tests {
         assert!(!uses_workspace_lints("[lints]\nworkspace = false\n"));
         assert!(!uses_workspace_lints("[lints.rust]\nworkspace = true\n"));
         assert!(!uses_workspace_lints("[package]\nname = \"a\"\n"));
+        assert!(denies_unsafe_code(
+            "[lints.rust]\nmissing_docs = \"warn\"\nunsafe_code = \"deny\"\n"
+        ));
+        assert!(!denies_unsafe_code("[lints.rust]\nunsafe_code = \"allow\"\n"));
+        assert!(!denies_unsafe_code("[package]\nunsafe_code = \"deny\"\n"));
     }
 
     #[test]

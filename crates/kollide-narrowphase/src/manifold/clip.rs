@@ -58,6 +58,34 @@ pub fn clip_segment_to_line<N: Scalar>(
     n
 }
 
+/// [`clip_segment_to_line`] when the caller only goes on with two points (the manifold's
+/// clipping: fewer than two points means no face contact), by value: `Some` with the two points
+/// `clip_segment_to_line` writes when it keeps two, else `None`. The same arithmetic, without
+/// arrays in memory to write and read back.
+#[inline(always)]
+pub(crate) fn clip_segment_pair<N: Scalar>(
+    seg: [ClipVertex<N>; 2],
+    normal: &Vec2<N>,
+    offset: N,
+) -> Option<[ClipVertex<N>; 2]> {
+    let d0 = normal.dot(&seg[0].p.coords) - offset;
+    let d1 = normal.dot(&seg[1].p.coords) - offset;
+    if d0 <= N::zero() && d1 <= N::zero() {
+        return Some(seg);
+    }
+    // One end in, one strictly out: the crossing replaces the outside end and takes its id.
+    if d0 * d1 < N::zero() {
+        let t = d0 / (d0 - d1);
+        let p = seg[0].p + (seg[1].p - seg[0].p) * t;
+        return Some(if d0 > N::zero() {
+            [ClipVertex { p, id: seg[0].id }, seg[1]]
+        } else {
+            [seg[0], ClipVertex { p, id: seg[1].id }]
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +115,22 @@ mod tests {
         assert_eq!(out[1], seg[1]);
         let n = clip_segment_to_line(&seg, &Vec2::x(), -3.0, &mut out);
         assert_eq!(n, 0);
+    }
+
+    #[test]
+    fn the_pair_version_agrees() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        // Coordinates on a coarse grid, so ends exactly on the line happen too.
+        let mut c = || f64::from(r.random_range(-4..=4)) * 0.5;
+        for _ in 0..20_000 {
+            let seg = [cv(c(), c(), 0), cv(c(), c(), 1)];
+            let normal = Vec2::new(c(), c());
+            let offset = c();
+            let mut out = [seg[0]; 2];
+            let k = clip_segment_to_line(&seg, &normal, offset, &mut out);
+            let pair = clip_segment_pair(seg, &normal, offset);
+            assert_eq!(pair, (k == 2).then_some(out), "{seg:?} {normal:?} {offset}");
+        }
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! Each shape is first seen as what the routines need: a circle (a point plus a radius) or a
 //! (rounded) polygon ([`PolygonView`]). A capsule is a rounded segment, a segment a two-vertex
-//! polygon, a box a four-vertex one. Then the pair picks one of three routines. Adding a shape
-//! means adding one arm to [`view`]; adding a specialised pair routine means adding one arm to
-//! [`manifold2`]'s match.
+//! polygon, a box a four-vertex one. Then the pair picks one of three routines. Two (rounded)
+//! boxes skip the views and go to [`contact_boxes`], the polygon routine specialised to boxes
+//! (the same manifolds). Adding a shape means adding one arm to [`view`]; adding a specialised
+//! pair routine means adding one arm to [`manifold2`], as the boxes have.
 //!
 //! Feature ids are those of the views: for a box, vertices are numbered counter-clockwise from
 //! `(−x, −y)` and edge `i` runs from vertex `i` to `i + 1`; for a segment or capsule, vertex 0 is
@@ -12,9 +13,12 @@
 
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Point2, Scalar, UnitVec2, Vec2};
-use kollide_shapes::Shape2;
+use kollide_shapes::{ConvexPolygon, Shape2};
 
-use super::{PolygonView, contact_circle_polygon, contact_circles, contact_polygons};
+use super::box_box::{box_normals, box_vertices};
+use super::{
+    PolygonView, contact_boxes, contact_circle_polygon, contact_circles, contact_polygons,
+};
 
 /// Inline storage for the views of small shapes (segments, boxes, triangles).
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +48,14 @@ impl<N: Scalar> SmallPolygon<N> {
             self.normals[i] = UnitVec2::new_normalize(Vec2::new(e.y, -e.x));
         }
     }
+
+    /// A box: its vertices, and its normals as the exact constants (what [`Self::set`] would
+    /// compute, without four square roots and divisions).
+    fn set_box(&mut self, h: Vec2<N>) {
+        self.len = 4;
+        self.vertices = box_vertices(h);
+        self.normals = box_normals();
+    }
 }
 
 enum View<'a, N: Scalar> {
@@ -61,26 +73,32 @@ fn view<'a, N: Scalar>(shape: &'a Shape2<N>, buf: &'a mut SmallPolygon<N>) -> Vi
             radius,
         })
     };
-    let rect = |h: Vec2<N>| {
-        [
-            Point2::new(-h.x, -h.y),
-            Point2::new(h.x, -h.y),
-            Point2::new(h.x, h.y),
-            Point2::new(-h.x, h.y),
-        ]
+    let rect = |buf: &'a mut SmallPolygon<N>, h: Vec2<N>, radius: N| {
+        buf.set_box(h);
+        View::Polygon(PolygonView { vertices: &buf.vertices, normals: &buf.normals, radius })
     };
     match shape {
         Shape2::Circle(c) => View::Circle(c.radius),
         Shape2::Capsule(c) => small(buf, &[c.segment.a, c.segment.b], c.radius),
         Shape2::Segment(s) => small(buf, &[s.a, s.b], N::zero()),
-        Shape2::Cuboid(c) => small(buf, &rect(c.half_extents), N::zero()),
-        Shape2::RoundedCuboid(r) => small(buf, &rect(r.inner.half_extents), r.border_radius),
+        Shape2::Cuboid(c) => rect(buf, c.half_extents, N::zero()),
+        Shape2::RoundedCuboid(r) => rect(buf, r.inner.half_extents, r.border_radius),
         Shape2::Triangle(t) => small(buf, &[t.a, t.b, t.c], N::zero()),
-        Shape2::Polygon(p) => View::Polygon(PolygonView {
-            vertices: p.vertices(),
-            normals: p.normals(),
-            radius: N::zero(),
-        }),
+        Shape2::Polygon(p) => View::Polygon(stored(p)),
+    }
+}
+
+/// A stored polygon's view.
+fn stored<N: Scalar>(p: &ConvexPolygon<N>) -> PolygonView<'_, N> {
+    PolygonView { vertices: p.vertices(), normals: p.normals(), radius: N::zero() }
+}
+
+/// A (rounded) box's half extents and radius.
+fn as_box<N: Scalar>(shape: &Shape2<N>) -> Option<(Vec2<N>, N)> {
+    match shape {
+        Shape2::Cuboid(c) => Some((c.half_extents, N::zero())),
+        Shape2::RoundedCuboid(r) => Some((r.inner.half_extents, r.border_radius)),
+        _ => None,
     }
 }
 
@@ -106,6 +124,13 @@ pub fn manifold2<N: Scalar, U: Copy + Default>(
     b: &Shape2<N>,
     margin: N,
 ) -> Manifold<N, 2, U> {
+    if let (Some((ha, ra)), Some((hb, rb))) = (as_box(a), as_box(b)) {
+        return contact_boxes(pos_a, ha, ra, pos_b, hb, rb, margin);
+    }
+    // Two stored polygons need no buffers.
+    if let (Shape2::Polygon(pa), Shape2::Polygon(pb)) = (a, b) {
+        return contact_polygons(pos_a, &stored(pa), pos_b, &stored(pb), margin);
+    }
     let mut buf_a = SmallPolygon::new();
     let mut buf_b = SmallPolygon::new();
     match (view(a, &mut buf_a), view(b, &mut buf_b)) {

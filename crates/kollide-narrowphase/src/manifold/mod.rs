@@ -14,7 +14,9 @@
 //! [`contact_polygons`], which is SAT over both polygons' edge normals with a biased choice of the
 //! reference face, the incident edge of the other polygon, and Sutherland–Hodgman clipping of the
 //! incident edge against the reference face's side planes (the manifold seed; Box2D's
-//! `b2CollidePolygons` is the model). [`contact_aabbs`] is the axis-aligned fast path.
+//! `b2CollidePolygons` is the model). [`contact_boxes`] runs the same steps on two boxes, reading
+//! them from their half extents (the same manifolds, faster); [`contact_aabbs`] is the
+//! axis-aligned fast path.
 //!
 //! ## Dispatch
 //! [`manifold2`] picks the routine for a pair of [`Shape2`](kollide_shapes::Shape2)s; swapped
@@ -26,6 +28,7 @@ mod ball_ball;
 mod ball_capsule;
 mod ball_cuboid;
 mod ball_polyhedron;
+mod box_box;
 mod capsule_capsule;
 mod circle;
 mod clip;
@@ -45,6 +48,7 @@ pub use ball_ball::contact_balls;
 pub use ball_capsule::contact_ball_capsule;
 pub use ball_cuboid::contact_ball_cuboid;
 pub use ball_polyhedron::contact_ball_polyhedron;
+pub use box_box::contact_boxes;
 pub use capsule_capsule::{PARALLEL_SIN, contact_capsules};
 pub use circle::{contact_circle_polygon, contact_circles};
 pub use clip::{ClipVertex, clip_segment_to_line};

@@ -12,6 +12,14 @@
 //! 4. **Clip.** The incident edge is clipped against the two side planes of the reference face
 //!    (Sutherland–Hodgman); points farther than the margin in front of the face are dropped.
 //!
+//! **Cost.** Step 1 is the work: every normal of one polygon against every vertex of the other.
+//! It is done inside out: up to eight normals of A are rotated into B's frame at once, and each
+//! vertex of B updates the running minima of all of them at once, eight independent lanes the
+//! compiler turns into a few SIMD instructions per vertex (then the same for B's normals against
+//! A's vertices). The products and minima are those of the plain loop, so the answer is too. The
+//! steps read a polygon through [`SatPolygon`], so a box can supply its vertices, normals and
+//! support values from its half extents and run the very same code ([`super::contact_boxes`]).
+//!
 //! Rounded polygons whose cores are apart may touch vertex to vertex (two capsules end to end):
 //! then the closest points of the reference and incident edges are both end points and the normal
 //! joins them instead of being a face normal.
@@ -29,7 +37,7 @@ use kollide_manifold::{Contact, ContactId, Manifold};
 use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2, geom};
 use kollide_shapes::FeatureId;
 
-use super::clip::{ClipVertex, clip_segment_to_line};
+use super::clip::{ClipVertex, clip_segment_pair};
 use super::segment_closest::segments_closest;
 
 /// A convex polygon as the clipping code sees it: vertices in counter-clockwise order, the
@@ -44,6 +52,40 @@ pub struct PolygonView<'a, N: Scalar> {
     pub normals: &'a [UnitVec2<N>],
     /// Rounding radius (0 for sharp polygons).
     pub radius: N,
+}
+
+/// What SAT and clipping read of a polygon: the same steps run on a [`PolygonView`] (through
+/// [`Prepared`]) and on a box seen through its half extents ([`super::box_box`]), so the two give
+/// the same manifolds.
+pub(super) trait SatPolygon<N: Scalar> {
+    /// The number of vertices (and edges).
+    fn len(&self) -> usize;
+    /// Vertex `i`, for `i ≤ len` (vertex `len` is vertex 0).
+    fn v(&self, i: usize) -> Point2<N>;
+    /// The outward unit normal of edge `i` (from vertex `i` to `i + 1`).
+    fn n(&self, i: usize) -> Vec2<N>;
+    /// The rounding radius.
+    fn radius(&self) -> N;
+    /// The smallest `d · v` over the vertices `v`: the support value in `−d`, negated.
+    fn min_dot(&self, d: &Vec2<N>) -> N;
+    /// The largest distance of a vertex from the origin, plus the radius (for the bias).
+    fn size(&self) -> N;
+
+    /// `true` when [`Self::min_dot`] gives the same value, bit for bit, for `d` and `−d` (a shape
+    /// symmetric about its origin, read so that the sign of `d` cannot matter).
+    fn symmetric(&self) -> bool {
+        false
+    }
+
+    /// The largest separation of `b` (placed by `pos_ab` in this polygon's frame) over this
+    /// polygon's edge normals, with its edge (ties to the lowest index).
+    #[inline(always)]
+    fn max_separation(&self, b: &impl SatPolygon<N>, pos_ab: &Iso2<N>) -> (N, usize)
+    where
+        Self: Sized,
+    {
+        max_separation(self, b, pos_ab)
+    }
 }
 
 impl<N: Scalar> PolygonView<'_, N> {
@@ -62,11 +104,56 @@ impl<N: Scalar> PolygonView<'_, N> {
     }
 }
 
+/// A [`PolygonView`] as a [`SatPolygon`], with the SAT over its normals eight at a time
+/// ([`max_separation_lanes`]).
+struct Prepared<'v, 'a, N: Scalar> {
+    view: &'v PolygonView<'a, N>,
+}
+
+impl<N: Scalar> SatPolygon<N> for Prepared<'_, '_, N> {
+    fn len(&self) -> usize {
+        self.view.len()
+    }
+
+    #[inline(always)]
+    fn v(&self, i: usize) -> Point2<N> {
+        self.view.v(i)
+    }
+
+    #[inline(always)]
+    fn n(&self, i: usize) -> Vec2<N> {
+        self.view.n(i)
+    }
+
+    fn radius(&self) -> N {
+        self.view.radius
+    }
+
+    fn min_dot(&self, d: &Vec2<N>) -> N {
+        min_dot(self.view.vertices, d)
+    }
+
+    fn size(&self) -> N {
+        polygon_size(self.view)
+    }
+
+    #[inline(always)]
+    fn max_separation(&self, b: &impl SatPolygon<N>, pos_ab: &Iso2<N>) -> (N, usize) {
+        if (1..=LANES).contains(&self.len()) {
+            max_separation_lanes(self.view, b, pos_ab)
+        } else {
+            max_separation(self, b, pos_ab)
+        }
+    }
+}
+
 /// The largest separation of `b` (placed by `pos_ab` in `a`'s frame) over `a`'s edge normals,
-/// with its edge (ties to the lowest index).
-fn max_separation<N: Scalar>(
-    a: &PolygonView<'_, N>,
-    b: &PolygonView<'_, N>,
+/// with its edge (ties to the lowest index): one normal at a time, `b`'s support value from
+/// [`SatPolygon::min_dot`].
+#[inline(always)]
+pub(super) fn max_separation<N: Scalar>(
+    a: &impl SatPolygon<N>,
+    b: &impl SatPolygon<N>,
     pos_ab: &Iso2<N>,
 ) -> (N, usize) {
     let mut best = (-N::MAX, 0);
@@ -74,16 +161,88 @@ fn max_separation<N: Scalar>(
         let n = a.n(i);
         let nb = pos_ab.inverse_transform_vector(&n);
         // B's support vertex in −n, in B's frame.
-        let mut min = N::MAX;
-        for v in b.vertices {
-            min = min.min_of(nb.dot(&v.coords));
-        }
-        let sep = min + pos_ab.translation.vector.dot(&n) - n.dot(&a.v(i).coords);
-        if sep > best.0 {
-            best = (sep, i);
-        }
+        let min = b.min_dot(&nb);
+        best = better_edge(best, i, separation(min, &n, &a.v(i), pos_ab));
     }
     best
+}
+
+/// The separation of B along A's normal `n` of the edge through `a_i`, from B's smallest
+/// `nb · v` (`nb` the normal in B's frame).
+#[inline(always)]
+pub(super) fn separation<N: Scalar>(min: N, n: &Vec2<N>, a_i: &Point2<N>, pos_ab: &Iso2<N>) -> N {
+    min + pos_ab.translation.vector.dot(n) - n.dot(&a_i.coords)
+}
+
+/// `(sep, i)` when it beats `best` (strictly: ties keep the lower index; NaN never wins).
+#[inline(always)]
+pub(super) fn better_edge<N: Scalar>(best: (N, usize), i: usize, sep: N) -> (N, usize) {
+    if sep > best.0 { (sep, i) } else { best }
+}
+
+/// How many normals [`max_separation_lanes`] takes at once.
+const LANES: usize = 8;
+
+/// [`max_separation`] for a polygon with at most [`LANES`] edges, turned inside out: its normals
+/// are rotated into B's frame all at once, and each vertex of B updates all their running
+/// minima at once. Eight independent lanes with no reduction inside the loop: the compiler
+/// turns each vertex into a few SIMD instructions (the unused lanes repeat normal 0 and are not
+/// read). The products, minima and separations are the ones [`max_separation`] computes, so the
+/// answer is the same, bit for bit.
+#[inline(always)]
+fn max_separation_lanes<N: Scalar>(
+    a: &PolygonView<'_, N>,
+    b: &impl SatPolygon<N>,
+    pos_ab: &Iso2<N>,
+) -> (N, usize) {
+    let len = a.len();
+    // `pos_ab.inverse_transform_vector(n)`: the conjugate rotation (re, −im) applied to n.
+    let (re, im) = (pos_ab.rotation.re, -pos_ab.rotation.im);
+    let normal = |k: usize| a.n(if k < len { k } else { 0 });
+    let nbx: [N; LANES] = std::array::from_fn(|k| re * normal(k).x - im * normal(k).y);
+    let nby: [N; LANES] = std::array::from_fn(|k| im * normal(k).x + re * normal(k).y);
+    let mut min = [N::MAX; LANES];
+    for j in 0..b.len() {
+        let v = b.v(j);
+        for k in 0..LANES {
+            let d = nbx[k] * v.x + nby[k] * v.y;
+            if d < min[k] {
+                min[k] = d;
+            }
+        }
+    }
+    let mut best = (-N::MAX, 0);
+    for (i, &min) in min.iter().enumerate().take(len) {
+        best = better_edge(best, i, separation(min, &a.n(i), &a.v(i), pos_ab));
+    }
+    best
+}
+
+/// The smallest `d · v` over `vertices` of any count (`N::MAX` for none; NaN products are
+/// skipped).
+///
+/// Four running minima over interleaved vertices instead of one: the compares of one chain no
+/// longer wait for each other, and the minimum of the four is the same value.
+fn min_dot<N: Scalar>(vertices: &[Point2<N>], d: &Vec2<N>) -> N {
+    let mut m = [N::MAX; 4];
+    let mut quads = vertices.chunks_exact(4);
+    for q in &mut quads {
+        for k in 0..4 {
+            let x = d.dot(&q[k].coords);
+            if x < m[k] {
+                m[k] = x;
+            }
+        }
+    }
+    for (k, v) in quads.remainder().iter().enumerate() {
+        let x = d.dot(&v.coords);
+        if x < m[k] {
+            m[k] = x;
+        }
+    }
+    let lo = if m[1] < m[0] { m[1] } else { m[0] };
+    let hi = if m[3] < m[2] { m[3] } else { m[2] };
+    if hi < lo { hi } else { lo }
 }
 
 /// The manifold of two (rounded) convex polygons placed at `pos_a` and `pos_b`, with contacts up
@@ -95,39 +254,58 @@ pub fn contact_polygons<N: Scalar, U: Copy + Default>(
     b: &PolygonView<'_, N>,
     margin: N,
 ) -> Manifold<N, 2, U> {
+    let (pa, pb) = (Prepared { view: a }, Prepared { view: b });
+    contact_sat(pos_a, &pa, pos_b, &pb, margin, || exact_fallback(pos_a, a, pos_b, b, margin))
+}
+
+/// Steps 1–4 on any pair of [`SatPolygon`]s; `fallback` gives the manifold when clipping keeps
+/// no point.
+#[inline(always)]
+pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso2<N>,
+    a: &impl SatPolygon<N>,
+    pos_b: &Iso2<N>,
+    b: &impl SatPolygon<N>,
+    margin: N,
+    fallback: impl FnOnce() -> Manifold<N, 2, U>,
+) -> Manifold<N, 2, U> {
     let pos_ab = pos_a.inv_compose(pos_b);
     let pos_ba = pos_ab.inverse();
-    let radius = a.radius + b.radius;
-    let (sep_a, edge_a) = max_separation(a, b, &pos_ab);
+    let radius = a.radius() + b.radius();
+    let (sep_a, edge_a) = a.max_separation(b, &pos_ab);
     if sep_a > margin + radius {
         return Manifold::new();
     }
-    let (sep_b, edge_b) = max_separation(b, a, &pos_ba);
+    let (sep_b, edge_b) = b.max_separation(a, &pos_ba);
     if sep_b > margin + radius {
         return Manifold::new();
     }
     // Bias: B's face wins only when better by 1e-4 of the polygons' size. The manifold's depth
     // may then be up to that much deeper than the exact one: the price of a reference face that
     // does not flip between frames when the two axes are nearly tied.
-    let tol = N::lit(1e-4)
-        * geom::clamp(polygon_size(a).max_of(polygon_size(b)), N::lit(1e-3), N::lit(1e3));
-    let flip = geom::biased_greater(sep_b, sep_a, N::one(), tol);
-    let m: Manifold<N, 2, U> = if flip {
-        clip_reference(b, edge_b, a, &pos_ba, margin, sep_b > N::zero()).flipped()
+    // (The tolerance is positive, so B cannot win unless its separation is the larger: the sizes,
+    // and their square roots, are only needed then.)
+    let flip = sep_b > sep_a && {
+        let tol = N::lit(1e-4) * geom::clamp(a.size().max_of(b.size()), N::lit(1e-3), N::lit(1e3));
+        geom::biased_greater(sep_b, sep_a, N::one(), tol)
+    };
+    let clipped = if flip {
+        clip_reference(b, edge_b, a, &pos_ba, margin, sep_b > N::zero())
     } else {
         clip_reference(a, edge_a, b, &pos_ab, margin, sep_a > N::zero())
     };
-    if m.is_empty() {
+    if clipped.len == 0 {
         // SAT found no separating axis beyond the margin, but clipping kept no point: the
         // incident edge lies beyond the reference face's side planes (a short reference face,
         // such as a segment's, against a vertex). Never report "no contact" for that: take the
         // exact closest points or penetration from GJK/EPA as one contact.
-        return exact_fallback(pos_a, a, pos_b, b, margin);
+        return fallback();
     }
-    to_world(m, pos_a, flip.then_some(pos_ab))
+    to_world(&clipped, pos_a, flip.then_some(pos_ab))
 }
 
-fn exact_fallback<N: Scalar, U: Copy + Default>(
+/// The exact closest points (or penetration) from GJK/EPA as one contact.
+pub(super) fn exact_fallback<N: Scalar, U: Copy + Default>(
     pos_a: &Iso2<N>,
     a: &PolygonView<'_, N>,
     pos_b: &Iso2<N>,
@@ -165,19 +343,52 @@ impl<N: Scalar> kollide_shapes::SupportMap<N, 2> for PolygonView<'_, N> {
     }
 }
 
+/// The largest distance of a vertex from the origin, plus the radius. (One square root: the
+/// root of the largest squared norm is the largest root. Two running maxima, of the even and
+/// the odd vertices, so the compares do not wait for each other; NaN never wins.)
 fn polygon_size<N: Scalar>(p: &PolygonView<'_, N>) -> N {
-    p.vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm())) + p.radius
+    let mut m = [N::zero(); 2];
+    for (k, v) in p.vertices.iter().enumerate() {
+        let sq = v.coords.norm_squared();
+        if sq > m[k & 1] {
+            m[k & 1] = sq;
+        }
+    }
+    let sq = if m[1] > m[0] { m[1] } else { m[0] };
+    sq.sqrt() + p.radius
 }
 
-/// Builds the manifold in the reference polygon's frame (reference = A of the result).
+/// Up to two contacts in the reference polygon's frame (reference = A), before they are flipped
+/// and moved to the world: a few plain values, so no whole [`Manifold`] is built and copied.
+struct Clipped<N: Scalar, U> {
+    normal: Vec2<N>,
+    contacts: [Contact<N, 2, U>; 2],
+    len: usize,
+}
+
+impl<N: Scalar, U: Copy + Default> Clipped<N, U> {
+    fn new(normal: Vec2<N>) -> Self {
+        Self { normal, contacts: [Contact::default(); 2], len: 0 }
+    }
+
+    fn push(&mut self, c: Contact<N, 2, U>) {
+        if self.len < 2 {
+            self.contacts[self.len] = c;
+            self.len += 1;
+        }
+    }
+}
+
+/// Builds the contacts in the reference polygon's frame (reference = A of the result).
+#[inline(always)]
 fn clip_reference<N: Scalar, U: Copy + Default>(
-    r: &PolygonView<'_, N>,
+    r: &impl SatPolygon<N>,
     edge: usize,
-    inc: &PolygonView<'_, N>,
+    inc: &impl SatPolygon<N>,
     pos_ri: &Iso2<N>,
     margin: N,
     cores_apart: bool,
-) -> Manifold<N, 2, U> {
+) -> Clipped<N, U> {
     let n = r.n(edge);
     // Incident edge: the most anti-parallel normal.
     let n_in_inc = pos_ri.inverse_transform_vector(&n);
@@ -204,7 +415,7 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
     ];
     let v1 = r.v(edge);
     let v2 = r.v(edge + 1);
-    let radius = r.radius + inc.radius;
+    let radius = r.radius() + inc.radius();
 
     // Rounded cores that are apart and meet end to end: one contact along the line joining the end
     // points. (When the cores overlap, the closest points of these two edges say nothing.)
@@ -216,57 +427,60 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
         if at_end(s) && at_end(t) && dist > N::zero() && d.dot(&n) < dist {
             let normal = d / dist;
             let sep = dist - radius;
-            let mut m = Manifold::with_normal(normal);
+            let mut m = Clipped::new(normal);
             if sep <= margin {
                 let fr = if s <= N::zero() { edge } else { (edge + 1) % r.len() };
                 let fi = if t <= N::zero() { i1 } else { i2 };
                 let id = ContactId::new(FeatureId::Vertex(fr as u32), FeatureId::Vertex(fi as u32));
-                m.push(Contact::new(pr + normal * r.radius, pi - normal * inc.radius, sep, id));
+                m.push(Contact::new(pr + normal * r.radius(), pi - normal * inc.radius(), sep, id));
             }
             return m;
         }
     }
 
-    // Side planes of the reference face: t·p ≥ t·v1 and t·p ≤ t·v2.
-    let tangent = (v2 - v1).normalize();
-    let mut tmp = inc_pts;
-    let mut out = inc_pts;
-    let k = clip_segment_to_line(&inc_pts, &-tangent, -tangent.dot(&v1.coords), &mut tmp);
-    let mut m = Manifold::with_normal(n);
-    if k < 2 {
+    // Side planes of the reference face: t·p ≥ t·v1 and t·p ≤ t·v2. The unit tangent is the
+    // normal turned a quarter turn back: the normal `(e.y, −e.x)/|e|` of the edge `e = v2 − v1`
+    // gives `(e.x, e.y)/|e|`, the normalised edge itself, without a square root and divisions.
+    let tangent = Vec2::new(-n.y, n.x);
+    let mut m = Clipped::new(n);
+    let Some(clipped) = clip_segment_pair(inc_pts, &-tangent, -tangent.dot(&v1.coords)) else {
         return m;
-    }
-    let k = clip_segment_to_line(&tmp, &tangent, tangent.dot(&v2.coords), &mut out);
-    if k < 2 {
+    };
+    let Some(out) = clip_segment_pair(clipped, &tangent, tangent.dot(&v2.coords)) else {
         return m;
-    }
+    };
     let face = n.dot(&v1.coords);
     for cv in out {
         let core_sep = n.dot(&cv.p.coords) - face;
         let sep = core_sep - radius;
         if sep <= margin {
             let on_face = cv.p - n * core_sep;
-            m.push(Contact::new(on_face + n * r.radius, cv.p - n * inc.radius, sep, cv.id));
+            m.push(Contact::new(on_face + n * r.radius(), cv.p - n * inc.radius(), sep, cv.id));
         }
     }
     m
 }
 
-/// Moves a manifold built in the reference frame to the world. `flipped_pos_ab` is `Some(pos_ab)`
-/// when the reference was B (the manifold was built in B's frame and already flipped).
+/// The world manifold of contacts built in the reference frame. `flipped_pos_ab` is
+/// `Some(pos_ab)` when the reference was B: the contacts are in B's frame and are flipped here
+/// (normal negated, points and feature ids swapped) to go from A to B.
+#[inline(always)]
 fn to_world<N: Scalar, U: Copy + Default>(
-    mut m: Manifold<N, 2, U>,
+    clipped: &Clipped<N, U>,
     pos_a: &Iso2<N>,
     flipped_pos_ab: Option<Iso2<N>>,
 ) -> Manifold<N, 2, U> {
-    let frame = match flipped_pos_ab {
-        Some(pos_ab) => pos_a * pos_ab,
-        None => *pos_a,
+    let flip = flipped_pos_ab.is_some();
+    let (frame, normal) = match flipped_pos_ab {
+        Some(pos_ab) => (pos_a * pos_ab, -clipped.normal),
+        None => (*pos_a, clipped.normal),
     };
-    m.normal = frame.rotation * m.normal;
-    for c in m.contacts_mut() {
-        c.point_a = frame * c.point_a;
-        c.point_b = frame * c.point_b;
+    // (`Manifold::new` then the normal, rather than `with_normal`: built in place, not copied.)
+    let mut m = Manifold::new();
+    m.normal = frame.rotation * normal;
+    for c in &clipped.contacts[..clipped.len] {
+        let c = if flip { c.flipped() } else { *c };
+        m.push(Contact { point_a: frame * c.point_a, point_b: frame * c.point_b, ..c });
     }
     m
 }
