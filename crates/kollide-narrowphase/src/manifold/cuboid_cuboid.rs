@@ -156,30 +156,38 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
     if best_b.0 > margin {
         return Manifold::new();
     }
-    // Edge pairs, from the entries of R (see the module docs).
+    // Edge pairs, from the entries of R (see the module docs). All nine separations first, then
+    // the largest: no branch in the arithmetic.
     let parallel = N::EPSILON.sqrt() * N::lit(10.0);
-    let mut best_e = (-N::MAX, 0usize, 0usize, N::one(), N::one());
+    let mut seps = [-N::MAX; 9];
+    let mut signs = [N::one(); 9];
+    let mut lens = [N::one(); 9];
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             let (r1, r2) = (r[(i1, j)], r[(i2, j)]);
             let len = (r1 * r1 + r2 * r2).sqrt();
-            if len <= parallel {
-                continue;
-            }
             let ra = ha[i1] * abs_r[(i2, j)] + ha[i2] * abs_r[(i1, j)];
             let rb = hb[j1] * abs_r[(i, j2)] + hb[j2] * abs_r[(i, j1)];
             let d = t[i2] * r1 - t[i1] * r2;
             let sep = (d.abs() - ra - rb) / len;
-            if sep > margin {
-                return Manifold::new();
-            }
-            if sep > best_e.0 {
-                best_e = (sep, i, j, sign_of(d), len);
-            }
+            // Parallel edges (and a zero length) are skipped.
+            seps[3 * i + j] = if len > parallel { sep } else { -N::MAX };
+            signs[3 * i + j] = sign_of(d);
+            lens[3 * i + j] = len;
         }
     }
+    let mut best = 0;
+    for k in 1..9 {
+        if seps[k] > seps[best] {
+            best = k;
+        }
+    }
+    if seps[best] > margin {
+        return Manifold::new();
+    }
+    let best_e = (seps[best], best / 3, best % 3, signs[best], lens[best]);
 
     let tol = bias_tolerance(ha.norm(), hb.norm());
     // The exact separation: the largest over all axes.

@@ -25,7 +25,8 @@
 //!   planes keeps at most eight points), with the feature ids of [`super::clip3`]: incident
 //!   vertices keep `(reference face, incident vertex)`, crossings of incident edges are
 //!   `(reference edge, incident edge)`, crossings of two side planes are the reference corner
-//!   `(corner, incident face)`.
+//!   `(corner, incident face)`. A box has 26 features, so while clipping every id is a one-byte
+//!   code (vertices `0..8`, edges `8..20`, faces `20..26`), turned into [`FeatureId`]s at the end.
 //! * The **slack** and the corner correction follow [`super::face_clip`]: side planes move out
 //!   by `slack` when the faces are nearly anti-parallel (cosine ≥ 0.99), and a reference corner
 //!   left by the clip is put back on the line through the true corner along `n`, where it meets
@@ -39,7 +40,6 @@ use kollide_manifold::{Contact, ContactId};
 use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_shapes::{Cuboid, FeatureId};
 
-use super::clip3::{ClipEdge, ClipVertex3};
 use super::cuboid_cuboid::cuboid_edge_id;
 use super::face_clip::newell_normal;
 
@@ -73,30 +73,50 @@ const fn face_corners_table() -> [[u32; 4]; 6] {
     table
 }
 
-/// The id of the box edge between adjacent corners `u` and `v`.
-fn edge_between(u: u32, v: u32) -> FeatureId {
-    FeatureId::Edge(cuboid_edge_id(u & v, (u ^ v).trailing_zeros()))
+/// The code of the box edge between adjacent corners `u` and `v` (see [`Point`]).
+fn edge_code(u: u32, v: u32) -> u8 {
+    EDGE + cuboid_edge_id(u & v, (u ^ v).trailing_zeros()) as u8
 }
 
-/// One side plane of the reference face: `sign · p[axis] ≤ offset`.
-#[derive(Clone, Copy)]
-struct Side<N: Scalar> {
-    axis: usize,
-    sign: N,
-    offset: N,
-    edge: FeatureId,
-    start: FeatureId,
-    end: FeatureId,
+/// Feature codes: vertices `0..8`, edges from [`EDGE`], faces from [`FACE`].
+const EDGE: u8 = 8;
+const FACE: u8 = 20;
+const UNKNOWN: u8 = u8::MAX;
+
+/// The feature of a code.
+fn feature(code: u8) -> FeatureId {
+    match code {
+        0..EDGE => FeatureId::Vertex(u32::from(code)),
+        EDGE..FACE => FeatureId::Edge(u32::from(code - EDGE)),
+        FACE..UNKNOWN => FeatureId::Face(u32::from(code - FACE)),
+        UNKNOWN => FeatureId::Unknown,
+    }
+}
+
+/// A point being clipped: the point, its feature pair `(a, b)` = (reference feature, incident
+/// feature) and what the edge leaving it lies on (`edge`: side plane `0..4`, or the code of an
+/// incident edge), all as one-byte feature codes so that the clip moves little memory.
+#[derive(Clone, Copy, Debug)]
+struct Point<N: Scalar> {
+    p: Point3<N>,
+    a: u8,
+    b: u8,
+    edge: u8,
 }
 
 /// A polygon being clipped, in fixed inline storage.
 struct Quad<N: Scalar> {
-    points: [ClipVertex3<N>; MAX_FACE_POINTS],
+    points: [Point<N>; MAX_FACE_POINTS],
     len: usize,
 }
 
 impl<N: Scalar> Quad<N> {
-    fn push(&mut self, v: ClipVertex3<N>) {
+    fn new() -> Self {
+        let p = Point { p: Point3::origin(), a: UNKNOWN, b: UNKNOWN, edge: UNKNOWN };
+        Self { points: [p; MAX_FACE_POINTS], len: 0 }
+    }
+
+    fn push(&mut self, v: Point<N>) {
         // A convex quad clipped by four planes never exceeds eight points; the guard only keeps
         // rounding from ever indexing past the end.
         if self.len < MAX_FACE_POINTS {
@@ -106,13 +126,23 @@ impl<N: Scalar> Quad<N> {
     }
 }
 
-/// Clips `input` against side plane `index` of `sides` into `out` (one Sutherland–Hodgman pass,
-/// see [`super::clip3`]).
+/// The reference face's side planes: plane `k` (of the edge from corner `k` to corner `k + 1`)
+/// is `sign[k] · p[axis[k]] ≤ offset[k]`; `corner[k]` and `edge[k]` are feature codes.
+struct Sides<N: Scalar> {
+    axis: [usize; 4],
+    sign: [N; 4],
+    offset: [N; 4],
+    edge: [u8; 4],
+    corner: [u8; 4],
+}
+
+/// Clips `input` against side plane `k` into `out` (one Sutherland–Hodgman pass, see
+/// [`super::clip3`]). `face` is the incident face's code.
 fn clip_to_side<N: Scalar>(
     input: &Quad<N>,
-    sides: &[Side<N>; 4],
-    index: usize,
-    incident_face: FeatureId,
+    sides: &Sides<N>,
+    k: usize,
+    face: u8,
     out: &mut Quad<N>,
 ) {
     out.len = 0;
@@ -120,26 +150,26 @@ fn clip_to_side<N: Scalar>(
     if n == 0 {
         return;
     }
-    let side = &sides[index];
-    let dist = |v: &ClipVertex3<N>| side.sign * v.p[side.axis] - side.offset;
-    let crossing = |prev: &ClipVertex3<N>, cur: &ClipVertex3<N>, dp: N, dc: N| {
+    let (axis, sign, offset) = (sides.axis[k], sides.sign[k], sides.offset[k]);
+    let dist = |v: &Point<N>| sign * v.p[axis] - offset;
+    let crossing = |prev: &Point<N>, cur: &Point<N>, dp: N, dc: N| {
         let t = dp / (dp - dc);
         let p = prev.p + (cur.p - prev.p) * t;
-        let id = match prev.edge {
-            ClipEdge::Incident(e) => ContactId::new(side.edge, e),
-            ClipEdge::Side(k) => {
-                let other = &sides[k];
-                let corner = if other.end == side.start {
-                    side.start
-                } else if other.start == side.end {
-                    side.end
-                } else {
-                    FeatureId::Unknown
-                };
-                ContactId::new(corner, incident_face)
-            }
-        };
-        (p, id)
+        if prev.edge >= EDGE {
+            // An incident edge through the plane.
+            (p, sides.edge[k], prev.edge)
+        } else {
+            // A piece of an earlier side plane through this one: the corner they share.
+            let other = usize::from(prev.edge);
+            let corner = if other == (k + 3) % 4 {
+                sides.corner[k]
+            } else if other == (k + 1) % 4 {
+                sides.corner[(k + 1) % 4]
+            } else {
+                UNKNOWN
+            };
+            (p, corner, face)
+        }
     };
     let mut prev = &input.points[n - 1];
     let mut dp = dist(prev);
@@ -149,11 +179,11 @@ fn clip_to_side<N: Scalar>(
         if prev_in && cur_in {
             out.push(*cur);
         } else if prev_in {
-            let (p, id) = crossing(prev, cur, dp, dc);
-            out.push(ClipVertex3 { p, id, edge: ClipEdge::Side(index) });
+            let (p, a, b) = crossing(prev, cur, dp, dc);
+            out.push(Point { p, a, b, edge: k as u8 });
         } else if cur_in {
-            let (p, id) = crossing(prev, cur, dp, dc);
-            out.push(ClipVertex3 { p, id, edge: prev.edge });
+            let (p, a, b) = crossing(prev, cur, dp, dc);
+            out.push(Point { p, a, b, edge: prev.edge });
             out.push(*cur);
         }
         prev = cur;
@@ -162,9 +192,10 @@ fn clip_to_side<N: Scalar>(
 }
 
 /// The face contact of the reference box `r` (its face on `axis` with outward normal
-/// `sign · e_axis`, `sign = ±1`) and the box `inc` placed in `r`'s frame by `pos_ri`. Writes the contacts with a separation up to `margin` to `out`, in
-/// `r`'s frame as `(point on r, point on inc)` with ids `(feature of r, feature of inc)`, and
-/// returns how many. `slack` moves the side planes out for resting faces (see the module docs).
+/// `sign · e_axis`, `sign = ±1`) and the box `inc` placed in `r`'s frame by `pos_ri`. Writes the
+/// contacts with a separation up to `margin` to `out`, in `r`'s frame as
+/// `(point on r, point on inc)` with ids `(feature of r, feature of inc)`, and returns how many.
+/// `slack` moves the side planes out for resting faces (see the module docs).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
     r: &Cuboid<N, 3>,
@@ -180,57 +211,47 @@ pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
     let hr = r.half_extents;
     let ref_face = 2 * axis + usize::from(sign < zero);
     let ref_corners = &FACE_CORNERS[ref_face];
-    let ref_id = FeatureId::Face(ref_face as u32);
+    let ref_code = FACE + ref_face as u8;
 
     // The incident face: the support face of `inc` in −n (in its own frame).
     let mut n = Vec3::zeros();
     n[axis] = sign;
-    let inc_face = inc.support_face_index(&pos_ri.inverse_transform_vector(&-n)) as usize;
-    let inc_id = FeatureId::Face(inc_face as u32);
-    let inc_corners = &FACE_CORNERS[inc_face];
-    let mut a = Quad {
-        points: [ClipVertex3 {
-            p: Point3::origin(),
-            id: ContactId::new(FeatureId::Unknown, FeatureId::Unknown),
-            edge: ClipEdge::Side(0),
-        }; MAX_FACE_POINTS],
-        len: 4,
-    };
+    let inc_face = inc.support_face_index(&pos_ri.inverse_transform_vector(&-n));
+    let inc_code = FACE + inc_face as u8;
+    let inc_corners = &FACE_CORNERS[inc_face as usize];
+    let mut a = Quad::new();
     let mut corners = [Point3::origin(); 4];
     for k in 0..4 {
         let v = inc_corners[k];
         corners[k] = pos_ri * inc.vertex(v);
-        a.points[k] = ClipVertex3 {
+        a.push(Point {
             p: corners[k],
-            id: ContactId::new(ref_id, FeatureId::Vertex(v)),
-            edge: ClipEdge::Incident(edge_between(v, inc_corners[(k + 1) % 4])),
-        };
+            a: ref_code,
+            b: v as u8,
+            edge: edge_code(v, inc_corners[(k + 1) % 4]),
+        });
     }
     // The incident face's outward normal (from its corners, as the general clipper has it), and
     // its cosine with n.
     let inc_normal = newell_normal(&corners);
     let inc_denom = inc_normal.dot(&n);
     let slack = if -inc_denom >= N::lit(PARALLEL_FACES) { slack } else { zero };
-    let first_incident = a.points[0].p;
 
     // The side planes, in the order of the reference face's edges.
-    let sides: [Side<N>; 4] = core::array::from_fn(|k| {
-        let (u, v) = (ref_corners[k], ref_corners[(k + 1) % 4]);
-        let along = (u ^ v).trailing_zeros() as usize;
-        let c = 3 - axis - along;
-        let positive = u & (1 << c) != 0;
-        Side {
-            axis: c,
-            sign: if positive { N::one() } else { -N::one() },
-            offset: hr[c] + slack,
-            edge: edge_between(u, v),
-            start: FeatureId::Vertex(u),
-            end: FeatureId::Vertex(v),
-        }
-    });
-    let mut b = Quad { points: a.points, len: 0 };
+    let mut sides =
+        Sides { axis: [0; 4], sign: [zero; 4], offset: [zero; 4], edge: [0; 4], corner: [0; 4] };
     for k in 0..4 {
-        clip_to_side(&a, &sides, k, inc_id, &mut b);
+        let (u, v) = (ref_corners[k], ref_corners[(k + 1) % 4]);
+        let c = 3 - axis - (u ^ v).trailing_zeros() as usize;
+        sides.axis[k] = c;
+        sides.sign[k] = if u & (1 << c) != 0 { N::one() } else { -N::one() };
+        sides.offset[k] = hr[c] + slack;
+        sides.edge[k] = edge_code(u, v);
+        sides.corner[k] = u as u8;
+    }
+    let mut b = Quad::new();
+    for k in 0..4 {
+        clip_to_side(&a, &sides, k, inc_code, &mut b);
         core::mem::swap(&mut a, &mut b);
         if a.len == 0 {
             return 0;
@@ -243,19 +264,16 @@ pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
     let mut count = 0;
     for v in &a.points[..a.len] {
         let mut p = v.p;
-        if fix_corners
-            && v.id.b == inc_id
-            && let FeatureId::Vertex(k) = v.id.a
-        {
+        if fix_corners && v.b == inc_code && v.a < EDGE {
             // A reference corner: back onto the true corner's line along n.
-            let c = r.vertex(k);
-            p = c + n * (inc_normal.dot(&(first_incident - c)) / inc_denom);
+            let c = r.vertex(u32::from(v.a));
+            p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
         }
         let gap = sign * (p[axis] - plane);
         if gap <= margin {
             let mut on_ref = p;
             on_ref[axis] -= sign * gap;
-            out[count] = Contact::new(on_ref, p, gap, v.id);
+            out[count] = Contact::new(on_ref, p, gap, ContactId::new(feature(v.a), feature(v.b)));
             count += 1;
         }
     }
