@@ -33,8 +33,10 @@
 //!    reduced to four points; an edge winner gives one contact at the closest points of the two
 //!    edges. If clipping leaves nothing, the exact GJK/EPA contact is used.
 //!
-//! Cost: `F_A·V_B + F_B·V_A` dot products for the faces and `E_A·E_B` Gauss-map tests (a few
-//! dot products each) for the edges, with no allocation for faces of up to 16 vertices.
+//! Cost: `F_A·V_B + F_B·V_A` dot products for the faces and `E_A·E_B` Gauss-map tests for the
+//! edges, with no allocation for faces of up to 16 vertices. The edge tests are the bulk; for
+//! shapes of up to 128 edges they run on per-query tables of B's edges, mostly without branches
+//! (see [`edge_query`]'s notes), and the face scans keep four running minima.
 //!
 //! **Feature ids** are the polyhedra's own: `Face(i)` is `face(i)`, `Vertex(i)` is
 //! `vertices()[i]`, `Edge(i)` is `edges()[i]`.
@@ -87,32 +89,40 @@ fn face_query<N: Scalar>(
 /// faces takes the same test with the dot products computed per edge pair.
 const FACE_TABLE: usize = 128;
 
-/// B with at most this many edges (and at most [`FACE_TABLE`] faces) has its arc-plane normals
-/// computed once per query, and takes the second and third Gauss-map tests without branches.
+/// B with at most this many edges (and at most [`FACE_TABLE`] faces) takes the tabulated scan of
+/// [`edge_query`].
 const ARC_TABLE: usize = 128;
 
 /// The best edge pair: its separation, the edges of A and B, and the axis (from A to B) in B's
 /// frame. `pos_ba` places A in B's frame. `None` when no pair forms a Minkowski face.
 ///
 /// The first Gauss-map test of a pair, whether B's arc `cd` crosses the plane of A's arc `ab`,
-/// needs `c·(b×a)` and `d·(b×a)` with `c`, `d` B's negated face normals: a dot product per face
-/// of B, not per edge. They are tabulated once per edge of A (`−cba = nᵢ · (b×a)`, exactly the
-/// negated value, so the products and signs are those of the per-pair formula), and most pairs
-/// are rejected with two look-ups and a product, for 64 edges of B at a time into a bit mask.
+/// needs `c·(b×a)` and `d·(b×a)` with `c`, `d` B's negated face normals; the product of the two
+/// is that of `n₀·(b×a)` and `n₁·(b×a)` with B's face normals `n₀`, `n₁` (negation is exact).
 ///
-/// The pairs left (about a third, for hulls of a few dozen vertices whose arcs are long) take
-/// the other two tests, which need B's arc-plane normal `d × c`: for B of up to [`ARC_TABLE`]
-/// edges these normals are computed once per query, not once per pair, and the tests of a chunk
-/// run without branches into a second mask, so only the pairs that pass all three (a few per
-/// edge of A) reach a branch. The values, and so the answer, are the per-pair formula's bit for
-/// bit. `tables: false` forces the per-pair formula (the tests compare the two).
+/// **Tabulated scan** (B of up to [`ARC_TABLE`] edges and [`FACE_TABLE`] faces). Once per query,
+/// every edge of B gets its arc-plane normal `d × c`, the coordinates of its two face normals in
+/// six arrays, and its length. Then per edge of A:
+/// 1. the side values `n₀·(b×a)`, `n₁·(b×a)` of every edge of B, one loop over the arrays that
+///    the compiler vectorises;
+/// 2. the first test for 64 edges of B at a time into a bit mask, again without branches;
+/// 3. the other two tests for the edges that pass (about a third, for hulls of a few dozen
+///    vertices, whose arcs are long) into a second mask, without branches, with the tabulated
+///    `d × c`;
+/// 4. the axis and separation of the few pairs left, in order of B's edges.
+///
+/// **Per-pair scan** (larger B). The side values are tabulated per face of B once per edge of A
+/// (`−cba = nᵢ · (b×a)`, exactly the negated value), the first test runs for 64 edges at a time
+/// into a mask, and the pairs that pass take the other tests one by one.
+///
+/// Both scans compute every value with the same formula in the same order, so they find the
+/// same answer bit for bit. `tables: false` forces the per-pair scan (the tests compare the two).
 fn edge_query<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     b: &ConvexPolyhedron<N>,
     pos_ba: &Iso3<N>,
     tables: bool,
 ) -> Option<(N, usize, usize, Vec3<N>)> {
-    let parallel = Tolerances::<N>::default().parallel_cosine;
     let count = N::from_count(a.vertices().len());
     let centroid = a.vertices().iter().fold(Vec3::zeros(), |s, v| s + v.coords) / count;
     let centroid = pos_ba * Point3::from(centroid);
@@ -121,20 +131,87 @@ fn edge_query<N: Scalar>(
     let zero = N::zero();
     let tabulate = normals_b.len() <= FACE_TABLE;
     let arcs_tabulated = tables && tabulate && edges_b.len() <= ARC_TABLE;
+    // Per edge of B: its arc-plane normal d × c, the coordinates of its two faces' normals
+    // (x, y, z of the first, then of the second, one array each, for a loop over B's edges that
+    // the compiler can vectorise), and the length of the edge.
     let mut arcs = [Vec3::zeros(); ARC_TABLE];
+    let mut ends = [[zero; ARC_TABLE]; 6];
+    let mut lengths_b = [zero; ARC_TABLE];
     if arcs_tabulated {
-        for (x, eb) in arcs.iter_mut().zip(edges_b) {
-            let c = -normals_b[eb.faces[0] as usize].into_inner();
-            let d = -normals_b[eb.faces[1] as usize].into_inner();
-            *x = d.cross(&c);
+        for (k, eb) in edges_b.iter().enumerate() {
+            let n0 = normals_b[eb.faces[0] as usize].into_inner();
+            let n1 = normals_b[eb.faces[1] as usize].into_inner();
+            let (c, d) = (-n0, -n1);
+            arcs[k] = d.cross(&c);
+            for i in 0..3 {
+                ends[i][k] = n0[i];
+                ends[3 + i][k] = n1[i];
+            }
+            let q1 = b.vertices()[eb.vertices[0] as usize];
+            let q2 = b.vertices()[eb.vertices[1] as usize];
+            lengths_b[k] = (q2 - q1).norm();
         }
     }
+    // The side values n · (b×a) of the two faces of each edge of B, per edge of A.
+    let (mut side0, mut side1) = ([zero; ARC_TABLE], [zero; ARC_TABLE]);
     let mut side = [zero; FACE_TABLE];
     let mut best: Option<(N, usize, usize, Vec3<N>)> = None;
     for (ia, ea) in a.edges().iter().enumerate() {
         let u1 = pos_ba.rotation * a.face_normal(ea.faces[0] as usize).into_inner();
         let u2 = pos_ba.rotation * a.face_normal(ea.faces[1] as usize).into_inner();
         let b_x_a = u2.cross(&u1);
+        if arcs_tabulated {
+            let m = edges_b.len();
+            let (x, y, z) = (b_x_a.x, b_x_a.y, b_x_a.z);
+            let [x0, y0, z0, x1, y1, z1] = &ends;
+            // (The dot product in nalgebra's order, so the values are `n.dot(&b_x_a)`.)
+            for k in 0..m {
+                side0[k] = x0[k] * x + y0[k] * y + z0[k] * z;
+                side1[k] = x1[k] * x + y1[k] * y + z1[k] * z;
+            }
+            let mut edge_a: Option<(Point3<N>, Vec3<N>, N)> = None;
+            for chunk in 0..m.div_ceil(64) {
+                let (lo, hi) = (chunk * 64, m.min(chunk * 64 + 64));
+                // The first test (`(−s₀)(−s₁) = s₀s₁` exactly), a bit per edge.
+                let mut reject = 0u64;
+                for (k, (s0, s1)) in side0[lo..hi].iter().zip(&side1[lo..hi]).enumerate() {
+                    reject |= u64::from(*s0 * *s1 >= zero) << k;
+                }
+                // The second and third tests of the edges that pass, into a second mask.
+                let mut left = !reject & (u64::MAX >> (64 - (hi - lo)));
+                let mut keep = 0u64;
+                while left != 0 {
+                    let k = left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    let cba = -side0[lo + k];
+                    let d_x_c = &arcs[lo + k];
+                    let adc = u1.dot(d_x_c);
+                    let bdc = u2.dot(d_x_c);
+                    let fails = (adc * bdc >= zero) | (cba * bdc <= zero);
+                    keep |= u64::from(!fails) << k;
+                }
+                while keep != 0 {
+                    let ib = lo + keep.trailing_zeros() as usize;
+                    keep &= keep - 1;
+                    let (p1, da, da_len) = *edge_a.get_or_insert_with(|| {
+                        let p1 = pos_ba * a.vertices()[ea.vertices[0] as usize];
+                        let p2 = pos_ba * a.vertices()[ea.vertices[1] as usize];
+                        (p1, p2 - p1, (p2 - p1).norm())
+                    });
+                    let eb = &edges_b[ib];
+                    let q1 = b.vertices()[eb.vertices[0] as usize];
+                    let q2 = b.vertices()[eb.vertices[1] as usize];
+                    let db = q2 - q1;
+                    let axis = edge_pair_axis(&p1, &da, da_len, &q1, &db, lengths_b[ib], &centroid);
+                    if let Some((sep, l)) = axis
+                        && best.is_none_or(|x| sep > x.0)
+                    {
+                        best = Some((sep, ia, ib, l));
+                    }
+                }
+            }
+            continue;
+        }
         if tabulate {
             for (s, n) in side.iter_mut().zip(normals_b) {
                 *s = n.dot(&b_x_a);
@@ -153,17 +230,10 @@ fn edge_query<N: Scalar>(
             let q1 = b.vertices()[eb.vertices[0] as usize];
             let q2 = b.vertices()[eb.vertices[1] as usize];
             let db = q2 - q1;
-            let l = da.cross(&db);
-            let len = l.norm();
-            if len <= parallel * da.norm() * db.norm() {
-                return;
-            }
-            let mut l = l / len;
-            if l.dot(&(p1 - centroid)) < zero {
-                l = -l;
-            }
-            let sep = l.dot(&(q1 - p1));
-            if best.is_none_or(|x| sep > x.0) {
+            let axis = edge_pair_axis(&p1, &da, da.norm(), &q1, &db, db.norm(), &centroid);
+            if let Some((sep, l)) = axis
+                && best.is_none_or(|x| sep > x.0)
+            {
                 best = Some((sep, ia, ib, l));
             }
         };
@@ -186,27 +256,6 @@ fn edge_query<N: Scalar>(
             // (Not `cba * dba < 0`: a NaN product passes, as in the per-pair test.)
             let all = u64::MAX >> (64 - edges.len());
             let mut pass = !reject & all;
-            if arcs_tabulated {
-                // The second and third tests of the chunk's passing edges, into a second mask.
-                let mut keep = 0u64;
-                let mut left = pass;
-                while left != 0 {
-                    let k = left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    let cba = -side[edges[k].faces[0] as usize];
-                    let d_x_c = &arcs[chunk * 64 + k];
-                    let adc = u1.dot(d_x_c);
-                    let bdc = u2.dot(d_x_c);
-                    keep |= u64::from(!(adc * bdc >= zero || cba * bdc <= zero)) << k;
-                }
-                pass = keep;
-                while pass != 0 {
-                    let k = pass.trailing_zeros() as usize;
-                    pass &= pass - 1;
-                    separation(chunk * 64 + k);
-                }
-                continue;
-            }
             while pass != 0 {
                 let k = pass.trailing_zeros() as usize;
                 pass &= pass - 1;
@@ -226,6 +275,33 @@ fn edge_query<N: Scalar>(
         }
     }
     best
+}
+
+/// The axis of an edge pair that forms a Minkowski face: A's edge from `p1` along `da` (of
+/// length `da_len`), B's from `q1` along `db` (of length `db_len`), both in B's frame. The axis
+/// `da × db` is normalised and oriented away from A's centroid `centroid`; the separation is
+/// `L · (q1 − p1)`. `None` for (nearly) parallel edges, which the face axes cover.
+#[inline]
+fn edge_pair_axis<N: Scalar>(
+    p1: &Point3<N>,
+    da: &Vec3<N>,
+    da_len: N,
+    q1: &Point3<N>,
+    db: &Vec3<N>,
+    db_len: N,
+    centroid: &Point3<N>,
+) -> Option<(N, Vec3<N>)> {
+    let parallel = Tolerances::<N>::default().parallel_cosine;
+    let l = da.cross(db);
+    let len = l.norm();
+    if len <= parallel * da_len * db_len {
+        return None;
+    }
+    let mut l = l / len;
+    if l.dot(&(p1 - centroid)) < N::zero() {
+        l = -l;
+    }
+    Some((l.dot(&(q1 - p1)), l))
 }
 
 /// The axis SAT picked: a face of A, a face of B, or an edge pair (with its axis in B's frame).
