@@ -134,7 +134,7 @@ fn edge_query<N: Scalar>(
     // Per edge of B: its arc-plane normal d × c, the coordinates of its two faces' normals
     // (x, y, z of the first, then of the second, one array each, for a loop over B's edges that
     // the compiler can vectorise), and the length of the edge.
-    let mut arcs = [Vec3::zeros(); ARC_TABLE];
+    let mut arcs = [[zero; ARC_TABLE]; 3];
     let mut ends = [[zero; ARC_TABLE]; 6];
     let mut lengths_b = [zero; ARC_TABLE];
     if arcs_tabulated {
@@ -142,7 +142,10 @@ fn edge_query<N: Scalar>(
             let n0 = normals_b[eb.faces[0] as usize].into_inner();
             let n1 = normals_b[eb.faces[1] as usize].into_inner();
             let (c, d) = (-n0, -n1);
-            arcs[k] = d.cross(&c);
+            let d_x_c = d.cross(&c);
+            for i in 0..3 {
+                arcs[i][k] = d_x_c[i];
+            }
             for i in 0..3 {
                 ends[i][k] = n0[i];
                 ends[3 + i][k] = n1[i];
@@ -152,8 +155,8 @@ fn edge_query<N: Scalar>(
             lengths_b[k] = (q2 - q1).norm();
         }
     }
-    // The side values n · (b×a) of the two faces of each edge of B, per edge of A.
-    let (mut side0, mut side1) = ([zero; ARC_TABLE], [zero; ARC_TABLE]);
+    // Whether each edge of B passes all three tests with the current edge of A.
+    let mut flags = [0u8; ARC_TABLE];
     let mut side = [zero; FACE_TABLE];
     let mut best: Option<(N, usize, usize, Vec3<N>)> = None;
     for (ia, ea) in a.edges().iter().enumerate() {
@@ -164,35 +167,29 @@ fn edge_query<N: Scalar>(
             let m = edges_b.len();
             let (x, y, z) = (b_x_a.x, b_x_a.y, b_x_a.z);
             let [x0, y0, z0, x1, y1, z1] = &ends;
-            // (The dot product in nalgebra's order, so the values are `n.dot(&b_x_a)`.)
+            let [ax, ay, az] = &arcs;
+            // All three tests for every edge of B, without branches (the compiler vectorises
+            // the loop): a flag per edge. The side values `s = n·(b×a)` of B's two faces, and
+            // `a·(d×c)`, `b·(d×c)`, are dot products in nalgebra's order (so they are the
+            // per-pair scan's values), and `cba·dba = (−s₀)(−s₁) = s₀s₁` exactly.
             for k in 0..m {
-                side0[k] = x0[k] * x + y0[k] * y + z0[k] * z;
-                side1[k] = x1[k] * x + y1[k] * y + z1[k] * z;
+                let s0 = x0[k] * x + y0[k] * y + z0[k] * z;
+                let s1 = x1[k] * x + y1[k] * y + z1[k] * z;
+                let cba = -s0;
+                let adc = u1.x * ax[k] + u1.y * ay[k] + u1.z * az[k];
+                let bdc = u2.x * ax[k] + u2.y * ay[k] + u2.z * az[k];
+                let fails = (s0 * s1 >= zero) | (adc * bdc >= zero) | (cba * bdc <= zero);
+                flags[k] = u8::from(!fails);
             }
             let mut edge_a: Option<(Point3<N>, Vec3<N>, N)> = None;
-            for chunk in 0..m.div_ceil(64) {
-                let (lo, hi) = (chunk * 64, m.min(chunk * 64 + 64));
-                // The first test (`(−s₀)(−s₁) = s₀s₁` exactly), a bit per edge.
-                let mut reject = 0u64;
-                for (k, (s0, s1)) in side0[lo..hi].iter().zip(&side1[lo..hi]).enumerate() {
-                    reject |= u64::from(*s0 * *s1 >= zero) << k;
-                }
-                // The second and third tests of the edges that pass, into a second mask.
-                let mut left = !reject & (u64::MAX >> (64 - (hi - lo)));
-                let mut keep = 0u64;
-                while left != 0 {
-                    let k = left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    let cba = -side0[lo + k];
-                    let d_x_c = &arcs[lo + k];
-                    let adc = u1.dot(d_x_c);
-                    let bdc = u2.dot(d_x_c);
-                    let fails = (adc * bdc >= zero) | (cba * bdc <= zero);
-                    keep |= u64::from(!fails) << k;
-                }
-                while keep != 0 {
-                    let ib = lo + keep.trailing_zeros() as usize;
-                    keep &= keep - 1;
+            // The few pairs that pass, in order: eight flags at a time.
+            for (w, bytes) in flags[..m.next_multiple_of(8)].chunks_exact(8).enumerate() {
+                let mut word = u64::from_le_bytes([
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                ]);
+                while word != 0 {
+                    let ib = 8 * w + (word.trailing_zeros() / 8) as usize;
+                    word &= word - 1;
                     let (p1, da, da_len) = *edge_a.get_or_insert_with(|| {
                         let p1 = pos_ba * a.vertices()[ea.vertices[0] as usize];
                         let p2 = pos_ba * a.vertices()[ea.vertices[1] as usize];
