@@ -47,7 +47,7 @@ use kollide_manifold::{Contact, ContactId, Manifold, reduce_to_four};
 use kollide_math::{Iso3, Mat3, Point3, Pose, Scalar, Vec3, geom};
 use kollide_shapes::{Cuboid, FeatureId};
 
-use super::assemble3::{UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact, to_world};
+use super::assemble3::{UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact};
 use super::cuboid_face_clip::{MAX_FACE_POINTS, cuboid_face_contact};
 use super::segment_closest::segments_closest;
 
@@ -206,31 +206,36 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
     }
 
     let m = match axis {
-        Axis::FaceA { axis, sign } => face_manifold(a, axis, sign, b, &pos_ab, pos_a, margin, tol),
+        Axis::FaceA { axis, sign } => {
+            face_manifold(a, axis, sign, b, &pos_ab, pos_a, margin, tol, false)
+        }
         Axis::FaceB { axis, sign } => {
             // Built in B's frame with B as the reference (normal −sign·e_axis there), then
             // flipped.
             let pos_ba = pos_ab.inverse();
-            face_manifold(b, axis, -sign, a, &pos_ba, pos_b, margin, tol).flipped()
+            face_manifold(b, axis, -sign, a, &pos_ba, pos_b, margin, tol, true)
         }
         Axis::Edge { i, j, sign, len } => {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             let mut normal = Vec3::zeros();
             normal[i1] = -r[(i2, j)] / len * sign;
             normal[i2] = r[(i1, j)] / len * sign;
-            edge_contact(a, b, &r, &t, i, j, &normal, margin)
-                .map_or_else(Manifold::new, |m| to_world(m, pos_a))
+            edge_contact(a, b, &r, &t, i, j, &normal, pos_a, margin)
         }
     };
-    if m.is_empty() {
-        return exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID);
+    // As deep as the SAT says (see `ensure_depth`); the check inline, the repair out of line.
+    let slack = tol * N::lit(1e-2);
+    match m.min_separation() {
+        Some(s) if s <= exact + slack => m,
+        Some(_) => ensure_depth(m, exact, slack, pos_a, a, pos_b, b, margin),
+        None => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }
-    ensure_depth(m, exact, tol * N::lit(1e-2), pos_a, a, pos_b, b, margin)
 }
 
 /// The face manifold with the face of `rf` on `axis` (outward normal `sign · e_axis`) as the
 /// reference and `inc` placed in `rf`'s frame by `pos_ri`, in world coordinates (`pos_r`
-/// places `rf`), from `rf` to `inc`. Empty when clipping leaves nothing.
+/// places `rf`), from `rf` to `inc`, or from `inc` to `rf` with `flip` (normal negated, points
+/// and ids swapped, as [`Manifold::flipped`] does). Empty when clipping leaves nothing.
 #[allow(clippy::too_many_arguments)]
 fn face_manifold<N: Scalar, U: Copy + Default>(
     rf: &Cuboid<N, 3>,
@@ -241,6 +246,7 @@ fn face_manifold<N: Scalar, U: Copy + Default>(
     pos_r: &Iso3<N>,
     margin: N,
     slack: N,
+    flip: bool,
 ) -> Manifold<N, 3, U> {
     let mut cands: [Contact<N, 3, U>; MAX_FACE_POINTS] = [Contact::default(); MAX_FACE_POINTS];
     let count = cuboid_face_contact(rf, axis, sign, inc, pos_ri, margin, slack, &mut cands);
@@ -251,16 +257,23 @@ fn face_manifold<N: Scalar, U: Copy + Default>(
     let world: Mat3<N> = pos_r.rotation.to_rotation_matrix().into_inner();
     let origin = pos_r.translation.vector;
     let place = |p: &Point3<N>| Point3::from(world * p.coords + origin);
-    let mut m = Manifold::with_normal(world.column(axis) * sign);
+    let normal = world.column(axis) * sign;
+    let mut m = Manifold::with_normal(if flip { -normal } else { normal });
     for &i in &idx[..k] {
         let c = &cands[i];
-        m.push(Contact::new(place(&c.point_a), place(&c.point_b), c.separation, c.id));
+        let (on_ref, on_inc) = (place(&c.point_a), place(&c.point_b));
+        m.push(if flip {
+            Contact::new(on_inc, on_ref, c.separation, c.id.flipped())
+        } else {
+            Contact::new(on_ref, on_inc, c.separation, c.id)
+        });
     }
     m
 }
 
 /// The edge contact of A's edge along `i` and B's along `j`, B placed in A's frame by `r` and
-/// `t` (manifold in A's frame).
+/// `t`, in world coordinates (`pos_a` places A). Empty when the edges are farther apart than
+/// `margin`.
 #[allow(clippy::too_many_arguments)]
 fn edge_contact<N: Scalar, U: Copy + Default>(
     a: &Cuboid<N, 3>,
@@ -270,8 +283,9 @@ fn edge_contact<N: Scalar, U: Copy + Default>(
     i: usize,
     j: usize,
     normal: &Vec3<N>,
+    pos_a: &Iso3<N>,
     margin: N,
-) -> Option<Manifold<N, 3, U>> {
+) -> Manifold<N, 3, U> {
     let va = a.support_vertex_index(normal);
     let vb = b.support_vertex_index(&(r.tr_mul(&-normal)));
     let (lo_a, lo_b) = (va & !(1 << i), vb & !(1 << j));
@@ -281,16 +295,18 @@ fn edge_contact<N: Scalar, U: Copy + Default>(
     let (_, _, pa, pb) = segments_closest(&p1, &p2, &q1, &q2);
     let sep = (pb - pa).dot(normal);
     if sep > margin {
-        return None;
+        return Manifold::new();
     }
     let id = ContactId::new(
         FeatureId::Edge(cuboid_edge_id(lo_a, i as u32)),
         FeatureId::Edge(cuboid_edge_id(lo_b, j as u32)),
     );
-    let mut m = Manifold::with_normal(*normal);
-    m.push(Contact::new(pa, pb, sep, id));
-    Some(m)
+    // To the world as `to_world` does it.
+    let mut m = Manifold::with_normal(pos_a.rotation * normal);
+    m.push(Contact::new(pos_a * pa, pos_a * pb, sep, id));
+    m
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
