@@ -327,21 +327,33 @@ mod tests {
         b: &Cuboid<f64, 3>,
         margin: f64,
     ) -> usize {
-        let new = contact_cuboids::<f64, ()>(pa, a, pb, b, margin);
-        let old = contact_cuboids_reference::<f64, ()>(pa, a, pb, b, margin);
+        agree_within(pa, a, pb, b, margin, 1e-12)
+    }
+
+    /// [`agree`] in any precision, with values within `tol`.
+    fn agree_within<N: Scalar>(
+        pa: &Iso3<N>,
+        a: &Cuboid<N, 3>,
+        pb: &Iso3<N>,
+        b: &Cuboid<N, 3>,
+        margin: N,
+        tol: N,
+    ) -> usize {
+        let new = contact_cuboids::<N, ()>(pa, a, pb, b, margin);
+        let old = contact_cuboids_reference::<N, ()>(pa, a, pb, b, margin);
         let ctx = || format!("{pa:?} {a:?} {pb:?} {b:?}\nnew {new:?}\nold {old:?}");
         assert_eq!(new.len(), old.len(), "{}", ctx());
         if new.is_empty() {
             return 0;
         }
-        assert!((new.normal - old.normal).norm() < 1e-12, "{}", ctx());
+        assert!((new.normal - old.normal).norm() < tol, "{}", ctx());
         // The same contacts in the same order: the points reaching the reduction to four are the
         // reference's bit for bit, so are its choices among equal areas.
         for (x, y) in new.contacts().iter().zip(old.contacts()) {
             assert_eq!(x.id, y.id, "{}", ctx());
-            assert!((x.separation - y.separation).abs() < 1e-12, "{}", ctx());
-            assert!((x.point_a - y.point_a).norm() < 1e-12, "{}", ctx());
-            assert!((x.point_b - y.point_b).norm() < 1e-12, "{}", ctx());
+            assert!((x.separation - y.separation).abs() < tol, "{}", ctx());
+            assert!((x.point_a - y.point_a).norm() < tol, "{}", ctx());
+            assert!((x.point_b - y.point_b).norm() < tol, "{}", ctx());
         }
         new.len()
     }
@@ -384,6 +396,25 @@ mod tests {
             counts[agree(&pa, &a, &pb, &b, r.random_range(0.0..0.05))] += 1;
         }
         // Every kind of manifold is covered.
+        assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
+    }
+
+    /// The same in `f32`, as the benchmarks and most users run it (values within 1e-4).
+    #[test]
+    fn agrees_with_the_reference_in_f32() {
+        let mut r = ChaCha8Rng::seed_from_u64(0xf32);
+        let mut counts = [0usize; 5];
+        for _ in 0..20_000 {
+            let f32_box = |c: Cuboid<f64, 3>| Cuboid::new(c.half_extents.cast::<f32>()).unwrap();
+            let (a, b) = (f32_box(random_box(&mut r)), f32_box(random_box(&mut r)));
+            let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
+            let pa = Iso3::new(c, random_unit(&mut r) * r.random_range(0.0..3.1));
+            let reach = a.half_extents.norm() + b.half_extents.norm();
+            let offset = random_unit(&mut r) * r.random_range(0.0..f64::from(reach));
+            let pb = Iso3::new(c + offset, random_unit(&mut r) * r.random_range(0.0..3.1));
+            let (pa, pb) = (pa.cast::<f32>(), pb.cast::<f32>());
+            counts[agree_within(&pa, &a, &pb, &b, r.random_range(0.0..0.05), 1e-4)] += 1;
+        }
         assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
     }
 
