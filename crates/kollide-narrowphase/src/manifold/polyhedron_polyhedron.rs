@@ -159,9 +159,22 @@ fn edge_query<N: Scalar>(
     let mut flags = [0u8; ARC_TABLE];
     let mut side = [zero; FACE_TABLE];
     let mut best: Option<(N, usize, usize, Vec3<N>)> = None;
+    // A's face normals in B's frame, rotated once per face rather than twice per edge (for A of
+    // up to FACE_TABLE faces; the same rotation, so the same values).
+    let normals_a = a.face_normals();
+    let rotated = normals_a.len() <= FACE_TABLE;
+    let mut u = [Vec3::zeros(); FACE_TABLE];
+    if rotated {
+        for (u, n) in u.iter_mut().zip(normals_a) {
+            *u = pos_ba.rotation * n.into_inner();
+        }
+    }
+    let normal_a = |f: u32| {
+        let f = f as usize;
+        if rotated { u[f % FACE_TABLE] } else { pos_ba.rotation * normals_a[f].into_inner() }
+    };
     for (ia, ea) in a.edges().iter().enumerate() {
-        let u1 = pos_ba.rotation * a.face_normal(ea.faces[0] as usize).into_inner();
-        let u2 = pos_ba.rotation * a.face_normal(ea.faces[1] as usize).into_inner();
+        let (u1, u2) = (normal_a(ea.faces[0]), normal_a(ea.faces[1]));
         let b_x_a = u2.cross(&u1);
         if arcs_tabulated {
             let m = edges_b.len();
