@@ -52,30 +52,60 @@ use super::assemble3::{
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 use super::segment_closest::segments_closest;
 
+/// B with at most this many vertices has them copied into coordinate arrays for
+/// [`face_query`].
+const VERTEX_TABLE: usize = 128;
+
 /// The largest separation of `b` (placed by `pos_ab`) over the face normals of `a`, with the face.
+///
+/// The separation of face `i` needs B's lowest vertex along the normal: a minimum of dot
+/// products. B's vertices (up to [`VERTEX_TABLE`]) are copied once into three coordinate
+/// arrays, padded to a multiple of eight with copies of the first vertex, and the minimum is
+/// kept in eight running minima, so that the loop vectorises and the comparisons do not wait on
+/// each other. `if d < m { d } else { m }` is [`Scalar::min_of`] for a running minimum `m` that
+/// is never NaN, and the minimum of a set does not depend on the order it is taken in (only the
+/// sign of a zero minimum could), so the result is the plain scan's.
 fn face_query<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     b: &ConvexPolyhedron<N>,
     pos_ab: &Iso3<N>,
 ) -> (N, usize) {
     let t = pos_ab.translation.vector;
+    let verts = b.vertices();
+    let table = !verts.is_empty() && verts.len() <= VERTEX_TABLE;
+    let mut coords = [[N::zero(); VERTEX_TABLE]; 3];
+    let padded = verts.len().next_multiple_of(8).min(VERTEX_TABLE);
+    if table {
+        for k in 0..padded {
+            let v = verts.get(k).unwrap_or(&verts[0]);
+            for (c, x) in coords.iter_mut().zip(v.iter()) {
+                c[k] = *x;
+            }
+        }
+    }
+    let [xs, ys, zs] = &coords;
     let mut best = (-N::MAX, 0);
     for i in 0..a.num_faces() {
         let n = a.face_normal(i).into_inner();
         let nb = pos_ab.inverse_transform_vector(&n);
-        // Four running minima, so that the comparisons do not wait on each other (the minimum
-        // of a set does not depend on the order).
-        let mut mins = [N::MAX; 4];
-        let quads = b.vertices().chunks_exact(4);
-        for v in quads.remainder() {
-            mins[0] = mins[0].min_of(nb.dot(&v.coords));
-        }
-        for q in quads {
-            for (m, v) in mins.iter_mut().zip(q) {
-                *m = m.min_of(nb.dot(&v.coords));
+        let min = if table {
+            let mut mins = [N::MAX; 8];
+            for ((x, y), z) in
+                xs[..padded].chunks_exact(8).zip(ys.chunks_exact(8)).zip(zs.chunks_exact(8))
+            {
+                for l in 0..8 {
+                    // (The dot product in nalgebra's order: `nb.dot(&v.coords)`.)
+                    let d = nb.x * x[l] + nb.y * y[l] + nb.z * z[l];
+                    mins[l] = if d < mins[l] { d } else { mins[l] };
+                }
             }
-        }
-        let min = mins[0].min_of(mins[1]).min_of(mins[2].min_of(mins[3]));
+            // A tree of minima (none is NaN: `d < m` never takes a NaN).
+            let lesser = |a: N, b: N| if b < a { b } else { a };
+            let m4: [N; 4] = core::array::from_fn(|l| lesser(mins[l], mins[l + 4]));
+            lesser(lesser(m4[0], m4[2]), lesser(m4[1], m4[3]))
+        } else {
+            verts.iter().fold(N::MAX, |m, v| m.min_of(nb.dot(&v.coords)))
+        };
         let v0 = a.vertices()[a.face(i)[0] as usize];
         let sep = min + t.dot(&n) - n.dot(&v0.coords);
         if sep > best.0 {
@@ -479,7 +509,7 @@ mod tests {
         }
     }
 
-    /// The face query with four running minima gives the plain scan's answer, bit for bit.
+    /// The face query on coordinate arrays gives the plain scan's answer.
     #[test]
     fn face_query_matches_the_plain_scan() {
         let mut r = ChaCha8Rng::seed_from_u64(0xface);
