@@ -36,7 +36,8 @@
 //! Cost: `F_A·V_B + F_B·V_A` dot products for the faces and `E_A·E_B` Gauss-map tests for the
 //! edges, with no allocation for faces of up to 16 vertices. The edge tests are the bulk; for
 //! shapes of up to 128 edges they run on per-query tables of B's edges, mostly without branches
-//! (see [`edge_query`]'s notes), and the face scans keep four running minima.
+//! (see [`edge_query`]), and the face scans run on coordinate arrays of the vertices with eight
+//! running minima (see [`face_query`]).
 //!
 //! **Feature ids** are the polyhedra's own: `Face(i)` is `face(i)`, `Vertex(i)` is
 //! `vertices()[i]`, `Edge(i)` is `edges()[i]`.
@@ -131,15 +132,13 @@ const ARC_TABLE: usize = 128;
 /// is that of `n₀·(b×a)` and `n₁·(b×a)` with B's face normals `n₀`, `n₁` (negation is exact).
 ///
 /// **Tabulated scan** (B of up to [`ARC_TABLE`] edges and [`FACE_TABLE`] faces). Once per query,
-/// every edge of B gets its arc-plane normal `d × c`, the coordinates of its two face normals in
-/// six arrays, and its length. Then per edge of A:
-/// 1. the side values `n₀·(b×a)`, `n₁·(b×a)` of every edge of B, one loop over the arrays that
-///    the compiler vectorises;
-/// 2. the first test for 64 edges of B at a time into a bit mask, again without branches;
-/// 3. the other two tests for the edges that pass (about a third, for hulls of a few dozen
-///    vertices, whose arcs are long) into a second mask, without branches, with the tabulated
-///    `d × c`;
-/// 4. the axis and separation of the few pairs left, in order of B's edges.
+/// every edge of B gets its arc-plane normal `d × c` and the normals of its two faces, each
+/// coordinate in its own array, and its length; A's face normals are rotated into B's frame
+/// once. Then per edge of A, one loop over B's edges, without branches (the compiler vectorises
+/// it), computes the side values `n₀·(b×a)`, `n₁·(b×a)`, `a·(d×c)`, `b·(d×c)` and all three
+/// tests into a flag per edge; the flags are read eight at a time, and only the few pairs that
+/// pass (a handful per edge of A) have their axis and separation computed, in order of B's
+/// edges.
 ///
 /// **Per-pair scan** (larger B). The side values are tabulated per face of B once per edge of A
 /// (`−cba = nᵢ · (b×a)`, exactly the negated value), the first test runs for 64 edges at a time
