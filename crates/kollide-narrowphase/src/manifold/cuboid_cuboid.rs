@@ -236,7 +236,6 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
 /// reference and `inc` placed in `rf`'s frame by `pos_ri`, in world coordinates (`pos_r`
 /// places `rf`), from `rf` to `inc`, or from `inc` to `rf` with `flip` (normal negated, points
 /// and ids swapped, as [`Manifold::flipped`] does). Empty when clipping leaves nothing.
-#[allow(clippy::too_many_arguments)]
 fn face_manifold<N: Scalar, U: Copy + Default>(
     rf: &Cuboid<N, 3>,
     axis: usize,
@@ -274,7 +273,6 @@ fn face_manifold<N: Scalar, U: Copy + Default>(
 /// The edge contact of A's edge along `i` and B's along `j`, B placed in A's frame by `r` and
 /// `t`, in world coordinates (`pos_a` places A). Empty when the edges are farther apart than
 /// `margin`.
-#[allow(clippy::too_many_arguments)]
 fn edge_contact<N: Scalar, U: Copy + Default>(
     a: &Cuboid<N, 3>,
     b: &Cuboid<N, 3>,

@@ -196,7 +196,6 @@ fn clip_to_side<N: Scalar>(
 /// contacts with a separation up to `margin` to `out`, in `r`'s frame as
 /// `(point on r, point on inc)` with ids `(feature of r, feature of inc)`, and returns how many.
 /// `slack` moves the side planes out for resting faces (see the module docs).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
     r: &Cuboid<N, 3>,
     axis: usize,
