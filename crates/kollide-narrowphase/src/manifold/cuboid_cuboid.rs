@@ -38,6 +38,13 @@
 //! If clipping leaves nothing (rounding, with every incident point just outside a side plane),
 //! the manifold falls back to the exact GJK/EPA contact: it is never empty for boxes that touch.
 //!
+//! **Tested against the general routine.** The tests compare this routine with the previous one
+//! (`cuboid_cuboid_oracle.rs`: the SAT written with vectors, faces through the general
+//! [`super::clip_reference_face`]) on 60,000 random and resting box pairs in `f64` and `f32`:
+//! the same contacts, ids and order, values within `1e-12` (`1e-4` in `f32`). The points handed
+//! to the reduction to four are the general clipper's bit for bit, so where the reduction meets
+//! equal areas (points on parallel box edges, common) it chooses alike.
+//!
 //! **Feature ids.** Faces `Face(2·axis + side)` and vertices `Vertex(i)` use the [`Cuboid`]
 //! numbering; edges use the numbering of
 //! [`ConvexPolyhedron::from_cuboid`](kollide_shapes::ConvexPolyhedron::from_cuboid) (see
