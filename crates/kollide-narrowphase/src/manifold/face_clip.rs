@@ -171,6 +171,7 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
 
 /// The unit normal of a polygon, counter-clockwise seen from the side it points to (Newell's sum
 /// of `(vₖ − v₀) × (vₖ₊₁ − v₀)`); zero for a degenerate polygon.
+#[inline]
 pub(crate) fn newell_normal<N: Scalar>(pts: &[Point3<N>]) -> Vec3<N> {
     let n = pts.len();
     let mut s = Vec3::zeros();

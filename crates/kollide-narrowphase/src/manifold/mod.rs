@@ -35,6 +35,9 @@ mod clip;
 mod clip3;
 mod convex_convex;
 mod cuboid_cuboid;
+#[cfg(test)]
+mod cuboid_cuboid_oracle;
+mod cuboid_face_clip;
 mod dispatch2;
 mod dispatch3;
 mod face_clip;
