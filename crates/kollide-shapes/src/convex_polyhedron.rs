@@ -226,8 +226,10 @@ fn best_of_blocks<N: Scalar>(blocks: &[LaneBlock<N>], dir: &Vec3<N>, best: N) ->
     let top = if c > a { c } else { a };
     if top > best {
         for b in blocks {
-            if let Some(l) = dots(b).iter().position(|&d| d == top) {
-                return (top, b.id[l], tie);
+            let d = dots(b);
+            let hit = (0..4).fold(0u32, |m, l| m | (u32::from(d[l] == top) << l));
+            if hit != 0 {
+                return (top, b.id[hit.trailing_zeros() as usize], tie);
             }
         }
     }
