@@ -207,7 +207,9 @@ pub(crate) fn run<N: Scalar>(
         // hole with a fan from w to the horizon, stitched to its neighbours.
         poly.carve(fi, &w.point, tol, &mut stack, &mut horizon);
         let m = horizon.len();
-        if m < 3 || (0..m).any(|i| horizon[i].1 != horizon[(i + 1) % m].0) {
+        // The horizon must be one closed loop: each edge starts where the previous one ends.
+        if m < 3 || horizon[m - 1].1 != horizon[0].0 || horizon.windows(2).any(|e| e[0].1 != e[1].0)
+        {
             status = Status::Degenerate;
             break;
         }
@@ -218,9 +220,11 @@ pub(crate) fn run<N: Scalar>(
         }
         let mut non_convex = false;
         for (i, &(a, b, g)) in horizon.iter().enumerate() {
+            // The fan's faces are numbered around the loop, so their neighbours across the
+            // edges to w are the next and previous faces (wrapping without a division).
             let me = (first + i) as u16;
-            let next = (first + (i + 1) % m) as u16;
-            let prev = (first + (i + m - 1) % m) as u16;
+            let next = if i + 1 == m { first as u16 } else { me + 1 };
+            let prev = if i == 0 { (first + m - 1) as u16 } else { me - 1 };
             let dist = poly.add_face(a, b, wi, [g, next, prev]);
             let gf = &mut poly.faces[g as usize];
             if let Some(e) = edge_index(&gf.v, b, a) {

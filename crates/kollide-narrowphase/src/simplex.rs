@@ -222,18 +222,27 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
                 *best = Some((s, d));
             }
         };
-        for (f, opp) in FACES {
+        let outside: [bool; 4] = core::array::from_fn(|k| {
+            let (f, opp) = FACES[k];
             let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
             let side_origin = -p[f[0]].dot(&n);
             let side_opp = (p[opp] - p[f[0]]).dot(&n);
             // The origin is outside this face when it is strictly on the other side from the
             // opposite vertex; a flat tetrahedron (side_opp == 0) searches every face.
-            let outside = side_opp == N::zero() || side_origin * side_opp < N::zero();
-            if !outside {
-                continue;
+            side_opp == N::zero() || side_origin * side_opp < N::zero()
+        });
+        if outside.iter().filter(|&&o| o).count() == 1 {
+            // The usual case: one candidate face, reduced in place (no copies to compare).
+            let k = outside.iter().position(|&o| o).unwrap_or(0);
+            let f = FACES[k].0;
+            let _ = self.reduce_triangle(f[0], f[1], f[2]);
+            return false;
+        }
+        for (k, (f, _)) in FACES.into_iter().enumerate() {
+            if outside[k] {
+                outside_any = true;
+                search_face(f, &mut best);
             }
-            outside_any = true;
-            search_face(f, &mut best);
         }
         if !outside_any {
             // Inside: barycentric weights from signed volumes.
