@@ -104,12 +104,14 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
                 self.bary[k] = w[k];
             }
         } else {
-            let mut pts = self.pts;
+            // Only the faces of a tetrahedron list their indices out of order (3D): copy the
+            // (at most three) kept points aside rather than the whole array.
+            let mut kept = [self.pts[0]; 4];
             for (k, &i) in idx.iter().enumerate() {
-                pts[k] = self.pts[i];
+                kept[k] = self.pts[i];
                 self.bary[k] = w[k];
             }
-            self.pts = pts;
+            self.pts[..idx.len()].copy_from_slice(&kept[..idx.len()]);
         }
         self.len = idx.len();
     }
