@@ -550,8 +550,9 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             (v, best) = (next, next_dot);
         };
         if tie {
-            // Walk the plateau of exactly equal dot products for its lowest index.
-            let mut seen = vec![v];
+            // Walk the plateau of exactly equal dot products for its lowest index (inline
+            // storage: a face's worth of tied vertices needs no allocation).
+            let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::smallvec![v];
             let mut head = 0;
             let mut lowest = v;
             while head < seen.len() {
