@@ -42,15 +42,22 @@ fn edge_index(f: &[u16; 3], a: u16, b: u16) -> Option<usize> {
 }
 
 impl<N: Scalar> Polytope<N> {
-    fn add_face(&mut self, a: u16, b: u16, c: u16, adj: [u16; 3]) -> N {
+    fn add_face(&mut self, a: u16, b: u16, c: u16, adj: [u16; 3]) {
+        let idx = self.faces.len() as u16;
+        let dist = self.push_face(a, b, c, adj);
+        self.heap_push(dist, idx);
+    }
+
+    /// Appends the face `a, b, c` (counter-clockwise from outside) with its unit normal and
+    /// distance to the origin, without queueing it; returns the distance.
+    #[inline]
+    fn push_face(&mut self, a: u16, b: u16, c: u16, adj: [u16; 3]) -> N {
         let pa = self.verts[a as usize].point;
         let n = (self.verts[b as usize].point - pa).cross(&(self.verts[c as usize].point - pa));
         let len = n.norm();
         let (normal, dist) =
             if len > N::zero() { (n / len, (n / len).dot(&pa)) } else { (Vec3::zeros(), N::MAX) };
-        let idx = self.faces.len() as u16;
         self.faces.push(Face { v: [a, b, c], adj, normal, dist, alive: true });
-        self.heap_push(dist, idx);
         dist
     }
 
@@ -207,7 +214,9 @@ pub(crate) fn run<N: Scalar>(
         // hole with a fan from w to the horizon, stitched to its neighbours.
         poly.carve(fi, &w.point, tol, &mut stack, &mut horizon);
         let m = horizon.len();
-        if m < 3 || (0..m).any(|i| horizon[i].1 != horizon[(i + 1) % m].0) {
+        // The horizon must be one closed loop: each edge starts where the previous one ends.
+        if m < 3 || horizon[m - 1].1 != horizon[0].0 || horizon.windows(2).any(|e| e[0].1 != e[1].0)
+        {
             status = Status::Degenerate;
             break;
         }
@@ -216,19 +225,25 @@ pub(crate) fn run<N: Scalar>(
             status = Status::IterationCap;
             break;
         }
-        let mut non_convex = false;
+        // The fan's faces first, then their heap entries (in the same order): the square roots
+        // and divisions of successive faces overlap instead of waiting on the heap's compares.
         for (i, &(a, b, g)) in horizon.iter().enumerate() {
+            // The fan's faces are numbered around the loop, so their neighbours across the
+            // edges to w are the next and previous faces (wrapping without a division).
             let me = (first + i) as u16;
-            let next = (first + (i + 1) % m) as u16;
-            let prev = (first + (i + m - 1) % m) as u16;
-            let dist = poly.add_face(a, b, wi, [g, next, prev]);
+            let next = if i + 1 == m { first as u16 } else { me + 1 };
+            let prev = if i == 0 { (first + m - 1) as u16 } else { me - 1 };
+            poly.push_face(a, b, wi, [g, next, prev]);
             let gf = &mut poly.faces[g as usize];
             if let Some(e) = edge_index(&gf.v, b, a) {
                 gf.adj[e] = me;
             }
-            if dist < face.dist - tol {
-                non_convex = true;
-            }
+        }
+        let mut non_convex = false;
+        for f in first..first + m {
+            let dist = poly.faces[f].dist;
+            poly.heap_push(dist, f as u16);
+            non_convex |= dist < face.dist - tol;
         }
         if non_convex {
             // Rounding broke convexity: the popped face is the best answer available.

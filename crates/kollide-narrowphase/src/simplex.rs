@@ -116,12 +116,14 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
                 self.bary[k] = w[k];
             }
         } else {
-            let mut pts = self.pts;
+            // Only the faces of a tetrahedron list their indices out of order (3D): copy the
+            // (at most three) kept points aside rather than the whole array.
+            let mut kept = [self.pts[0]; 4];
             for (k, &i) in idx.iter().enumerate() {
-                pts[k] = self.pts[i];
+                kept[k] = self.pts[i];
                 self.bary[k] = w[k];
             }
-            self.pts = pts;
+            self.pts[..idx.len()].copy_from_slice(&kept[..idx.len()]);
         }
         self.len = idx.len();
     }
@@ -235,18 +237,27 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
                 *best = Some((s, d));
             }
         };
-        for (f, opp) in FACES {
+        let outside: [bool; 4] = core::array::from_fn(|k| {
+            let (f, opp) = FACES[k];
             let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
             let side_origin = -p[f[0]].dot(&n);
             let side_opp = (p[opp] - p[f[0]]).dot(&n);
             // The origin is outside this face when it is strictly on the other side from the
             // opposite vertex; a flat tetrahedron (side_opp == 0) searches every face.
-            let outside = side_opp == N::zero() || side_origin * side_opp < N::zero();
-            if !outside {
-                continue;
+            side_opp == N::zero() || side_origin * side_opp < N::zero()
+        });
+        if outside.iter().filter(|&&o| o).count() == 1 {
+            // The usual case: one candidate face, reduced in place (no copies to compare).
+            let k = outside.iter().position(|&o| o).unwrap_or(0);
+            let f = FACES[k].0;
+            let _ = self.reduce_triangle(f[0], f[1], f[2]);
+            return false;
+        }
+        for (k, (f, _)) in FACES.into_iter().enumerate() {
+            if outside[k] {
+                outside_any = true;
+                search_face(f, &mut best);
             }
-            outside_any = true;
-            search_face(f, &mut best);
         }
         if !outside_any {
             // Inside: barycentric weights from signed volumes.
