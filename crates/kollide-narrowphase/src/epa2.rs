@@ -222,9 +222,9 @@ fn initial_triangle<N: Scalar>(
     tol: N,
 ) -> Option<[Sp<N>; 3]> {
     let first = *simplex.first()?;
-    let mut pts = [first; 3];
     let mut len = simplex.len().min(3);
-    pts[..len].copy_from_slice(&simplex[..len]);
+    // Element by element: a copy of a run-time length would be a call to `memcpy`.
+    let mut pts = [first, simplex[usize::from(len > 1)], simplex[2 * usize::from(len > 2)]];
     if len == 3 {
         // Flat when the height over the longest side is within `tol`: `|area| ≤ tol · longest`,
         // compared squared.
