@@ -8,8 +8,8 @@
 //! is ever shifted. Each edge's normal and distance are computed once, when the edge is created.
 //! Walking the loop from vertex 0 gives the polygon in counter-clockwise order, which only the
 //! debug observer needs. The polygon is filled where it lives, on the caller's stack: building
-//! it in a function that returns it would copy its whole inline buffer (over a kilobyte), which
-//! costs as much as a typical two-iteration run.
+//! it in a function that returns it would copy its whole inline buffer (640 bytes in `f32`,
+//! twice that in `f64`), a `memcpy` call that cost a tenth of a typical two-iteration run.
 
 use kollide_math::{Scalar, Vec2, geom::cross2};
 use kollide_shapes::SupportPoint;
