@@ -20,7 +20,10 @@
 //!
 //! ## Support mapping and hill climbing
 //! The support point in direction `d` is the vertex maximising `v · d`. Small polygons (at most
-//! [`ConvexPolygon::LINEAR_SCAN_MAX`] vertices) scan all vertices. Larger ones *hill climb*
+//! [`ConvexPolygon::LINEAR_SCAN_MAX`] vertices) scan all vertices; up to eight vertices the scan
+//! runs over a copy padded to eight (with vertex 0 repeated) as a knock-out tournament of
+//! pairwise comparisons, three rounds deep instead of one comparison after another, because GJK
+//! and EPA wait for each support point before the next step. Larger ones *hill climb*
 //! (the distance seed's "hill climbing", and Cameron's "enhanced GJK", S. Cameron, "Enhancing GJK:
 //! computing minimum and penetration distances between convex polyhedra", ICRA 1997): start at a
 //! hinted vertex and step to the neighbour `i ± 1` while the dot product strictly increases. Along
@@ -77,6 +80,9 @@ pub struct ConvexPolygon<N: Scalar> {
     normals: Vec<UnitVec2<N>>,
     /// The largest vertex norm ([`SupportMap::bounding_radius`]), computed once.
     bounding_radius: N,
+    /// For at most [`SMALL`] vertices: the vertices padded to [`SMALL`] with copies of vertex 0,
+    /// for the fixed-length support scan ([`scan_small`]). Unused (all vertex 0) otherwise.
+    small: [Point2<N>; SMALL],
 }
 
 impl<N: Scalar> ConvexPolygon<N> {
@@ -173,14 +179,16 @@ impl<N: Scalar> ConvexPolygon<N> {
         validate::positive_vector(&half_extents, "half extent")?;
         let (hx, hy) = (half_extents.x, half_extents.y);
         let (one, zero) = (N::one(), N::zero());
+        let vertices = vec![
+            Point2::new(-hx, -hy),
+            Point2::new(hx, -hy),
+            Point2::new(hx, hy),
+            Point2::new(-hx, hy),
+        ];
         Ok(Self {
             bounding_radius: half_extents.norm(),
-            vertices: vec![
-                Point2::new(-hx, -hy),
-                Point2::new(hx, -hy),
-                Point2::new(hx, hy),
-                Point2::new(-hx, hy),
-            ],
+            small: padded(&vertices),
+            vertices,
             normals: [(zero, -one), (one, zero), (zero, one), (-one, zero)]
                 .iter()
                 .map(|&(x, y)| UnitVec2::new_unchecked(Vec2::new(x, y)))
@@ -221,7 +229,8 @@ impl<N: Scalar> ConvexPolygon<N> {
             })
             .collect();
         let bounding_radius = max_norm(&vertices);
-        Self { vertices, normals, bounding_radius }
+        let small = padded(&vertices);
+        Self { vertices, normals, bounding_radius, small }
     }
 
     /// The vertices, counter-clockwise.
@@ -270,8 +279,13 @@ impl<N: Scalar> ConvexPolygon<N> {
     /// The index of the support vertex in direction `dir` by a linear scan: the lowest index
     /// among the vertices maximising `v · dir`. This is the reference the other queries agree
     /// with. A zero direction gives vertex 0.
+    #[inline(always)]
     pub fn support_vertex(&self, dir: &Vec2<N>) -> usize {
-        scan(self.len(), |i| self.vertices[i].coords.dot(dir))
+        if self.len() <= SMALL {
+            scan_small(&self.small, dir)
+        } else {
+            scan(self.len(), |i| self.vertices[i].coords.dot(dir))
+        }
     }
 
     /// The index of the support vertex in direction `dir`, by hill climbing from vertex `start`
@@ -298,7 +312,7 @@ impl<N: Scalar> ConvexPolygon<N> {
     }
 
     /// The support vertex by the method suited to the polygon's size.
-    #[inline]
+    #[inline(always)]
     fn support_index(&self, dir: &Vec2<N>, start: usize) -> usize {
         if self.len() <= Self::LINEAR_SCAN_MAX {
             self.support_vertex(dir)
@@ -318,6 +332,41 @@ fn to_u32(i: usize) -> u32 {
 /// The largest `|v|` over the vertices.
 fn max_norm<N: Scalar>(vertices: &[Point2<N>]) -> N {
     vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()))
+}
+
+/// The vertex count up to which the support scan runs over a fixed-length padded copy.
+const SMALL: usize = 8;
+
+/// The first [`SMALL`] vertices, padded with copies of vertex 0 (all vertex 0 when there are
+/// more, where the copy is not used).
+fn padded<N: Scalar>(vertices: &[Point2<N>]) -> [Point2<N>; SMALL] {
+    let first = vertices.first().copied().unwrap_or_else(Point2::origin);
+    let small = vertices.len() <= SMALL;
+    core::array::from_fn(|i| if small { vertices.get(i).copied().unwrap_or(first) } else { first })
+}
+
+/// [`scan`] over the vertices of a small polygon, padded to [`SMALL`] ([`padded`]), as a
+/// knock-out tournament: pairs of neighbours, then pairs of winners. The answer is the plain
+/// scan's (the lowest index among the maximisers: in each match the right side, which holds the
+/// higher indices, wins only when strictly larger; a padded copy of vertex 0 ties with vertex 0
+/// and loses to it), but the comparisons that depend on each other form a chain of three instead
+/// of one per vertex. GJK and EPA wait for each support point before choosing the next
+/// direction, so this latency, not the number of operations, is what a support query costs them.
+///
+/// NaN: a NaN direction makes every value NaN, and vertex 0 wins every match, as in the scan.
+/// Only a finite direction so large that some `v · dir` overflows to `∞ − ∞` (beyond the range
+/// any query uses) gives NaN for some vertices and not others; the answer is then still one of
+/// the polygon's vertices, but not necessarily the scan's. Nothing else is handled here: a check
+/// per value costs as much as the tournament saves.
+#[inline(always)]
+fn scan_small<N: Scalar>(small: &[Point2<N>; SMALL], dir: &Vec2<N>) -> usize {
+    let v: [N; SMALL] = core::array::from_fn(|i| small[i].coords.dot(dir));
+    let pick = |l: (N, usize), r: (N, usize)| if r.0 > l.0 { r } else { l };
+    let a = pick((v[0], 0), (v[1], 1));
+    let b = pick((v[2], 2), (v[3], 3));
+    let c = pick((v[4], 4), (v[5], 5));
+    let d = pick((v[6], 6), (v[7], 7));
+    pick(pick(a, b), pick(c, d)).1
 }
 
 /// The lowest index maximising `value` over `0..n` (`n ≥ 1`). A NaN value never wins.
@@ -432,7 +481,7 @@ impl<N: Scalar> SupportMap<N, 2> for ConvexPolygon<N> {
         self.vertices[self.support_index(dir, 0)]
     }
 
-    #[inline]
+    #[inline(always)]
     fn local_core_support_hinted(&self, dir: &Vec2<N>, hint: &mut u32) -> Point2<N> {
         let i = self.support_index(dir, *hint as usize);
         *hint = to_u32(i);
@@ -1005,6 +1054,37 @@ mod tests {
     fn aabb_both_precisions() {
         aabb_checks::<f32>();
         aabb_checks::<f64>();
+    }
+
+    #[test]
+    fn small_scan_agrees_with_scan() {
+        // Ties, plateaus, padding and infinities in every position, and all-NaN (a NaN
+        // direction).
+        let values = [0.0f64, 1.0, -1.0, 2.0, f64::INFINITY, f64::NEG_INFINITY];
+        let mut state = 12345u64;
+        for case in 0..20_000 {
+            let n = 1 + case % SMALL;
+            let all_nan = case % 97 == 0;
+            let vals: Vec<f64> = (0..n)
+                .map(|_| {
+                    state =
+                        state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    if all_nan { f64::NAN } else { values[(state >> 33) as usize % values.len()] }
+                })
+                .collect();
+            // Vertices (x, 0) with direction +x give exactly these values.
+            let pts: Vec<Point2<f64>> = vals.iter().map(|&x| Point2::new(x, 0.0)).collect();
+            let got = scan_small(&padded(&pts), &Vec2::x());
+            assert_eq!(got, scan(n, |i| vals[i]), "{vals:?}");
+        }
+        // Through the polygon: every direction around a small polygon, against the scan.
+        let poly = ConvexPolygon::<f64>::regular(7, 1.0).unwrap();
+        for k in 0..720 {
+            let (s, c) = (f64::from(k) * 0.5f64.to_radians()).sin_cos();
+            let d = Vec2::new(c, s);
+            let expected = scan(poly.len(), |i| poly.vertices()[i].coords.dot(&d));
+            assert_eq!(poly.support_vertex(&d), expected);
+        }
     }
 
     #[test]
