@@ -230,27 +230,30 @@ pub fn check_module_docs(root: &Path) -> Vec<String> {
     problems
 }
 
-/// `true` when a `Cargo.toml` text opts into the workspace lints: `[lints]` with
-/// `workspace = true`, or `lints.workspace = true`, or `lints = { workspace = true }`.
-pub fn uses_workspace_lints(manifest: &str) -> bool {
+/// Each line of a `Cargo.toml` text that is not a table header, comments and whitespace removed,
+/// with the table it stands in (`""` before the first header).
+fn manifest_entries(manifest: &str) -> impl Iterator<Item = (String, String)> + '_ {
     let mut section = String::new();
-    for line in manifest.lines() {
+    manifest.lines().filter_map(move |line| {
         let line = line.split('#').next().unwrap_or("").trim();
         let squashed: String = line.chars().filter(|c| !c.is_whitespace()).collect();
         if squashed.starts_with('[') {
             section = squashed.trim_matches(['[', ']']).to_string();
-            continue;
+            None
+        } else {
+            Some((section.clone(), squashed))
         }
-        let found = match section.as_str() {
-            "lints" => squashed == "workspace=true",
-            "" => squashed == "lints.workspace=true" || squashed == "lints={workspace=true}",
-            _ => false,
-        };
-        if found {
-            return true;
-        }
-    }
-    false
+    })
+}
+
+/// `true` when a `Cargo.toml` text opts into the workspace lints: `[lints]` with
+/// `workspace = true`, or `lints.workspace = true`, or `lints = { workspace = true }`.
+pub fn uses_workspace_lints(manifest: &str) -> bool {
+    manifest_entries(manifest).any(|(section, entry)| match section.as_str() {
+        "lints" => entry == "workspace=true",
+        "" => entry == "lints.workspace=true" || entry == "lints={workspace=true}",
+        _ => false,
+    })
 }
 
 /// The package allowed its own lints table (see the module docs).
@@ -259,17 +262,8 @@ pub const OWN_LINTS_PACKAGE: &str = "kollide-benches";
 /// `true` when a `Cargo.toml` text has its own `[lints.rust]` table with `unsafe_code = "deny"`
 /// (the bench crate's exception to the workspace lints).
 pub fn denies_unsafe_code(manifest: &str) -> bool {
-    let mut section = String::new();
-    for line in manifest.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        let squashed: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-        if squashed.starts_with('[') {
-            section = squashed.trim_matches(['[', ']']).to_string();
-        } else if section == "lints.rust" && squashed == "unsafe_code=\"deny\"" {
-            return true;
-        }
-    }
-    false
+    manifest_entries(manifest)
+        .any(|(section, entry)| section == "lints.rust" && entry == "unsafe_code=\"deny\"")
 }
 
 /// Workspace lints: every workspace package's `Cargo.toml` has `[lints] workspace = true`
