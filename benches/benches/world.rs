@@ -19,8 +19,9 @@
 //! as in a game).
 //!
 //! **How well it stands.** Before timing, each engine runs the scene for [`SETTLE_SECONDS`] once
-//! and prints the apex box's sag (how far it sank, m) and sway (how far it moved sideways, m),
-//! the largest displacement of any box, and the mean step time of that run (ms).
+//! and prints the apex box's sag (how far it sank, m) and sway (how far it moved sideways, m, at
+//! the end and at most during the run), the largest displacement of any box, and the mean step
+//! time of that run (ms).
 //!
 //! **Smoke mode.** Under `cargo test --bench world` (what `cargo xtask bench-smoke` runs) criterion
 //! runs each benchmark once, in the test profile. The bench detects that mode the way criterion
@@ -288,8 +289,8 @@ impl Engine<3> for Rapier3 {
 // Measuring.
 
 /// Runs `steps` steps on a fresh scene and prints how well the pyramid stood: the apex box's
-/// sag (downwards, m) and sway (sideways, the horizontal distance, m), and the largest
-/// displacement of any box (m).
+/// sag (downwards, m) and sway (sideways, the horizontal distance, m: at the end and the most
+/// during the run), and the largest displacement of any box (m).
 fn settle<const D: usize, E: Engine<D>>(
     group: &str,
     id: &str,
@@ -300,23 +301,31 @@ fn settle<const D: usize, E: Engine<D>>(
     if steps == 0 {
         return;
     }
-    let start = Instant::now();
-    for _ in 0..steps {
-        engine.step();
-    }
-    let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
     let apex = centres.len() - 1;
-    let (p, c) = (engine.position(apex), centres[apex]);
+    let c = centres[apex];
+    let sideways =
+        |p: [f32; D]| (0..D).filter(|&k| k != 1).map(|k| (p[k] - c[k]).powi(2)).sum::<f32>().sqrt();
+    let mut peak = 0.0f32;
+    let mut busy = Duration::ZERO;
+    for _ in 0..steps {
+        let start = Instant::now();
+        engine.step();
+        busy += start.elapsed();
+        peak = peak.max(sideways(engine.position(apex)));
+    }
+    let ms = busy.as_secs_f64() * 1e3 / steps as f64;
+    let p = engine.position(apex);
     let sag = c[1] - p[1];
-    let sway = (0..D).filter(|&k| k != 1).map(|k| (p[k] - c[k]).powi(2)).sum::<f32>().sqrt();
+    let sway = sideways(p);
     let mut worst = 0.0f32;
     for (i, c) in centres.iter().enumerate() {
         let p = engine.position(i);
         worst = worst.max((0..D).map(|k| (p[k] - c[k]).powi(2)).sum::<f32>().sqrt());
     }
     eprintln!(
-        "{group} {id}: after {:.1} s: apex sag {sag:.4} m, sway {sway:.2e} m, largest \
-         displacement {worst:.4} m; {ms:.2} ms/step over the run",
+        "{group} {id}: after {:.1} s: apex sag {sag:.4} m, sway {sway:.2e} m (at most \
+         {peak:.2e} m during the run), largest displacement {worst:.4} m; {ms:.2} ms/step over \
+         the run",
         steps as f32 * DT
     );
 }
