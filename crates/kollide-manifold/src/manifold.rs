@@ -47,6 +47,7 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Manifold<N, D, U> {
     pub const CAPACITY: usize = if D == 2 { 2 } else { MAX_CONTACTS };
 
     /// An empty manifold (no contact).
+    #[inline]
     pub fn new() -> Self {
         Self {
             normal: Vector::zeros(),
@@ -57,11 +58,46 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Manifold<N, D, U> {
     }
 
     /// An empty manifold with this normal, ready for [`Self::push`].
+    #[inline]
     pub fn with_normal(normal: Vector<N, D>) -> Self {
         Self { normal, ..Self::new() }
     }
 
+    /// A world-frame manifold with this normal and the first `len` of `contacts` (at most
+    /// [`Self::CAPACITY`] are kept): [`Self::with_normal`] and [`Self::push`] in one step, for a
+    /// routine that already holds its contacts in an array.
+    ///
+    /// The manifold is written once, each slot either a kept contact or the default, instead of
+    /// being filled with defaults and then overwritten contact by contact: a 2D routine that
+    /// ends with its (at most two) contacts in registers builds its answer directly.
+    ///
+    /// ```
+    /// use kollide_manifold::{Contact, ContactId, Manifold};
+    /// use kollide_math::{Point2, Vec2};
+    /// let c = Contact::<f64, 2>::new(Point2::origin(), Point2::new(0.0, 0.1), 0.1, ContactId::default());
+    /// let m = Manifold::from_contacts(Vec2::y(), [c, c], 1);
+    /// assert_eq!(m.len(), 1);
+    /// assert_eq!(m, { let mut e = Manifold::with_normal(Vec2::y()); e.push(c); e });
+    /// ```
+    #[inline]
+    pub fn from_contacts<const K: usize>(
+        normal: Vector<N, D>,
+        contacts: [Contact<N, D, U>; K],
+        len: usize,
+    ) -> Self {
+        let len = len.min(K).min(Self::CAPACITY);
+        Self {
+            normal,
+            frame: Frame::World,
+            contacts: std::array::from_fn(|i| {
+                contacts.get(i).filter(|_| i < len).copied().unwrap_or_default()
+            }),
+            len: len as u8,
+        }
+    }
+
     /// The contacts.
+    #[inline]
     pub fn contacts(&self) -> &[Contact<N, D, U>] {
         &self.contacts[..self.len as usize]
     }
@@ -72,6 +108,7 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Manifold<N, D, U> {
     }
 
     /// The number of contacts.
+    #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
@@ -87,6 +124,7 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Manifold<N, D, U> {
     }
 
     /// Adds a contact. Returns `false` (and changes nothing) when the manifold is full.
+    #[inline]
     pub fn push(&mut self, c: Contact<N, D, U>) -> bool {
         if self.len() >= Self::CAPACITY {
             return false;

@@ -285,10 +285,19 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
     // does not flip between frames when the two axes are nearly tied.
     // (The tolerance is positive, so B cannot win unless its separation is the larger: the sizes,
     // and their square roots, are only needed then.)
-    let flip = sep_b > sep_a && {
-        let tol = N::lit(1e-4) * geom::clamp(a.size().max_of(b.size()), N::lit(1e-3), N::lit(1e3));
-        geom::biased_greater(sep_b, sep_a, N::one(), tol)
-    };
+    // The tolerance is monotonic in the size and lies between its values at the clamp's bounds,
+    // so outside that narrow band the answer is known without the sizes (same rounding, same
+    // answer).
+    let tolerance = |size: N| N::lit(1e-4) * geom::clamp(size, N::lit(1e-3), N::lit(1e3));
+    let flip = sep_b > sep_a
+        && (geom::biased_greater(sep_b, sep_a, N::one(), tolerance(N::lit(1e3)))
+            || (geom::biased_greater(sep_b, sep_a, N::one(), tolerance(N::lit(1e-3)))
+                && geom::biased_greater(
+                    sep_b,
+                    sep_a,
+                    N::one(),
+                    tolerance(a.size().max_of(b.size())),
+                )));
     let clipped = if flip {
         clip_reference(b, edge_b, a, &pos_ba, margin, sep_b > N::zero())
     } else {
@@ -450,14 +459,18 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
         return m;
     };
     let face = n.dot(&v1.coords);
-    for cv in out {
+    let contact = |cv: &ClipVertex<N>| {
         let core_sep = n.dot(&cv.p.coords) - face;
         let sep = core_sep - radius;
-        if sep <= margin {
-            let on_face = cv.p - n * core_sep;
-            m.push(Contact::new(on_face + n * r.radius(), cv.p - n * inc.radius(), sep, cv.id));
-        }
-    }
+        let on_face = cv.p - n * core_sep;
+        let c = Contact::new(on_face + n * r.radius(), cv.p - n * inc.radius(), sep, cv.id);
+        (c, sep <= margin)
+    };
+    // Both points are built, then the kept ones moved to the front: selects, not stores at a
+    // running index.
+    let ((c0, keep0), (c1, keep1)) = (contact(&out[0]), contact(&out[1]));
+    m.contacts = if keep0 { [c0, c1] } else { [c1, c1] };
+    m.len = usize::from(keep0) + usize::from(keep1);
     m
 }
 
@@ -475,12 +488,12 @@ fn to_world<N: Scalar, U: Copy + Default>(
         Some(pos_ab) => (pos_a * pos_ab, -clipped.normal),
         None => (*pos_a, clipped.normal),
     };
-    // (`Manifold::new` then the normal, rather than `with_normal`: built in place, not copied.)
-    let mut m = Manifold::new();
-    m.normal = frame.rotation * normal;
-    for c in &clipped.contacts[..clipped.len] {
+    // Both slots are moved (the second may be unused: a few products, no branch), and the
+    // manifold is written once.
+    let world = |c: &Contact<N, 2, U>| {
         let c = if flip { c.flipped() } else { *c };
-        m.push(Contact { point_a: frame * c.point_a, point_b: frame * c.point_b, ..c });
-    }
-    m
+        Contact { point_a: frame * c.point_a, point_b: frame * c.point_b, ..c }
+    };
+    let contacts = [world(&clipped.contacts[0]), world(&clipped.contacts[1])];
+    Manifold::from_contacts(frame.rotation * normal, contacts, clipped.len)
 }
