@@ -50,11 +50,15 @@
 //! ### Where the walk starts
 //! A hint is only as good as the direction it was found for. Each vertex stores a unit direction
 //! inside its normal cone (the normalised sum of its faces' normals); when the query direction is
-//! more than about 37° away from the hint's (cosine below 0.8), or the hint is out of range (such
-//! as `u32::MAX`, "no hint"), the walk starts instead from the best of the support vertices in 14
-//! fixed directions (the axes and the cube diagonals), stored at construction. On a 256-vertex
-//! ellipsoid that turns the long walks after a sharp turn of the search direction (GJK's second
-//! direction, EPA jumping between faces: 6–8 steps on average) into one or two steps.
+//! more than about 18° away from the hint's (cosine below 0.95), or the hint is out of range (such
+//! as `u32::MAX`, "no hint"), the walk starts instead from a *start map* built at construction:
+//! the sphere of directions is cut into cells by the six faces of a cube and a 12 × 12 grid on
+//! each, and every cell stores the support vertex of its centre direction. Finding the cell of a
+//! direction takes a few comparisons and one division (no dot products), and the stored vertex
+//! is within a step or two of the answer. On a 256-vertex ellipsoid that turns the long walks
+//! after a sharp turn of the search direction (GJK's second direction, EPA jumping between faces:
+//! 6–8 steps on average) into one or two steps. The cell is only a start: the walk still ends
+//! on a vertex that no neighbour beats, so the answer does not depend on it.
 //!
 //! ### One step, four neighbours at a time
 //! The neighbours of each vertex are stored again, by coordinate, in blocks of four lanes
@@ -129,8 +133,8 @@ impl PolyhedronEdge {
 /// exact ties it walks the plateau of equal dot products and returns its lowest index, the same
 /// vertex as the scan whenever the tied vertices are joined by edges. Otherwise the result's dot
 /// product equals the maximum up to rounding. Out-of-range hints, and hints whose normal cone is
-/// far from `dir`, start from the best of 14 stored
-/// extreme vertices.
+/// far from `dir`, start from the vertex stored for `dir`'s cell of a map of directions built at
+/// construction.
 /// [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (lowest index on
 /// ties).
 #[derive(Clone, Debug, PartialEq)]
@@ -163,9 +167,9 @@ struct QueryCache<N: Scalar> {
     vertex_normals: Vec<Vec3<N>>,
     /// The largest vertex norm ([`SupportMap::bounding_radius`]).
     bounding_radius: N,
-    /// The support vertices in the 14 directions of [`START_DIRECTIONS`], padded to 16 with
-    /// copies of the first: hill climbing without a hint starts from the best of them.
-    starts: [LaneBlock<N>; 4],
+    /// The support vertex of the centre direction of every cell of the [`StartMap`]: hill
+    /// climbing without a usable hint starts from the cell that the query direction falls in.
+    starts: Vec<u32>,
 }
 
 /// Four vertices with their coordinates stored by lane (structure of arrays), so that the four
@@ -237,27 +241,62 @@ fn best_of_blocks<N: Scalar>(blocks: &[LaneBlock<N>], dir: &Vec3<N>, best: N) ->
 }
 
 /// The squared cosine of the widest angle between a hint's vertex normal and the query direction
-/// for which climbing starts from the hint rather than from the stored extreme vertices.
-const START_COS2: f64 = 0.8 * 0.8;
+/// for which climbing starts from the hint rather than from the [`StartMap`].
+const START_COS2: f64 = 0.95 * 0.95;
 
-/// The six axes and eight cube diagonals (unnormalised): the directions whose support vertices
-/// are kept as starting points for hill climbing.
-const START_DIRECTIONS: [[i8; 3]; 14] = [
-    [1, 0, 0],
-    [-1, 0, 0],
-    [0, 1, 0],
-    [0, -1, 0],
-    [0, 0, 1],
-    [0, 0, -1],
-    [1, 1, 1],
-    [1, 1, -1],
-    [1, -1, 1],
-    [1, -1, -1],
-    [-1, 1, 1],
-    [-1, 1, -1],
-    [-1, -1, 1],
-    [-1, -1, -1],
-];
+/// Where hill climbing starts without a hint: the sphere of directions cut into cells by the
+/// faces of a cube (the dominant axis and its sign) and a `SIDE × SIDE` grid on each face (the
+/// two other components divided by the dominant one). Finding a direction's cell takes a few
+/// comparisons and one division, and the vertex stored for the cell's centre is within a step or
+/// two of the support vertex of any direction in the cell.
+struct StartMap;
+
+impl StartMap {
+    /// Grid cells along each side of a cube face.
+    const SIDE: usize = 12;
+    /// The number of cells: six faces of `SIDE × SIDE`.
+    const CELLS: usize = 6 * Self::SIDE * Self::SIDE;
+
+    /// The cell of `dir`, `None` for a zero or NaN direction. Cell `((2 a + s) · SIDE + i) ·
+    /// SIDE + j` holds the directions whose largest component (in absolute value) is on axis
+    /// `a` with sign `s` (0 for positive), and whose components on the next two axes, divided by
+    /// that one's magnitude, fall in column `i` and row `j` of the grid over `[−1, 1]²`.
+    #[inline]
+    fn cell<N: Scalar>(dir: &Vec3<N>) -> Option<usize> {
+        let d = [dir.x.to_f64(), dir.y.to_f64(), dir.z.to_f64()];
+        let m = d.map(f64::abs);
+        let a = if m[0] >= m[1] && m[0] >= m[2] {
+            0
+        } else if m[1] >= m[2] {
+            1
+        } else {
+            2
+        };
+        if m[a].is_nan() || m[a] == 0.0 {
+            return None;
+        }
+        let half = Self::SIDE as f64 * 0.5;
+        let scale = half / m[a];
+        // Saturating casts: rounding at the edges of `[−1, 1]` cannot leave the grid.
+        let at = |x: f64| ((x * scale + half) as usize).min(Self::SIDE - 1);
+        let (i, j) = (at(d[(a + 1) % 3]), at(d[(a + 2) % 3]));
+        let s = usize::from(d[a] < 0.0);
+        Some(((2 * a + s) * Self::SIDE + i) * Self::SIDE + j)
+    }
+
+    /// The centre direction of cell `c` (unnormalised).
+    fn centre<N: Scalar>(c: usize) -> Vec3<N> {
+        let (j, i, face) =
+            (c % Self::SIDE, (c / Self::SIDE) % Self::SIDE, c / (Self::SIDE * Self::SIDE));
+        let (a, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+        let grid = |k: usize| (k as f64 + 0.5) * 2.0 / Self::SIDE as f64 - 1.0;
+        let mut d = [0.0; 3];
+        d[a] = sign;
+        d[(a + 1) % 3] = grid(i);
+        d[(a + 2) % 3] = grid(j);
+        Vec3::new(N::lit(d[0]), N::lit(d[1]), N::lit(d[2]))
+    }
+}
 
 impl<N: Scalar> ConvexPolyhedron<N> {
     /// Polyhedra with at most this many vertices answer hinted support queries with a linear
@@ -394,17 +433,8 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             vertex_offsets.push(vertex_neighbors.len() as u32);
         }
         let bounding_radius = vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()));
-        let start_ids = START_DIRECTIONS.map(|d| {
-            let d = Vec3::new(
-                N::lit(f64::from(d[0])),
-                N::lit(f64::from(d[1])),
-                N::lit(f64::from(d[2])),
-            );
-            scan_vertices(&vertices, &d)
-        });
-        let mut packed = Vec::with_capacity(4);
-        LaneBlock::pack(&vertices, &start_ids, &mut packed);
-        let starts = [packed[0], packed[1], packed[2], packed[3]];
+        let starts =
+            (0..StartMap::CELLS).map(|c| scan_vertices(&vertices, &StartMap::centre(c))).collect();
         let mut blocks = Vec::with_capacity(2 * nv);
         let mut block_offsets = Vec::with_capacity(nv + 1);
         block_offsets.push(0u32);
@@ -509,14 +539,15 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     }
 
     /// Hill climbs from vertex `start` to a vertex with the largest `v · dir` (an out-of-range
-    /// `start`, such as `u32::MAX`, starts from the best of a few extreme vertices stored at
-    /// construction); see the module docs for the tie rule.
+    /// `start`, such as `u32::MAX`, starts from the vertex stored at construction for the cell
+    /// of directions that `dir` falls in); see the module docs for the tie rule.
     pub fn climb_support_vertex(&self, dir: &Vec3<N>, start: u32) -> u32 {
         self.climb(dir, start).0
     }
 
     /// Where a climb begins: the hint when it is in range and `dir` is within a cone around
-    /// the hint's vertex normal, otherwise the best stored extreme vertex; with its dot product.
+    /// the hint's vertex normal, otherwise the vertex of `dir`'s cell in the [`StartMap`]; with
+    /// its dot product.
     #[inline]
     fn start(&self, dir: &Vec3<N>, hint: u32) -> (u32, N) {
         if let Some(n) = self.cache.vertex_normals.get(hint as usize) {
@@ -525,9 +556,9 @@ impl<N: Scalar> ConvexPolyhedron<N> {
                 return (hint, self.vertices[hint as usize].coords.dot(dir));
             }
         }
-        let (top, i, _) = best_of_blocks(&self.cache.starts, dir, N::lit(f64::NEG_INFINITY));
-        // Only a NaN direction beats nothing; any vertex is then as good as another.
-        if i == u32::MAX { (0, self.vertices[0].coords.dot(dir)) } else { (i, top) }
+        // A zero or NaN direction has no cell; any vertex is then as good as another.
+        let v = StartMap::cell(dir).and_then(|c| self.cache.starts.get(c)).map_or(0, |&v| v);
+        (v, self.vertices[v as usize].coords.dot(dir))
     }
 
     /// Hill climbing; also returns the number of dot products computed (four per block of
