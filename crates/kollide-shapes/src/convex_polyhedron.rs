@@ -257,10 +257,11 @@ impl StartMap {
     /// The number of cells: six faces of `SIDE × SIDE`.
     const CELLS: usize = 6 * Self::SIDE * Self::SIDE;
 
-    /// The cell of `dir`, `None` for a zero or NaN direction. Cell `((2 a + s) · SIDE + i) ·
-    /// SIDE + j` holds the directions whose largest component (in absolute value) is on axis
-    /// `a` with sign `s` (0 for positive), and whose components on the next two axes, divided by
-    /// that one's magnitude, fall in column `i` and row `j` of the grid over `[−1, 1]²`.
+    /// The cell of `dir`; `None` when its largest component is zero or NaN (a NaN elsewhere
+    /// lands in grid row or column 0). Cell `((2 a + s) · SIDE + i) · SIDE + j` holds the
+    /// directions whose largest component (in absolute value) is on axis `a` with sign `s` (0
+    /// for positive), and whose components on the next two axes, divided by that one's
+    /// magnitude, fall in column `i` and row `j` of the grid over `[−1, 1]²`.
     #[inline]
     fn cell<N: Scalar>(dir: &Vec3<N>) -> Option<usize> {
         let d = [dir.x.to_f64(), dir.y.to_f64(), dir.z.to_f64()];
@@ -433,8 +434,6 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             vertex_offsets.push(vertex_neighbors.len() as u32);
         }
         let bounding_radius = vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()));
-        let starts =
-            (0..StartMap::CELLS).map(|c| scan_vertices(&vertices, &StartMap::centre(c))).collect();
         let mut blocks = Vec::with_capacity(2 * nv);
         let mut block_offsets = Vec::with_capacity(nv + 1);
         block_offsets.push(0u32);
@@ -452,13 +451,13 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         for n in &mut vertex_normals {
             *n = n.try_normalize(N::zero()).unwrap_or_else(Vec3::zeros);
         }
-        Ok(Self {
+        let mut shape = Self {
             cache: Box::new(QueryCache {
                 blocks,
                 block_offsets,
                 vertex_normals,
                 bounding_radius,
-                starts,
+                starts: Vec::new(),
             }),
             vertices,
             face_offsets,
@@ -469,7 +468,36 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             vertex_offsets,
             vertex_neighbors,
             vertex_edges,
-        })
+        };
+        // Small polyhedra are scanned rather than climbed (see `SCAN_LIMIT`): no map for them.
+        if shape.vertices.len() > Self::SCAN_LIMIT {
+            shape.cache.starts = shape.start_map();
+        }
+        Ok(shape)
+    }
+
+    /// The [`StartMap`]'s vertices: the support vertex of each cell's centre direction, found by
+    /// hill climbing from the previous cell's (neighbouring cells' directions are a few degrees
+    /// apart, so each climb is a step or two instead of a scan of every vertex). While the map
+    /// is empty (as it stays for polyhedra of at most [`Self::SCAN_LIMIT`] vertices), a climb
+    /// whose hint is rejected starts from vertex 0; it is exact from anywhere.
+    fn start_map(&self) -> Vec<u32> {
+        let mut starts = Vec::with_capacity(StartMap::CELLS);
+        let mut row_start = u32::MAX;
+        for c in 0..StartMap::CELLS {
+            // The first cell of a row continues from the first cell of the previous row.
+            let hint = if c % StartMap::SIDE == 0 {
+                row_start
+            } else {
+                starts.last().copied().unwrap_or(u32::MAX)
+            };
+            let v = self.climb(&StartMap::centre(c), hint).0;
+            if c % StartMap::SIDE == 0 {
+                row_start = v;
+            }
+            starts.push(v);
+        }
+        starts
     }
 
     /// The vertices (Vertex(i) is `vertices()[i]`).
@@ -972,6 +1000,33 @@ mod tests {
         let mean = total as f64 / calls as f64;
         assert!(mean < 20.0, "warm hill climbing used {mean} dot products per call");
         assert!(worst_cold < 256, "even a cold climb beats the scan: {worst_cold}");
+    }
+
+    #[test]
+    fn start_map() {
+        for c in 0..StartMap::CELLS {
+            assert_eq!(StartMap::cell(&StartMap::centre::<f64>(c)), Some(c));
+        }
+        assert_eq!(StartMap::cell(&Vec3::<f64>::zeros()), None);
+        assert_eq!(StartMap::cell(&v3::<f64>(f64::NAN, 0.0, 0.0)), None);
+        assert!(StartMap::cell(&v3::<f32>(f64::NAN, 1.0, 0.0)).is_some());
+        // Cold climbs (no hint) start from the map: exact, and a step or two.
+        let shape = ConvexPolyhedron::<f64>::from_points(&sphere_points(256)).unwrap();
+        assert_eq!(shape.cache.starts.len(), StartMap::CELLS);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut total = 0;
+        for _ in 0..500 {
+            let d = random_dir(&mut rng);
+            let (v, dots) = shape.climb(&d, u32::MAX);
+            assert_eq!(v, shape.support_vertex(&d));
+            total += dots;
+        }
+        let mean = total as f64 / 500.0;
+        assert!(mean < 24.0, "cold hill climbing used {mean} dot products per call");
+        // Small polyhedra are scanned, so they have no map; a cold climb is still exact.
+        let cube = ConvexPolyhedron::<f64>::from_points(&cube_cloud()).unwrap();
+        assert!(cube.cache.starts.is_empty());
+        assert_eq!(cube.climb_support_vertex(&v3(1.0, 1.0, 1.0), u32::MAX), 7);
     }
 
     #[test]
