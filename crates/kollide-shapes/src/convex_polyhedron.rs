@@ -68,6 +68,16 @@
 //! dot products are rounded exactly as `Vec3::dot` rounds them, so the walk and the scan agree
 //! on every comparison.
 //!
+//! ## Tables for the separating axis test
+//! The contact manifold of two polyhedra (the separating axis test in `kollide-narrowphase`)
+//! scans every vertex of one shape per face of the other, and every edge of one per edge of the
+//! other. What those scans read about a shape depends on the shape alone, so it is stored once
+//! here rather than rebuilt per query, laid out for loops that vectorise:
+//! [`ConvexPolyhedron::vertex_lanes`] (the vertex coordinates by axis, padded to a multiple of
+//! eight), [`ConvexPolyhedron::edge_arcs`] (each edge as an arc on the Gauss map, eight edges
+//! per [`EdgeArcs`] block), [`ConvexPolyhedron::edge_lengths`] and
+//! [`ConvexPolyhedron::vertex_centroid`].
+//!
 //! ## Supporting feature
 //! [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (ties to the lowest
 //! face index), with its vertices counter-clockwise seen from outside and ids `Vertex(j)`. It scans
@@ -170,6 +180,75 @@ struct QueryCache<N: Scalar> {
     /// The support vertex of the centre direction of every cell of the [`StartMap`]: hill
     /// climbing without a usable hint starts from the cell that the query direction falls in.
     starts: Vec<u32>,
+    /// The tables of [`ConvexPolyhedron::vertex_lanes`], [`ConvexPolyhedron::edge_arcs`] and
+    /// the vertex centroid.
+    sat: SatTables<N>,
+}
+
+/// Shape-only data for the separating axis test between two polyhedra, computed once so that a
+/// query reads it instead of rebuilding it (see [`ConvexPolyhedron::vertex_lanes`] and
+/// [`ConvexPolyhedron::edge_arcs`]).
+#[derive(Clone, Debug, PartialEq)]
+struct SatTables<N: Scalar> {
+    /// The vertex coordinates by axis, padded to a multiple of [`ConvexPolyhedron::LANES`] with
+    /// copies of vertex 0.
+    lanes: [Vec<N>; 3],
+    /// The edges on the Gauss map, eight per block, the last block padded with zeros.
+    arcs: Vec<EdgeArcs<N>>,
+    /// The length of every edge.
+    lengths: Vec<N>,
+    /// The mean of the vertices.
+    centroid: Point3<N>,
+}
+
+impl<N: Scalar> SatTables<N> {
+    fn new(vertices: &[Point3<N>], normals: &[UnitVec3<N>], edges: &[PolyhedronEdge]) -> Self {
+        let padded = vertices.len().next_multiple_of(ConvexPolyhedron::<N>::LANES);
+        let lanes = core::array::from_fn(|axis| {
+            (0..padded).map(|k| vertices.get(k).unwrap_or(&vertices[0])[axis]).collect()
+        });
+        let zero = [[N::zero(); 8]; 3];
+        let mut arcs = Vec::with_capacity(edges.len().div_ceil(8));
+        for chunk in edges.chunks(8) {
+            let mut block = EdgeArcs { arc: zero, n0: zero, n1: zero };
+            for (l, e) in chunk.iter().enumerate() {
+                let n0 = normals[e.faces[0] as usize].into_inner();
+                let n1 = normals[e.faces[1] as usize].into_inner();
+                let (c, d) = (-n0, -n1);
+                let d_x_c = d.cross(&c);
+                for k in 0..3 {
+                    block.arc[k][l] = d_x_c[k];
+                    block.n0[k][l] = n0[k];
+                    block.n1[k][l] = n1[k];
+                }
+            }
+            arcs.push(block);
+        }
+        let lengths = edges
+            .iter()
+            .map(|e| (vertices[e.vertices[1] as usize] - vertices[e.vertices[0] as usize]).norm())
+            .collect();
+        let count = N::from_count(vertices.len());
+        let sum = vertices.iter().fold(Vec3::zeros(), |s, v| s + v.coords);
+        Self { lanes, arcs, lengths, centroid: Point3::from(sum / count) }
+    }
+}
+
+/// Eight edges of a [`ConvexPolyhedron`] on the Gauss map (the unit sphere of directions), by
+/// coordinate: `arc[k][l]` is coordinate `k` of lane `l`'s vector. An edge is the arc between
+/// the normals `n₀`, `n₁` of its two faces (`faces[0]`, `faces[1]` of [`PolyhedronEdge`]); in
+/// the Minkowski difference `A − B`, B's edges become the arcs between `c = −n₀` and `d = −n₁`,
+/// whose plane has the normal `d × c`. The separating axis test's Gauss-map pruning reads these
+/// for every edge of B against each edge of A, eight lanes at a time without branches.
+/// Lanes past the last edge are zero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EdgeArcs<N: Scalar> {
+    /// `d × c = (−n₁) × (−n₀)`: the normal of the plane of the edge's arc in `A − B`.
+    pub arc: [[N; 8]; 3],
+    /// The normal of the edge's first face.
+    pub n0: [[N; 8]; 3],
+    /// The normal of the edge's second face.
+    pub n1: [[N; 8]; 3],
 }
 
 /// Four vertices with their coordinates stored by lane (structure of arrays), so that the four
@@ -458,6 +537,7 @@ impl<N: Scalar> ConvexPolyhedron<N> {
                 vertex_normals,
                 bounding_radius,
                 starts: Vec::new(),
+                sat: SatTables::new(&vertices, &normals, &edges),
             }),
             vertices,
             face_offsets,
@@ -498,6 +578,37 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             starts.push(v);
         }
         starts
+    }
+
+    /// The padding unit of [`Self::vertex_lanes`].
+    pub const LANES: usize = 8;
+
+    /// The vertex coordinates by axis (`[xs, ys, zs]`, `xs[i]` the x of vertex `i`), padded to a
+    /// multiple of [`Self::LANES`] with copies of vertex 0: a loop over all vertices in chunks
+    /// of eight vectorises, and the padding changes no minimum or maximum.
+    #[inline]
+    pub fn vertex_lanes(&self) -> [&[N]; 3] {
+        let [x, y, z] = &self.cache.sat.lanes;
+        [x, y, z]
+    }
+
+    /// The edges on the Gauss map, eight per block in [`Self::edges`] order (edge `8 b + l` is
+    /// lane `l` of block `b`); see [`EdgeArcs`].
+    #[inline]
+    pub fn edge_arcs(&self) -> &[EdgeArcs<N>] {
+        &self.cache.sat.arcs
+    }
+
+    /// The length of every edge, in [`Self::edges`] order.
+    #[inline]
+    pub fn edge_lengths(&self) -> &[N] {
+        &self.cache.sat.lengths
+    }
+
+    /// The mean of the vertices.
+    #[inline]
+    pub fn vertex_centroid(&self) -> Point3<N> {
+        self.cache.sat.centroid
     }
 
     /// The vertices (Vertex(i) is `vertices()[i]`).
