@@ -50,11 +50,15 @@
 //! ### Where the walk starts
 //! A hint is only as good as the direction it was found for. Each vertex stores a unit direction
 //! inside its normal cone (the normalised sum of its faces' normals); when the query direction is
-//! more than about 37° away from the hint's (cosine below 0.8), or the hint is out of range (such
-//! as `u32::MAX`, "no hint"), the walk starts instead from the best of the support vertices in 14
-//! fixed directions (the axes and the cube diagonals), stored at construction. On a 256-vertex
-//! ellipsoid that turns the long walks after a sharp turn of the search direction (GJK's second
-//! direction, EPA jumping between faces: 6–8 steps on average) into one or two steps.
+//! more than about 18° away from the hint's (cosine below 0.95), or the hint is out of range (such
+//! as `u32::MAX`, "no hint"), the walk starts instead from a *start map* built at construction:
+//! the sphere of directions is cut into cells by the six faces of a cube and a 12 × 12 grid on
+//! each, and every cell stores the support vertex of its centre direction. Finding the cell of a
+//! direction takes a few comparisons and one division (no dot products), and the stored vertex
+//! is within a step or two of the answer. On a 256-vertex ellipsoid that turns the long walks
+//! after a sharp turn of the search direction (GJK's second direction, EPA jumping between faces:
+//! 6–8 steps on average) into one or two steps. The cell is only a start: the walk still ends
+//! on a vertex that no neighbour beats, so the answer does not depend on it.
 //!
 //! ### One step, four neighbours at a time
 //! The neighbours of each vertex are stored again, by coordinate, in blocks of four lanes
@@ -63,6 +67,16 @@
 //! neighbour; only when some neighbour improves is the block scanned again for its index. The
 //! dot products are rounded exactly as `Vec3::dot` rounds them, so the walk and the scan agree
 //! on every comparison.
+//!
+//! ## Tables for the separating axis test
+//! The contact manifold of two polyhedra (the separating axis test in `kollide-narrowphase`)
+//! scans every vertex of one shape per face of the other, and every edge of one per edge of the
+//! other. What those scans read about a shape depends on the shape alone, so it is stored once
+//! here rather than rebuilt per query, laid out for loops that vectorise:
+//! [`ConvexPolyhedron::vertex_lanes`] (the vertex coordinates by axis, padded to a multiple of
+//! eight), [`ConvexPolyhedron::edge_arcs`] (each edge as an arc on the Gauss map, eight edges
+//! per [`EdgeArcs`] block), [`ConvexPolyhedron::edge_lengths`] and
+//! [`ConvexPolyhedron::vertex_centroid`].
 //!
 //! ## Supporting feature
 //! [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (ties to the lowest
@@ -129,8 +143,8 @@ impl PolyhedronEdge {
 /// exact ties it walks the plateau of equal dot products and returns its lowest index, the same
 /// vertex as the scan whenever the tied vertices are joined by edges. Otherwise the result's dot
 /// product equals the maximum up to rounding. Out-of-range hints, and hints whose normal cone is
-/// far from `dir`, start from the best of 14 stored
-/// extreme vertices.
+/// far from `dir`, start from the vertex stored for `dir`'s cell of a map of directions built at
+/// construction.
 /// [`SupportFeatureMap`] returns the face whose normal maximises `normal · dir` (lowest index on
 /// ties).
 #[derive(Clone, Debug, PartialEq)]
@@ -163,9 +177,78 @@ struct QueryCache<N: Scalar> {
     vertex_normals: Vec<Vec3<N>>,
     /// The largest vertex norm ([`SupportMap::bounding_radius`]).
     bounding_radius: N,
-    /// The support vertices in the 14 directions of [`START_DIRECTIONS`], padded to 16 with
-    /// copies of the first: hill climbing without a hint starts from the best of them.
-    starts: [LaneBlock<N>; 4],
+    /// The support vertex of the centre direction of every cell of the [`StartMap`]: hill
+    /// climbing without a usable hint starts from the cell that the query direction falls in.
+    starts: Vec<u32>,
+    /// The tables of [`ConvexPolyhedron::vertex_lanes`], [`ConvexPolyhedron::edge_arcs`] and
+    /// the vertex centroid.
+    sat: SatTables<N>,
+}
+
+/// Shape-only data for the separating axis test between two polyhedra, computed once so that a
+/// query reads it instead of rebuilding it (see [`ConvexPolyhedron::vertex_lanes`] and
+/// [`ConvexPolyhedron::edge_arcs`]).
+#[derive(Clone, Debug, PartialEq)]
+struct SatTables<N: Scalar> {
+    /// The vertex coordinates by axis, padded to a multiple of [`ConvexPolyhedron::LANES`] with
+    /// copies of vertex 0.
+    lanes: [Vec<N>; 3],
+    /// The edges on the Gauss map, eight per block, the last block padded with zeros.
+    arcs: Vec<EdgeArcs<N>>,
+    /// The length of every edge.
+    lengths: Vec<N>,
+    /// The mean of the vertices.
+    centroid: Point3<N>,
+}
+
+impl<N: Scalar> SatTables<N> {
+    fn new(vertices: &[Point3<N>], normals: &[UnitVec3<N>], edges: &[PolyhedronEdge]) -> Self {
+        let padded = vertices.len().next_multiple_of(ConvexPolyhedron::<N>::LANES);
+        let lanes = core::array::from_fn(|axis| {
+            (0..padded).map(|k| vertices.get(k).unwrap_or(&vertices[0])[axis]).collect()
+        });
+        let zero = [[N::zero(); 8]; 3];
+        let mut arcs = Vec::with_capacity(edges.len().div_ceil(8));
+        for chunk in edges.chunks(8) {
+            let mut block = EdgeArcs { arc: zero, n0: zero, n1: zero };
+            for (l, e) in chunk.iter().enumerate() {
+                let n0 = normals[e.faces[0] as usize].into_inner();
+                let n1 = normals[e.faces[1] as usize].into_inner();
+                let (c, d) = (-n0, -n1);
+                let d_x_c = d.cross(&c);
+                for k in 0..3 {
+                    block.arc[k][l] = d_x_c[k];
+                    block.n0[k][l] = n0[k];
+                    block.n1[k][l] = n1[k];
+                }
+            }
+            arcs.push(block);
+        }
+        let lengths = edges
+            .iter()
+            .map(|e| (vertices[e.vertices[1] as usize] - vertices[e.vertices[0] as usize]).norm())
+            .collect();
+        let count = N::from_count(vertices.len());
+        let sum = vertices.iter().fold(Vec3::zeros(), |s, v| s + v.coords);
+        Self { lanes, arcs, lengths, centroid: Point3::from(sum / count) }
+    }
+}
+
+/// Eight edges of a [`ConvexPolyhedron`] on the Gauss map (the unit sphere of directions), by
+/// coordinate: `arc[k][l]` is coordinate `k` of lane `l`'s vector. An edge is the arc between
+/// the normals `n₀`, `n₁` of its two faces (`faces[0]`, `faces[1]` of [`PolyhedronEdge`]); in
+/// the Minkowski difference `A − B`, B's edges become the arcs between `c = −n₀` and `d = −n₁`,
+/// whose plane has the normal `d × c`. The separating axis test's Gauss-map pruning reads these
+/// for every edge of B against each edge of A, eight lanes at a time without branches.
+/// Lanes past the last edge are zero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EdgeArcs<N: Scalar> {
+    /// `d × c = (−n₁) × (−n₀)`: the normal of the plane of the edge's arc in `A − B`.
+    pub arc: [[N; 8]; 3],
+    /// The normal of the edge's first face.
+    pub n0: [[N; 8]; 3],
+    /// The normal of the edge's second face.
+    pub n1: [[N; 8]; 3],
 }
 
 /// Four vertices with their coordinates stored by lane (structure of arrays), so that the four
@@ -237,27 +320,63 @@ fn best_of_blocks<N: Scalar>(blocks: &[LaneBlock<N>], dir: &Vec3<N>, best: N) ->
 }
 
 /// The squared cosine of the widest angle between a hint's vertex normal and the query direction
-/// for which climbing starts from the hint rather than from the stored extreme vertices.
-const START_COS2: f64 = 0.8 * 0.8;
+/// for which climbing starts from the hint rather than from the [`StartMap`].
+const START_COS2: f64 = 0.95 * 0.95;
 
-/// The six axes and eight cube diagonals (unnormalised): the directions whose support vertices
-/// are kept as starting points for hill climbing.
-const START_DIRECTIONS: [[i8; 3]; 14] = [
-    [1, 0, 0],
-    [-1, 0, 0],
-    [0, 1, 0],
-    [0, -1, 0],
-    [0, 0, 1],
-    [0, 0, -1],
-    [1, 1, 1],
-    [1, 1, -1],
-    [1, -1, 1],
-    [1, -1, -1],
-    [-1, 1, 1],
-    [-1, 1, -1],
-    [-1, -1, 1],
-    [-1, -1, -1],
-];
+/// Where hill climbing starts without a hint: the sphere of directions cut into cells by the
+/// faces of a cube (the dominant axis and its sign) and a `SIDE × SIDE` grid on each face (the
+/// two other components divided by the dominant one). Finding a direction's cell takes a few
+/// comparisons and one division, and the vertex stored for the cell's centre is within a step or
+/// two of the support vertex of any direction in the cell.
+struct StartMap;
+
+impl StartMap {
+    /// Grid cells along each side of a cube face.
+    const SIDE: usize = 12;
+    /// The number of cells: six faces of `SIDE × SIDE`.
+    const CELLS: usize = 6 * Self::SIDE * Self::SIDE;
+
+    /// The cell of `dir`; `None` when its largest component is zero or NaN (a NaN elsewhere
+    /// lands in grid row or column 0). Cell `((2 a + s) · SIDE + i) · SIDE + j` holds the
+    /// directions whose largest component (in absolute value) is on axis `a` with sign `s` (0
+    /// for positive), and whose components on the next two axes, divided by that one's
+    /// magnitude, fall in column `i` and row `j` of the grid over `[−1, 1]²`.
+    #[inline]
+    fn cell<N: Scalar>(dir: &Vec3<N>) -> Option<usize> {
+        let d = [dir.x.to_f64(), dir.y.to_f64(), dir.z.to_f64()];
+        let m = d.map(f64::abs);
+        let a = if m[0] >= m[1] && m[0] >= m[2] {
+            0
+        } else if m[1] >= m[2] {
+            1
+        } else {
+            2
+        };
+        if m[a].is_nan() || m[a] == 0.0 {
+            return None;
+        }
+        let half = Self::SIDE as f64 * 0.5;
+        let scale = half / m[a];
+        // Saturating casts: rounding at the edges of `[−1, 1]` cannot leave the grid.
+        let at = |x: f64| ((x * scale + half) as usize).min(Self::SIDE - 1);
+        let (i, j) = (at(d[(a + 1) % 3]), at(d[(a + 2) % 3]));
+        let s = usize::from(d[a] < 0.0);
+        Some(((2 * a + s) * Self::SIDE + i) * Self::SIDE + j)
+    }
+
+    /// The centre direction of cell `c` (unnormalised).
+    fn centre<N: Scalar>(c: usize) -> Vec3<N> {
+        let (j, i, face) =
+            (c % Self::SIDE, (c / Self::SIDE) % Self::SIDE, c / (Self::SIDE * Self::SIDE));
+        let (a, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+        let grid = |k: usize| (k as f64 + 0.5) * 2.0 / Self::SIDE as f64 - 1.0;
+        let mut d = [0.0; 3];
+        d[a] = sign;
+        d[(a + 1) % 3] = grid(i);
+        d[(a + 2) % 3] = grid(j);
+        Vec3::new(N::lit(d[0]), N::lit(d[1]), N::lit(d[2]))
+    }
+}
 
 impl<N: Scalar> ConvexPolyhedron<N> {
     /// Polyhedra with at most this many vertices answer hinted support queries with a linear
@@ -394,17 +513,6 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             vertex_offsets.push(vertex_neighbors.len() as u32);
         }
         let bounding_radius = vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()));
-        let start_ids = START_DIRECTIONS.map(|d| {
-            let d = Vec3::new(
-                N::lit(f64::from(d[0])),
-                N::lit(f64::from(d[1])),
-                N::lit(f64::from(d[2])),
-            );
-            scan_vertices(&vertices, &d)
-        });
-        let mut packed = Vec::with_capacity(4);
-        LaneBlock::pack(&vertices, &start_ids, &mut packed);
-        let starts = [packed[0], packed[1], packed[2], packed[3]];
         let mut blocks = Vec::with_capacity(2 * nv);
         let mut block_offsets = Vec::with_capacity(nv + 1);
         block_offsets.push(0u32);
@@ -422,13 +530,14 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         for n in &mut vertex_normals {
             *n = n.try_normalize(N::zero()).unwrap_or_else(Vec3::zeros);
         }
-        Ok(Self {
+        let mut shape = Self {
             cache: Box::new(QueryCache {
                 blocks,
                 block_offsets,
                 vertex_normals,
                 bounding_radius,
-                starts,
+                starts: Vec::new(),
+                sat: SatTables::new(&vertices, &normals, &edges),
             }),
             vertices,
             face_offsets,
@@ -439,7 +548,67 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             vertex_offsets,
             vertex_neighbors,
             vertex_edges,
-        })
+        };
+        // Small polyhedra are scanned rather than climbed (see `SCAN_LIMIT`): no map for them.
+        if shape.vertices.len() > Self::SCAN_LIMIT {
+            shape.cache.starts = shape.start_map();
+        }
+        Ok(shape)
+    }
+
+    /// The [`StartMap`]'s vertices: the support vertex of each cell's centre direction, found by
+    /// hill climbing from the previous cell's (neighbouring cells' directions are a few degrees
+    /// apart, so each climb is a step or two instead of a scan of every vertex). While the map
+    /// is empty (as it stays for polyhedra of at most [`Self::SCAN_LIMIT`] vertices), a climb
+    /// whose hint is rejected starts from vertex 0; it is exact from anywhere.
+    fn start_map(&self) -> Vec<u32> {
+        let mut starts = Vec::with_capacity(StartMap::CELLS);
+        let mut row_start = u32::MAX;
+        for c in 0..StartMap::CELLS {
+            // The first cell of a row continues from the first cell of the previous row.
+            let hint = if c % StartMap::SIDE == 0 {
+                row_start
+            } else {
+                starts.last().copied().unwrap_or(u32::MAX)
+            };
+            let v = self.climb(&StartMap::centre(c), hint).0;
+            if c % StartMap::SIDE == 0 {
+                row_start = v;
+            }
+            starts.push(v);
+        }
+        starts
+    }
+
+    /// The padding unit of [`Self::vertex_lanes`].
+    pub const LANES: usize = 8;
+
+    /// The vertex coordinates by axis (`[xs, ys, zs]`, `xs[i]` the x of vertex `i`), padded to a
+    /// multiple of [`Self::LANES`] with copies of vertex 0: a loop over all vertices in chunks
+    /// of eight vectorises, and the padding changes no minimum or maximum.
+    #[inline]
+    pub fn vertex_lanes(&self) -> [&[N]; 3] {
+        let [x, y, z] = &self.cache.sat.lanes;
+        [x, y, z]
+    }
+
+    /// The edges on the Gauss map, eight per block in [`Self::edges`] order (edge `8 b + l` is
+    /// lane `l` of block `b`); see [`EdgeArcs`].
+    #[inline]
+    pub fn edge_arcs(&self) -> &[EdgeArcs<N>] {
+        &self.cache.sat.arcs
+    }
+
+    /// The length of every edge, in [`Self::edges`] order.
+    #[inline]
+    pub fn edge_lengths(&self) -> &[N] {
+        &self.cache.sat.lengths
+    }
+
+    /// The mean of the vertices.
+    #[inline]
+    pub fn vertex_centroid(&self) -> Point3<N> {
+        self.cache.sat.centroid
     }
 
     /// The vertices (Vertex(i) is `vertices()[i]`).
@@ -509,14 +678,15 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     }
 
     /// Hill climbs from vertex `start` to a vertex with the largest `v · dir` (an out-of-range
-    /// `start`, such as `u32::MAX`, starts from the best of a few extreme vertices stored at
-    /// construction); see the module docs for the tie rule.
+    /// `start`, such as `u32::MAX`, starts from the vertex stored at construction for the cell
+    /// of directions that `dir` falls in); see the module docs for the tie rule.
     pub fn climb_support_vertex(&self, dir: &Vec3<N>, start: u32) -> u32 {
         self.climb(dir, start).0
     }
 
     /// Where a climb begins: the hint when it is in range and `dir` is within a cone around
-    /// the hint's vertex normal, otherwise the best stored extreme vertex; with its dot product.
+    /// the hint's vertex normal, otherwise the vertex of `dir`'s cell in the [`StartMap`]; with
+    /// its dot product.
     #[inline]
     fn start(&self, dir: &Vec3<N>, hint: u32) -> (u32, N) {
         if let Some(n) = self.cache.vertex_normals.get(hint as usize) {
@@ -525,9 +695,9 @@ impl<N: Scalar> ConvexPolyhedron<N> {
                 return (hint, self.vertices[hint as usize].coords.dot(dir));
             }
         }
-        let (top, i, _) = best_of_blocks(&self.cache.starts, dir, N::lit(f64::NEG_INFINITY));
-        // Only a NaN direction beats nothing; any vertex is then as good as another.
-        if i == u32::MAX { (0, self.vertices[0].coords.dot(dir)) } else { (i, top) }
+        // A zero or NaN direction has no cell; any vertex is then as good as another.
+        let v = StartMap::cell(dir).and_then(|c| self.cache.starts.get(c)).map_or(0, |&v| v);
+        (v, self.vertices[v as usize].coords.dot(dir))
     }
 
     /// Hill climbing; also returns the number of dot products computed (four per block of
@@ -941,6 +1111,33 @@ mod tests {
         let mean = total as f64 / calls as f64;
         assert!(mean < 20.0, "warm hill climbing used {mean} dot products per call");
         assert!(worst_cold < 256, "even a cold climb beats the scan: {worst_cold}");
+    }
+
+    #[test]
+    fn start_map() {
+        for c in 0..StartMap::CELLS {
+            assert_eq!(StartMap::cell(&StartMap::centre::<f64>(c)), Some(c));
+        }
+        assert_eq!(StartMap::cell(&Vec3::<f64>::zeros()), None);
+        assert_eq!(StartMap::cell(&v3::<f64>(f64::NAN, 0.0, 0.0)), None);
+        assert!(StartMap::cell(&v3::<f32>(f64::NAN, 1.0, 0.0)).is_some());
+        // Cold climbs (no hint) start from the map: exact, and a step or two.
+        let shape = ConvexPolyhedron::<f64>::from_points(&sphere_points(256)).unwrap();
+        assert_eq!(shape.cache.starts.len(), StartMap::CELLS);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut total = 0;
+        for _ in 0..500 {
+            let d = random_dir(&mut rng);
+            let (v, dots) = shape.climb(&d, u32::MAX);
+            assert_eq!(v, shape.support_vertex(&d));
+            total += dots;
+        }
+        let mean = total as f64 / 500.0;
+        assert!(mean < 24.0, "cold hill climbing used {mean} dot products per call");
+        // Small polyhedra are scanned, so they have no map; a cold climb is still exact.
+        let cube = ConvexPolyhedron::<f64>::from_points(&cube_cloud()).unwrap();
+        assert!(cube.cache.starts.is_empty());
+        assert_eq!(cube.climb_support_vertex(&v3(1.0, 1.0, 1.0), u32::MAX), 7);
     }
 
     #[test]

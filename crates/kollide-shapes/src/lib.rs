@@ -57,7 +57,7 @@ pub use ball::{Ball, Circle};
 pub use capsule::Capsule;
 pub use cone::Cone;
 pub use convex_polygon::ConvexPolygon;
-pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronEdge};
+pub use convex_polyhedron::{ConvexPolyhedron, EdgeArcs, PolyhedronEdge};
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
 pub use draw::{Draw2, Draw3};
