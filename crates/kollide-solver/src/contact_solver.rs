@@ -46,7 +46,8 @@
 //! flat array in constraint order. Each point stores its rows' angular parts (`r × n`, and the
 //! same through the inverse inertia), so a relative velocity or an impulse costs a few multiplies.
 //! The world hands the constraints over in "waves" that keep consecutive constraints independent
-//! (see `World::step`).
+//! (see `World::step`); 2D `f32` worlds solve each wave four constraints at a time with the same
+//! arithmetic in SIMD lanes (`wide2.rs`).
 
 use kollide_manifold::Manifold;
 use kollide_math::{Point, Scalar, Vector};
@@ -138,6 +139,32 @@ where
     /// The same for each tangent (`[tangent][body]`; the second tangent is unused in 2D).
     pub tangent_arm: [[Ang<N, D>; 2]; 2],
     pub tangent_turn: [[Ang<N, D>; 2]; 2],
+}
+
+impl<N: Scalar, const D: usize> ConstraintPoint<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// A point with every number zero: the missing point of a SIMD bundle, whose impulses
+    /// stay zero.
+    pub(crate) fn zero() -> Self {
+        let (z, a) = (N::zero(), Dim::<D>::angular_zero());
+        Self {
+            r_a: Vector::zeros(),
+            r_b: Vector::zeros(),
+            adjusted_separation: z,
+            normal_mass: z,
+            tangent_mass: [z; 2],
+            normal_impulse: z,
+            tangent_impulse: [z; 2],
+            max_normal_impulse: z,
+            relative_velocity: z,
+            normal_arm: [a; 2],
+            normal_turn: [a; 2],
+            tangent_arm: [[a; 2]; 2],
+            tangent_turn: [[a; 2]; 2],
+        }
+    }
 }
 
 /// The constraint of one manifold. Its points are `points[first..first + count]` of the

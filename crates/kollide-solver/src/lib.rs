@@ -36,6 +36,7 @@ mod draw;
 mod error;
 mod handle;
 mod settings;
+mod wide2;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};

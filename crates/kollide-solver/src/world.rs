@@ -24,7 +24,9 @@ use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{
     self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
 };
+use crate::wide2;
 use crate::{Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError};
+use std::any::Any;
 
 /// Accumulated impulses of one contact, carried across steps for warm starting.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -99,6 +101,12 @@ where
     solver_states: Vec<BodyState<N, D>>,
     constraints: Vec<ContactConstraint<N, D>>,
     constraint_points: Vec<ConstraintPoint<N, D>>,
+    /// The wave of each constraint, and (2D `f32`) the constraints in bundles of four.
+    constraint_waves: Vec<u32>,
+    bundles: Vec<wide2::Bundle>,
+    /// Solve 2D `f32` contacts four at a time (the same numbers as the scalar loop; the tests
+    /// turn it off to compare).
+    pub(crate) simd: bool,
 }
 
 /// How much the broadphase grows each AABB (m). While a body's swept AABB stays inside its fat
@@ -143,6 +151,9 @@ where
             solver_states: Vec::new(),
             constraints: Vec::new(),
             constraint_points: Vec::new(),
+            constraint_waves: Vec::new(),
+            bundles: Vec::new(),
+            simd: true,
         }
     }
 
@@ -441,18 +452,24 @@ where
         let mut sorted = std::mem::take(&mut self.scratch_sorted);
         sorted.clear();
         sorted.resize(waves.len(), 0);
+        // The wave of each sorted pair, compacted below to the wave of each constraint.
+        let mut constraint_waves = std::mem::take(&mut self.constraint_waves);
+        constraint_waves.clear();
+        constraint_waves.resize(waves.len(), 0);
         for &(w, k) in &waves {
             let slot = &mut order[w as usize];
             sorted[*slot as usize] = k;
+            constraint_waves[*slot as usize] = w;
             *slot += 1;
         }
 
-        for &k in &sorted {
+        for (i, &k) in sorted.iter().enumerate() {
             let p = &pairs[k as usize];
             let (a, b) = (p.a.index as usize, p.b.index as usize);
             let (Some(ba), Some(bb)) = (&self.slots[a].body, &self.slots[b].body) else {
                 continue;
             };
+            constraint_waves[constraints.len()] = constraint_waves[i];
             report.touching_pairs += 1;
             report.contacts += p.manifold.len();
             let friction = (ba.desc.friction * bb.desc.friction).sqrt();
@@ -479,44 +496,76 @@ where
         self.scratch_order = order;
         self.scratch_sorted = sorted;
 
+        constraint_waves.truncate(constraints.len());
+
         // 4. Substeps. Odd substeps sweep the contacts backwards; the pass index, which picks
         // the point that leads in manifolds of three or more points, counts forward and backward
         // substeps alike (0, 1, 2, 3, … in each direction), so that no corner is tied to one
         // sweep direction.
         let inv_h = N::one() / h;
-        for sub in 0..substeps as usize {
-            cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
-            if settings.warm_starting {
-                cs::warm_start(&mut states, &constraints, &points);
+        let pass = |sub: usize, use_bias: bool| cs::Pass {
+            inv_h,
+            max_push: settings.max_push_velocity,
+            slop: settings.linear_slop,
+            use_bias,
+            index: 2 * (sub / 2) + usize::from(!use_bias),
+            reverse: sub % 2 == 1,
+        };
+        let mut bundles = std::mem::take(&mut self.bundles);
+        // 2D `f32` worlds solve their contacts four at a time (the same numbers; see `wide2.rs`).
+        let simd = if self.simd {
+            (&mut states as &mut dyn Any)
+                .downcast_mut::<Vec<BodyState<f32, 2>>>()
+                .zip((&mut points as &mut dyn Any).downcast_mut::<Vec<ConstraintPoint<f32, 2>>>())
+        } else {
+            None
+        };
+        if let Some((states, points)) = simd {
+            let constraints = (&constraints as &dyn Any)
+                .downcast_ref::<Vec<ContactConstraint<f32, 2>>>()
+                .expect("2D f32 constraints with 2D f32 states");
+            let bodies = (&mut bodies as &mut dyn Any)
+                .downcast_mut::<Vec<SolverBody<f32, 2>>>()
+                .expect("2D f32 bodies with 2D f32 states");
+            let gravity = (&self.gravity as &dyn Any)
+                .downcast_ref::<Vector<f32, 2>>()
+                .expect("2D f32 gravity with 2D f32 states");
+            let h = h.to_f64() as f32;
+            let pass = |sub: usize, use_bias: bool| {
+                let p = pass(sub, use_bias);
+                cs::Pass {
+                    inv_h: p.inv_h.to_f64() as f32,
+                    max_push: p.max_push.to_f64() as f32,
+                    slop: p.slop.to_f64() as f32,
+                    use_bias: p.use_bias,
+                    index: p.index,
+                    reverse: p.reverse,
+                }
+            };
+            wide2::pack(constraints, points, &constraint_waves, &mut bundles);
+            for sub in 0..substeps as usize {
+                cs::integrate_velocities::<f32, 2>(states, bodies, gravity, h);
+                if settings.warm_starting {
+                    wide2::warm_start(states, &bundles);
+                }
+                wide2::solve(states, &mut bundles, pass(sub, true));
+                cs::integrate_positions::<f32, 2>(states, bodies, h);
+                wide2::solve(states, &mut bundles, pass(sub, false));
             }
-            cs::solve(
-                &mut states,
-                &constraints,
-                &mut points,
-                cs::Pass {
-                    inv_h,
-                    max_push: settings.max_push_velocity,
-                    slop: settings.linear_slop,
-                    use_bias: true,
-                    index: 2 * (sub / 2),
-                    reverse: sub % 2 == 1,
-                },
-            );
-            cs::integrate_positions(&mut states, &mut bodies, h);
-            cs::solve(
-                &mut states,
-                &constraints,
-                &mut points,
-                cs::Pass {
-                    inv_h,
-                    max_push: settings.max_push_velocity,
-                    slop: settings.linear_slop,
-                    use_bias: false,
-                    index: 2 * (sub / 2) + 1,
-                    reverse: sub % 2 == 1,
-                },
-            );
+            wide2::unpack(&bundles, constraints, points);
+        } else {
+            for sub in 0..substeps as usize {
+                cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
+                if settings.warm_starting {
+                    cs::warm_start(&mut states, &constraints, &points);
+                }
+                cs::solve(&mut states, &constraints, &mut points, pass(sub, true));
+                cs::integrate_positions(&mut states, &mut bodies, h);
+                cs::solve(&mut states, &constraints, &mut points, pass(sub, false));
+            }
         }
+        self.bundles = bundles;
+        self.constraint_waves = constraint_waves;
         cs::restitution(&mut states, &constraints, &mut points, settings.restitution_threshold);
 
         // 5. Store impulses and write back.
