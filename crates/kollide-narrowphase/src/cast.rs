@@ -61,6 +61,20 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     tolerance: N,
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
+    ray_cast_cso::<N, D, C, true>(cso, origin, dir, max_t, tolerance, settings)
+}
+
+/// [`gjk_ray_cast`], with the witness points of the closest point tracked only when `WITNESSES`
+/// (a ray against one shape needs the hit parameter and normal alone; the returned support
+/// point then carries the closest point with both witnesses at the origin).
+fn ray_cast_cso<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized, const WITNESSES: bool>(
+    cso: &C,
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    max_t: N,
+    tolerance: N,
+    settings: &QuerySettings<N>,
+) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
     let mut lambda = N::zero();
     let mut x = *origin;
     let mut normal = Vector::<N, D>::zeros();
@@ -111,7 +125,11 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             s.push(shifted(&x, q));
         }
         let inside = s.reduce();
-        let (vv, a, b) = s.closest();
+        let (vv, a, b) = if WITNESSES {
+            s.closest()
+        } else {
+            (s.closest_point(), Vector::zeros(), Vector::zeros())
+        };
         // Keep the surviving points of X (undo the shift by x).
         len = s.len();
         for (k, q) in s.points().iter().enumerate() {
@@ -180,7 +198,8 @@ where
     let scale = scale_of(shape, shape);
     let tol = settings.tolerances.length(scale) * N::lit(0.01);
     let cso = SingleShape { shape, with_radius: true };
-    let (t, n, _, status) = gjk_ray_cast(&cso, &origin, &dir, max_t, tol, settings)?;
+    let (t, n, _, status) =
+        ray_cast_cso::<N, D, _, false>(&cso, &origin, &dir, max_t, tol, settings)?;
     let hit = pose.transform_point(&Point::from(origin + dir * t));
     Some(CastHit { t, normal: pose.transform_vector(&n), point_a: hit, point_b: hit, status })
 }
