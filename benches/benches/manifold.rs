@@ -51,10 +51,13 @@
 //! differential test with an exact oracle.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use boxdd_sys::ffi;
-use criterion::{Criterion, Throughput, criterion_main};
+#[path = "../common/short_bench.rs"]
+#[macro_use]
+mod short_bench;
+
+use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{QuerySettings, closest_points, manifold2, manifold3};
 use kollide::prelude::*;
 use kollide_benches::{SEED, find_crossing, rng, unit_directions};
@@ -585,21 +588,4 @@ fn manifold_3d(c: &mut Criterion) {
     }
 }
 
-/// Short runs, like the narrowphase benches.
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500))
-}
-
-/// Criterion's generated group function lives in a private module so it needs no docs.
-mod groups {
-    criterion::criterion_group! {
-        name = benches;
-        config = super::config();
-        targets = super::manifold_2d, super::manifold_3d
-    }
-}
-
-criterion_main!(groups::benches);
+short_bench_main!(super::manifold_2d, super::manifold_3d);

@@ -39,9 +39,12 @@
 //! by more than `1e-3`.
 
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_main};
+#[path = "../common/short_bench.rs"]
+#[macro_use]
+mod short_bench;
+
+use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{
     QuerySettings, Ray, closest_points, contact, distance, intersection_test, ray_cast,
 };
@@ -569,21 +572,4 @@ fn shapes_3d(c: &mut Criterion) {
     );
 }
 
-/// Short runs: the whole `cargo xtask bench` should take a few minutes on two cores.
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500))
-}
-
-/// Criterion's generated group function lives in a private module so it needs no docs.
-mod groups {
-    criterion::criterion_group! {
-        name = benches;
-        config = super::config();
-        targets = super::polygons_2d, super::shapes_3d
-    }
-}
-
-criterion_main!(groups::benches);
+short_bench_main!(super::polygons_2d, super::shapes_3d);
