@@ -53,6 +53,8 @@
 use std::hint::black_box;
 
 use boxdd_sys::ffi;
+#[path = "../common/parry_poses.rs"]
+mod parry_poses;
 #[path = "../common/short_bench.rs"]
 #[macro_use]
 mod short_bench;
@@ -60,13 +62,13 @@ mod short_bench;
 use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{QuerySettings, closest_points, manifold2, manifold3};
 use kollide::prelude::*;
-use kollide_benches::{SEED, find_crossing, rng, unit_directions};
+use kollide_benches::{SEED, place_pair_2d, place_pair_3d, rng, unit_directions};
+use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::ContactManifold as ContactManifold2;
 use parry2d::query::details as p2q;
 use parry3d::query::ContactManifold as ContactManifold3;
 use parry3d::query::details as p3q;
 use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 
 /// Pairs per benchmark iteration.
 const PAIRS: usize = 1000;
@@ -100,10 +102,6 @@ impl<const D: usize> Answer<D> {
     fn checksum(&self) -> f32 {
         self.deepest + self.count as f32
     }
-}
-
-fn unit<const D: usize>(r: &mut ChaCha8Rng) -> [f64; D] {
-    unit_directions::<D>(r.random(), 1)[0]
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -199,35 +197,27 @@ struct Pair2 {
 /// [`PAIRS`] pairs from `pool` at the [`TARGETS`] signed distances.
 fn pairs_2d(pool: &[Shape2d], seed: u64) -> Vec<Pair2> {
     let s = QuerySettings::<f64>::default();
+    let sd = |a: usize, pa: &Iso2<f64>, b: usize, pb: &Iso2<f64>| {
+        closest_points(pa, &pool[a].k64, pb, &pool[b].k64, &s).separation
+    };
+    let b2 = |p: &Iso2<f32>| {
+        let t = p.translation.vector;
+        [t.x, t.y, p.rotation.re, p.rotation.im]
+    };
     let mut r = rng(seed);
     let mut out = Vec::with_capacity(PAIRS);
     while out.len() < PAIRS {
         let target = TARGETS[out.len() % TARGETS.len()];
-        let (a, b) = (r.random_range(0..pool.len()), r.random_range(0..pool.len()));
-        let c = Vec2::new(r.random_range(-10.0..10.0), r.random_range(-10.0..10.0));
-        let pose_a = Iso2::new(c, r.random_range(-3.2..3.2));
-        let angle_b = r.random_range(-3.2..3.2);
-        let u = Vec2::from(unit::<2>(&mut r));
-        let pose_b = |t: f64| Iso2::new(c + u * t, angle_b);
-        let sd =
-            |t: f64| closest_points(&pose_a, &pool[a].k64, &pose_b(t), &pool[b].k64, &s).separation;
-        let Some(t) = find_crossing(sd, 0.0, 4.0, target, 1e-10) else { continue };
-        let (pose_a, pose_b) = (pose_a.cast::<f32>(), pose_b(t).cast::<f32>());
-        let b2 = |p: &Iso2<f32>| {
-            let t = p.translation.vector;
-            [t.x, t.y, p.rotation.re, p.rotation.im]
-        };
-        let parry = |p: &Iso2<f32>| {
-            let t = p.translation.vector;
-            parry2d::math::Pose::new(parry2d::math::Vector::new(t.x, t.y), p.rotation.angle())
+        let Some((a, b, pose_a, pose_b)) = place_pair_2d(&mut r, pool.len(), target, sd) else {
+            continue;
         };
         out.push(Pair2 {
             a,
             b,
             xa: b2(&pose_a),
             xb: b2(&pose_b),
-            pa: parry(&pose_a),
-            pb: parry(&pose_b),
+            pa: parry_pose2(&pose_a),
+            pb: parry_pose2(&pose_b),
             pose_a,
             pose_b,
         });
@@ -402,10 +392,6 @@ struct Pair3 {
     pb: parry3d::math::Pose,
 }
 
-fn random_rotation(r: &mut ChaCha8Rng) -> Vec3<f64> {
-    Vec3::new(r.random_range(-3.1..3.1), r.random_range(-3.1..3.1), r.random_range(-3.1..3.1))
-}
-
 /// The exact `f64` signed distance of two kollide 3D shapes (for placing pairs).
 fn sd3(a: &Shape3<f64>, pa: &Iso3<f64>, b: &Shape3<f64>, pb: &Iso3<f64>) -> f64 {
     let s = QuerySettings::<f64>::default();
@@ -419,32 +405,18 @@ fn sd3(a: &Shape3<f64>, pa: &Iso3<f64>, b: &Shape3<f64>, pb: &Iso3<f64>) -> f64 
 }
 
 fn pairs_3d(pool: &[Shape3d], seed: u64) -> Vec<Pair3> {
+    let sd = |a: usize, pa: &Iso3<f64>, b: usize, pb: &Iso3<f64>| {
+        sd3(&pool[a].k64, pa, &pool[b].k64, pb)
+    };
     let mut r = rng(seed);
     let mut out = Vec::with_capacity(PAIRS);
     while out.len() < PAIRS {
         let target = TARGETS[out.len() % TARGETS.len()];
-        let (a, b) = (r.random_range(0..pool.len()), r.random_range(0..pool.len()));
-        let c = Vec3::new(
-            r.random_range(-10.0..10.0),
-            r.random_range(-10.0..10.0),
-            r.random_range(-10.0..10.0),
-        );
-        let pose_a = Iso3::new(c, random_rotation(&mut r));
-        let rot_b = random_rotation(&mut r);
-        let u = Vec3::from(unit::<3>(&mut r));
-        let pose_b = |t: f64| Iso3::new(c + u * t, rot_b);
-        let sd = |t: f64| sd3(&pool[a].k64, &pose_a, &pool[b].k64, &pose_b(t));
-        let Some(t) = find_crossing(sd, 0.0, 4.0, target, 1e-10) else { continue };
-        let (pose_a, pose_b) = (pose_a.cast::<f32>(), pose_b(t).cast::<f32>());
-        let parry = |p: &Iso3<f32>| {
-            let t = p.translation.vector;
-            let q = p.rotation.quaternion();
-            parry3d::math::Pose::from_parts(
-                parry3d::math::Vector::new(t.x, t.y, t.z),
-                parry3d::math::Rot3::from_xyzw(q.i, q.j, q.k, q.w),
-            )
+        let Some((a, b, pose_a, pose_b)) = place_pair_3d(&mut r, pool.len(), target, sd) else {
+            continue;
         };
-        out.push(Pair3 { a, b, pa: parry(&pose_a), pb: parry(&pose_b), pose_a, pose_b });
+        let (pa, pb) = (parry_pose3(&pose_a), parry_pose3(&pose_b));
+        out.push(Pair3 { a, b, pa, pb, pose_a, pose_b });
     }
     out
 }

@@ -40,6 +40,8 @@
 
 use std::hint::black_box;
 
+#[path = "../common/parry_poses.rs"]
+mod parry_poses;
 #[path = "../common/short_bench.rs"]
 #[macro_use]
 mod short_bench;
@@ -49,12 +51,15 @@ use kollide::narrowphase::{
     QuerySettings, Ray, closest_points, contact, distance, intersection_test, ray_cast,
 };
 use kollide::prelude::*;
-use kollide_benches::{SEED, find_crossing, points_in_cube, rng, unit_directions};
+use kollide_benches::{
+    SEED, find_crossing, place_pair_2d, place_pair_3d, points_in_cube, random_rotation,
+    random_unit, rng, unit_directions,
+};
+use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::details as p2q;
 use parry3d::query::RayCast;
 use parry3d::query::details as p3q;
 use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 
 /// Queries per benchmark iteration.
 const PAIRS: usize = 1000;
@@ -66,6 +71,16 @@ enum Target {
     Gap(f64),
     /// A penetration of [`DEEP`], a large part of the shapes' size.
     Deep,
+}
+
+impl Target {
+    /// The signed distance itself.
+    fn value(self) -> f64 {
+        match self {
+            Gap(g) => g,
+            Deep => DEEP,
+        }
+    }
 }
 
 use Target::{Deep, Gap};
@@ -84,14 +99,7 @@ const DEEP: f64 = -0.25;
 /// Solves for the slide `t ∈ [0, 4]` that puts the pair at `target` (every shape here fits in a
 /// ball of radius 2 around its origin, so `t = 4` separates any pair).
 fn slide_to(target: Target, sd: impl FnMut(f64) -> f64) -> Option<f64> {
-    match target {
-        Deep => find_crossing(sd, 0.0, 4.0, DEEP, 1e-10),
-        Gap(g) => find_crossing(sd, 0.0, 4.0, g, 1e-10),
-    }
-}
-
-fn unit<const D: usize>(rng: &mut ChaCha8Rng) -> [f64; D] {
-    unit_directions::<D>(rng.random(), 1)[0]
+    find_crossing(sd, 0.0, 4.0, target.value(), 1e-10)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -137,36 +145,21 @@ struct Pair2 {
     pb: parry2d::math::Pose,
 }
 
-fn parry_pose2(p: &Iso2<f32>) -> parry2d::math::Pose {
-    let t = p.translation.vector;
-    parry2d::math::Pose::new(parry2d::math::Vector::new(t.x, t.y), p.rotation.angle())
-}
-
 /// [`PAIRS`] polygon pairs at the signed distances `targets` (cycled).
 fn polygon_pairs(pool: &[Polygon], targets: &[Target], seed: u64) -> Vec<Pair2> {
     let s = QuerySettings::<f64>::default();
+    let sd = |a: usize, pa: &Iso2<f64>, b: usize, pb: &Iso2<f64>| {
+        closest_points(pa, &pool[a].k64, pb, &pool[b].k64, &s).separation
+    };
     let mut r = rng(seed);
     let mut out = Vec::with_capacity(PAIRS);
     while out.len() < PAIRS {
-        let target = targets[out.len() % targets.len()];
-        let (a, b) = (r.random_range(0..pool.len()), r.random_range(0..pool.len()));
-        let c = Vec2::new(r.random_range(-10.0..10.0), r.random_range(-10.0..10.0));
-        let pose_a = Iso2::new(c, r.random_range(-3.2..3.2));
-        let angle_b = r.random_range(-3.2..3.2);
-        let u = Vec2::from(unit::<2>(&mut r));
-        let pose_b = |t: f64| Iso2::new(c + u * t, angle_b);
-        let sd =
-            |t: f64| closest_points(&pose_a, &pool[a].k64, &pose_b(t), &pool[b].k64, &s).separation;
-        let Some(t) = slide_to(target, sd) else { continue };
-        let (pose_a, pose_b) = (pose_a.cast::<f32>(), pose_b(t).cast::<f32>());
-        out.push(Pair2 {
-            a,
-            b,
-            pa: parry_pose2(&pose_a),
-            pb: parry_pose2(&pose_b),
-            pose_a,
-            pose_b,
-        });
+        let target = targets[out.len() % targets.len()].value();
+        let Some((a, b, pose_a, pose_b)) = place_pair_2d(&mut r, pool.len(), target, sd) else {
+            continue;
+        };
+        let (pa, pb) = (parry_pose2(&pose_a), parry_pose2(&pose_b));
+        out.push(Pair2 { a, b, pa, pb, pose_a, pose_b });
     }
     out
 }
@@ -262,19 +255,6 @@ struct Pair3 {
     pb: parry3d::math::Pose,
 }
 
-fn parry_pose3(p: &Iso3<f32>) -> parry3d::math::Pose {
-    let t = p.translation.vector;
-    let q = p.rotation.quaternion();
-    parry3d::math::Pose::from_parts(
-        parry3d::math::Vector::new(t.x, t.y, t.z),
-        parry3d::math::Rot3::from_xyzw(q.i, q.j, q.k, q.w),
-    )
-}
-
-fn random_rotation(r: &mut ChaCha8Rng) -> Vec3<f64> {
-    Vec3::new(r.random_range(-3.1..3.1), r.random_range(-3.1..3.1), r.random_range(-3.1..3.1))
-}
-
 /// [`PAIRS`] pairs from `pool` at the signed distances `targets` (cycled); `sd` is kollide's
 /// exact `f64` signed distance of shapes `a` and `b` at the two poses.
 fn pairs_3d(
@@ -286,27 +266,12 @@ fn pairs_3d(
     let mut r = rng(seed);
     let mut out = Vec::with_capacity(PAIRS);
     while out.len() < PAIRS {
-        let target = targets[out.len() % targets.len()];
-        let (a, b) = (r.random_range(0..count), r.random_range(0..count));
-        let c = Vec3::new(
-            r.random_range(-10.0..10.0),
-            r.random_range(-10.0..10.0),
-            r.random_range(-10.0..10.0),
-        );
-        let pose_a = Iso3::new(c, random_rotation(&mut r));
-        let rot_b = random_rotation(&mut r);
-        let u = Vec3::from(unit::<3>(&mut r));
-        let pose_b = |t: f64| Iso3::new(c + u * t, rot_b);
-        let Some(t) = slide_to(target, |t| sd(a, &pose_a, b, &pose_b(t))) else { continue };
-        let (pose_a, pose_b) = (pose_a.cast::<f32>(), pose_b(t).cast::<f32>());
-        out.push(Pair3 {
-            a,
-            b,
-            pa: parry_pose3(&pose_a),
-            pb: parry_pose3(&pose_b),
-            pose_a,
-            pose_b,
-        });
+        let target = targets[out.len() % targets.len()].value();
+        let Some((a, b, pose_a, pose_b)) = place_pair_3d(&mut r, count, target, &sd) else {
+            continue;
+        };
+        let (pa, pb) = (parry_pose3(&pose_a), parry_pose3(&pose_b));
+        out.push(Pair3 { a, b, pa, pb, pose_a, pose_b });
     }
     out
 }
@@ -334,9 +299,9 @@ fn ray_cases(pool: &[Hull], targets: &[Target], seed: u64) -> Vec<RayCase> {
             r.random_range(-10.0..10.0),
         );
         let pose = Iso3::new(c, random_rotation(&mut r));
-        let d = Vec3::from(unit::<3>(&mut r));
+        let d = Vec3::from(random_unit::<3>(&mut r));
         // A unit direction perpendicular to the ray to slide it along.
-        let w = d.cross(&Vec3::from(unit::<3>(&mut r))).normalize();
+        let w = d.cross(&Vec3::from(random_unit::<3>(&mut r))).normalize();
         let seg =
             Segment::new(Point3::from(-d * 4.0), Point3::from(d * 4.0)).expect("distinct ends");
         let seg_pose = |t: f64| Iso3::translation(c.x + w.x * t, c.y + w.y * t, c.z + w.z * t);

@@ -5,8 +5,8 @@
 //! the generators are [`ChaCha8Rng`] streams seeded with [`SEED`] (or a caller-chosen seed), never
 //! the operating system's entropy.
 //!
-//! The generators return plain `f64` arrays; a bench converts them to kollide's types (and to a
-//! peer's types) itself, so this crate stays independent of any peer library.
+//! The generators return plain `f64` arrays or kollide poses; a bench converts them to a peer's
+//! types itself, so this crate stays independent of any peer library.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -100,6 +100,69 @@ pub fn find_crossing(
     }
     let t = 0.5 * (lo + hi);
     ((f(t) - target).abs() <= tolerance).then_some(t)
+}
+
+/// A random unit vector: one seed drawn from `r`, expanded by [`unit_directions`].
+pub fn random_unit<const D: usize>(r: &mut ChaCha8Rng) -> [f64; D] {
+    unit_directions::<D>(r.random(), 1)[0]
+}
+
+/// A random 3D rotation as a scaled axis (each component in `[−3.1, 3.1]`).
+pub fn random_rotation(r: &mut ChaCha8Rng) -> kollide::math::Vec3<f64> {
+    kollide::math::Vec3::new(
+        r.random_range(-3.1..3.1),
+        r.random_range(-3.1..3.1),
+        r.random_range(-3.1..3.1),
+    )
+}
+
+/// How far B may slide from A's centre when a pair is placed (every bench shape fits in a ball of
+/// radius 2 around its origin, so a slide of 4 separates any pair).
+const MAX_SLIDE: f64 = 4.0;
+
+/// Draws a 2D pair from a pool of `count` shapes and places it at the signed distance `target`:
+/// A gets a random pose within 10 units of the origin, B a random angle, and B's position is A's
+/// plus `t·u` for a random unit `u`, with `t` solved by [`find_crossing`] on `sd(a, pose_a, b,
+/// pose_b)` (kollide's exact `f64` signed distance of shapes `a` and `b`). Returns the shape
+/// indices and the poses in `f32`, or `None` when the pair cannot reach `target` (draw again).
+pub fn place_pair_2d(
+    r: &mut ChaCha8Rng,
+    count: usize,
+    target: f64,
+    sd: impl Fn(usize, &kollide::math::Iso2<f64>, usize, &kollide::math::Iso2<f64>) -> f64,
+) -> Option<(usize, usize, kollide::math::Iso2<f32>, kollide::math::Iso2<f32>)> {
+    use kollide::math::{Iso2, Vec2};
+    let (a, b) = (r.random_range(0..count), r.random_range(0..count));
+    let c = Vec2::new(r.random_range(-10.0..10.0), r.random_range(-10.0..10.0));
+    let pose_a = Iso2::new(c, r.random_range(-3.2..3.2));
+    let angle_b = r.random_range(-3.2..3.2);
+    let u = Vec2::from(random_unit::<2>(r));
+    let pose_b = |t: f64| Iso2::new(c + u * t, angle_b);
+    let t = find_crossing(|t| sd(a, &pose_a, b, &pose_b(t)), 0.0, MAX_SLIDE, target, 1e-10)?;
+    Some((a, b, pose_a.cast::<f32>(), pose_b(t).cast::<f32>()))
+}
+
+/// [`place_pair_2d`] in 3D: A at a random pose within 10 units of the origin, B with a random
+/// rotation, slid along a random unit direction until `sd` reaches `target`.
+pub fn place_pair_3d(
+    r: &mut ChaCha8Rng,
+    count: usize,
+    target: f64,
+    sd: impl Fn(usize, &kollide::math::Iso3<f64>, usize, &kollide::math::Iso3<f64>) -> f64,
+) -> Option<(usize, usize, kollide::math::Iso3<f32>, kollide::math::Iso3<f32>)> {
+    use kollide::math::{Iso3, Vec3};
+    let (a, b) = (r.random_range(0..count), r.random_range(0..count));
+    let c = Vec3::new(
+        r.random_range(-10.0..10.0),
+        r.random_range(-10.0..10.0),
+        r.random_range(-10.0..10.0),
+    );
+    let pose_a = Iso3::new(c, random_rotation(r));
+    let rot_b = random_rotation(r);
+    let u = Vec3::from(random_unit::<3>(r));
+    let pose_b = |t: f64| Iso3::new(c + u * t, rot_b);
+    let t = find_crossing(|t| sd(a, &pose_a, b, &pose_b(t)), 0.0, MAX_SLIDE, target, 1e-10)?;
+    Some((a, b, pose_a.cast::<f32>(), pose_b(t).cast::<f32>()))
 }
 
 #[cfg(test)]
