@@ -204,7 +204,7 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     #[inline(always)]
-    fn range(&self) -> core::ops::Range<usize> {
+    pub(crate) fn range(&self) -> core::ops::Range<usize> {
         self.first as usize..(self.first + self.count) as usize
     }
 
@@ -708,10 +708,23 @@ pub(crate) fn integrate_velocities<N: Scalar, const D: usize>(
     Dim<D>: SolverDim<N, D>,
 {
     for (s, b) in states.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
-        s.v += gravity * (b.gravity_scale * h);
-        s.v *= N::one() / (N::one() + h * b.linear_damping);
-        s.w = s.w * (N::one() / (N::one() + h * b.angular_damping));
+        integrate_velocity(s, b, gravity, h);
     }
+}
+
+/// [`integrate_velocities`] for one dynamic body.
+#[inline(always)]
+pub(crate) fn integrate_velocity<N: Scalar, const D: usize>(
+    s: &mut BodyState<N, D>,
+    b: &SolverBody<N, D>,
+    gravity: &Vector<N, D>,
+    h: N,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    s.v += gravity * (b.gravity_scale * h);
+    s.v *= N::one() / (N::one() + h * b.linear_damping);
+    s.w = s.w * (N::one() / (N::one() + h * b.angular_damping));
 }
 
 /// Integrates positions of moving bodies and updates their motion since the step started.
@@ -723,8 +736,20 @@ pub(crate) fn integrate_positions<N: Scalar, const D: usize>(
     Dim<D>: SolverDim<N, D>,
 {
     for (s, b) in states.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
-        s.dp += s.v * h;
-        b.q = Dim::<D>::integrate_rotation(&b.q, &s.w, h);
-        s.dq = Dim::<D>::rotation_delta(&b.q, &b.q0);
+        integrate_position(s, b, h);
     }
+}
+
+/// [`integrate_positions`] for one moving body.
+#[inline(always)]
+pub(crate) fn integrate_position<N: Scalar, const D: usize>(
+    s: &mut BodyState<N, D>,
+    b: &mut SolverBody<N, D>,
+    h: N,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    s.dp += s.v * h;
+    b.q = Dim::<D>::integrate_rotation(&b.q, &s.w, h);
+    s.dq = Dim::<D>::rotation_delta(&b.q, &b.q0);
 }

@@ -18,10 +18,12 @@
 //! Only 2D `f32` worlds take this path; `f64` and 3D worlds use the scalar loop, which stays the
 //! reference.
 
-use kollide_math::Vec2;
+use kollide_math::{Rot2, Vec2};
 use wide::f32x4;
 
-use crate::contact_solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
+use crate::contact_solver::{
+    self as cs, BodyState, ConstraintPoint, ContactConstraint, Pass, SolverBody,
+};
 
 /// Constraints per bundle.
 pub(crate) const LANES: usize = 4;
@@ -67,14 +69,16 @@ pub(crate) struct WidePoint {
 /// Four constraints of one wave (fewer in a wave's last bundle).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Bundle {
-    /// Body (state) indices; unused lanes repeat lane 0's bodies and are never written.
+    /// Body (slot) indices; unused lanes repeat lane 0's bodies.
     a: [u32; LANES],
     b: [u32; LANES],
+    /// Where each lane's bodies are written: their own slots for dynamic bodies, the spare
+    /// slot for the rest (and for unused lanes).
+    write_a: [u32; LANES],
+    write_b: [u32; LANES],
     /// Index of each lane's constraint in the scalar list.
     constraint: [u32; LANES],
     used: u8,
-    write_a: [bool; LANES],
-    write_b: [bool; LANES],
     has_block: W,
     normal: [W; 2],
     tangent: [W; 2],
@@ -89,6 +93,65 @@ pub(crate) struct Bundle {
     points: [WidePoint; 2],
 }
 
+/// A body's state as the SIMD loops keep it: two rows of four numbers, `(v.x, v.y, ω, 0)` and
+/// `(dp.x, dp.y, cos dq, sin dq)`, so that four bodies load as eight aligned rows and one 4×4
+/// transpose per row turns them into lanes. The solver keeps one slot per body and one spare
+/// slot at the end that takes the writes of lanes that must not write.
+pub(crate) type Slot = [W; 2];
+
+/// Copies the body states into slots (plus the spare slot).
+pub(crate) fn to_slots(states: &[BodyState<f32, 2>], slots: &mut Vec<Slot>) {
+    slots.clear();
+    slots.extend(
+        states.iter().map(|s| {
+            [W::new([s.v.x, s.v.y, s.w, 0.0]), W::new([s.dp.x, s.dp.y, s.dq.re, s.dq.im])]
+        }),
+    );
+    slots.push([W::splat(0.0); 2]);
+}
+
+/// One slot as a body state.
+#[inline(always)]
+fn state_of(slot: &Slot) -> BodyState<f32, 2> {
+    let ([vx, vy, w, _], [dx, dy, c, s]) = (slot[0].to_array(), slot[1].to_array());
+    BodyState {
+        v: Vec2::new(vx, vy),
+        w,
+        dp: Vec2::new(dx, dy),
+        dq: Rot2::from_cos_sin_unchecked(c, s),
+    }
+}
+
+/// Copies the slots back into the body states.
+pub(crate) fn from_slots(slots: &[Slot], states: &mut [BodyState<f32, 2>]) {
+    for (s, slot) in states.iter_mut().zip(slots) {
+        *s = state_of(slot);
+    }
+}
+
+/// The scalar `integrate_velocities` on slots (the same arithmetic: the same per-body routine).
+pub(crate) fn integrate_velocities(
+    slots: &mut [Slot],
+    bodies: &[SolverBody<f32, 2>],
+    gravity: &Vec2<f32>,
+    h: f32,
+) {
+    for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
+        let mut s = state_of(slot);
+        cs::integrate_velocity(&mut s, b, gravity, h);
+        slot[0] = W::new([s.v.x, s.v.y, s.w, 0.0]);
+    }
+}
+
+/// The scalar `integrate_positions` on slots.
+pub(crate) fn integrate_positions(slots: &mut [Slot], bodies: &mut [SolverBody<f32, 2>], h: f32) {
+    for (slot, b) in slots.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        let mut s = state_of(slot);
+        cs::integrate_position(&mut s, b, h);
+        slot[1] = W::new([s.dp.x, s.dp.y, s.dq.re, s.dq.im]);
+    }
+}
+
 /// A body's velocity state in four lanes.
 struct WideBody {
     v: [W; 2],
@@ -99,109 +162,147 @@ struct WideBody {
 }
 
 impl WideBody {
+    /// The velocities of four bodies (`dp` and `dq` left zero).
     #[inline(always)]
-    fn load(states: &[BodyState<f32, 2>], index: &[u32; LANES]) -> Self {
-        let s: [&BodyState<f32, 2>; LANES] = index.map(|i| &states[i as usize]);
-        let g = |f: fn(&BodyState<f32, 2>) -> f32| W::new([f(s[0]), f(s[1]), f(s[2]), f(s[3])]);
-        Self {
-            v: [g(|s| s.v.x), g(|s| s.v.y)],
-            w: g(|s| s.w),
-            dp: [g(|s| s.dp.x), g(|s| s.dp.y)],
-            dq: [g(|s| s.dq.re), g(|s| s.dq.im)],
-        }
+    fn load_velocity(slots: &[Slot], index: &[u32; LANES]) -> Self {
+        let s = index.map(|i| &slots[i as usize]);
+        let [vx, vy, w, _] = W::transpose([s[0][0], s[1][0], s[2][0], s[3][0]]);
+        let zero = W::splat(0.0);
+        Self { v: [vx, vy], w, dp: [zero; 2], dq: [zero; 2] }
     }
 
+    /// The whole state of four bodies.
     #[inline(always)]
-    fn store(&self, states: &mut [BodyState<f32, 2>], index: &[u32; LANES], write: &[bool; 4]) {
-        let (vx, vy, w) = (self.v[0].to_array(), self.v[1].to_array(), self.w.to_array());
+    fn load(slots: &[Slot], index: &[u32; LANES]) -> Self {
+        let s = index.map(|i| &slots[i as usize]);
+        let [vx, vy, w, _] = W::transpose([s[0][0], s[1][0], s[2][0], s[3][0]]);
+        let [dx, dy, c, sn] = W::transpose([s[0][1], s[1][1], s[2][1], s[3][1]]);
+        Self { v: [vx, vy], w, dp: [dx, dy], dq: [c, sn] }
+    }
+
+    /// Writes the velocities back, lane `l` to slot `to[l]` (the spare slot for lanes that
+    /// must not write).
+    #[inline(always)]
+    fn store(&self, slots: &mut [Slot], to: &[u32; LANES]) {
+        let rows = W::transpose([self.v[0], self.v[1], self.w, W::splat(0.0)]);
         for l in 0..LANES {
-            if write[l] {
-                let s = &mut states[index[l] as usize];
-                s.v = Vec2::new(vx[l], vy[l]);
-                s.w = w[l];
-            }
+            slots[to[l] as usize][0] = rows[l];
         }
     }
 }
 
 /// Packs the constraints (in wave order, `waves[k]` the wave of constraint `k`) into bundles of
-/// up to four consecutive constraints of the same wave.
+/// up to four constraints of the same wave; `spare` is the spare slot's index.
+///
+/// Within a wave the order is free (its constraints share no dynamic body, so they commute), and
+/// the packing uses that: constraints that will most likely take the two-point block solve (two
+/// touching points, a well-conditioned block) are bundled together, and the rest together, so
+/// that most bundles run only one of the two normal solves of `solve_bundle`.
 pub(crate) fn pack(
     constraints: &[ContactConstraint<f32, 2>],
     points: &[ConstraintPoint<f32, 2>],
     waves: &[u32],
+    spare: u32,
+    order: &mut Vec<u32>,
     bundles: &mut Vec<Bundle>,
 ) {
     bundles.clear();
-    let missing = ConstraintPoint::<f32, 2>::zero();
+    let likely_block = |c: &ContactConstraint<f32, 2>| {
+        c.has_block
+            && points[c.range()].iter().all(|p| {
+                p.adjusted_separation + (p.r_b - p.r_a).dot(&c.normal) <= 0.0
+                    && p.normal_impulse > 0.0
+            })
+    };
     let mut start = 0;
     while start < constraints.len() {
         let mut end = start + 1;
-        while end < constraints.len() && end - start < LANES && waves[end] == waves[start] {
+        while end < constraints.len() && waves[end] == waves[start] {
             end += 1;
         }
-        let used = |l: usize| start + l < end;
-        let k: [usize; LANES] = core::array::from_fn(|l| if used(l) { start + l } else { start });
-        let c: [&ContactConstraint<f32, 2>; LANES] = k.map(|k| &constraints[k]);
-        // Each lane's point `i`, or zeros where the lane has no such point.
-        let point = |i: usize| -> [&ConstraintPoint<f32, 2>; LANES] {
-            core::array::from_fn(|l| {
-                if used(l) && i < c[l].count as usize {
-                    &points[c[l].first as usize + i]
-                } else {
-                    &missing
-                }
-            })
-        };
-        let lanes = |f: &dyn Fn(&ContactConstraint<f32, 2>) -> f32| {
-            W::new([f(c[0]), f(c[1]), f(c[2]), f(c[3])])
-        };
-        let wide_point = |i: usize| {
-            let p = point(i);
-            let g = |f: &dyn Fn(&ConstraintPoint<f32, 2>) -> f32| {
-                W::new([f(p[0]), f(p[1]), f(p[2]), f(p[3])])
-            };
-            WidePoint {
-                exists: mask(core::array::from_fn(|l| used(l) && i < c[l].count as usize)),
-                r_a: [g(&|p| p.r_a.x), g(&|p| p.r_a.y)],
-                r_b: [g(&|p| p.r_b.x), g(&|p| p.r_b.y)],
-                adjusted_separation: g(&|p| p.adjusted_separation),
-                normal_mass: g(&|p| p.normal_mass),
-                tangent_mass: g(&|p| p.tangent_mass[0]),
-                normal_impulse: g(&|p| p.normal_impulse),
-                tangent_impulse: g(&|p| p.tangent_impulse[0]),
-                max_normal_impulse: g(&|p| p.max_normal_impulse),
-                relative_velocity: g(&|p| p.relative_velocity),
-                normal_arm: [g(&|p| p.normal_arm[0]), g(&|p| p.normal_arm[1])],
-                normal_turn: [g(&|p| p.normal_turn[0]), g(&|p| p.normal_turn[1])],
-                tangent_arm: [g(&|p| p.tangent_arm[0][0]), g(&|p| p.tangent_arm[0][1])],
-                tangent_turn: [g(&|p| p.tangent_turn[0][0]), g(&|p| p.tangent_turn[0][1])],
+        order.clear();
+        order
+            .extend((start as u32..end as u32).filter(|&k| likely_block(&constraints[k as usize])));
+        let blocks = order.len();
+        order.extend(
+            (start as u32..end as u32).filter(|&k| !likely_block(&constraints[k as usize])),
+        );
+        for class in [&order[..blocks], &order[blocks..]] {
+            for chunk in class.chunks(LANES) {
+                bundles.push(bundle(constraints, points, chunk, spare));
             }
-        };
-        bundles.push(Bundle {
-            a: c.map(|c| c.a),
-            b: c.map(|c| c.b),
-            constraint: k.map(|k| k as u32),
-            used: (end - start) as u8,
-            write_a: core::array::from_fn(|l| used(l) && c[l].dynamic_a),
-            write_b: core::array::from_fn(|l| used(l) && c[l].dynamic_b),
-            has_block: mask(core::array::from_fn(|l| used(l) && c[l].has_block)),
-            normal: [lanes(&|c| c.normal.x), lanes(&|c| c.normal.y)],
-            tangent: [lanes(&|c| c.tangents[0].x), lanes(&|c| c.tangents[0].y)],
-            friction: lanes(&|c| c.friction),
-            bias_rate: lanes(&|c| c.softness.bias_rate),
-            mass_scale: lanes(&|c| c.softness.mass_scale),
-            impulse_scale: lanes(&|c| c.softness.impulse_scale),
-            inv_mass_a: lanes(&|c| c.inv_mass_a),
-            inv_mass_b: lanes(&|c| c.inv_mass_b),
-            k_inv: [
-                [lanes(&|c| c.k_inv[0][0]), lanes(&|c| c.k_inv[0][1])],
-                [lanes(&|c| c.k_inv[1][0]), lanes(&|c| c.k_inv[1][1])],
-            ],
-            k_diag: [lanes(&|c| c.k_diag[0]), lanes(&|c| c.k_diag[1])],
-            points: [wide_point(0), wide_point(1)],
-        });
+        }
         start = end;
+    }
+}
+
+/// One number of four items in lanes.
+#[inline(always)]
+fn gather<T>(items: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
+    W::new([f(items[0]), f(items[1]), f(items[2]), f(items[3])])
+}
+
+/// One bundle of the constraints `chunk` (one to four indices).
+fn bundle(
+    constraints: &[ContactConstraint<f32, 2>],
+    points: &[ConstraintPoint<f32, 2>],
+    chunk: &[u32],
+    spare: u32,
+) -> Bundle {
+    let missing = ConstraintPoint::<f32, 2>::zero();
+    let used = |l: usize| l < chunk.len();
+    let k: [u32; LANES] = core::array::from_fn(|l| chunk[if used(l) { l } else { 0 }]);
+    let c: [&ContactConstraint<f32, 2>; LANES] = k.map(|k| &constraints[k as usize]);
+    let lanes = |f: fn(&ContactConstraint<f32, 2>) -> f32| gather(&c, f);
+    let wide_point = |i: usize| {
+        // Each lane's point `i`, or zeros where the lane has no such point.
+        let p: [&ConstraintPoint<f32, 2>; LANES] = core::array::from_fn(|l| {
+            if used(l) && i < c[l].count as usize {
+                &points[c[l].first as usize + i]
+            } else {
+                &missing
+            }
+        });
+        let g = |f: fn(&ConstraintPoint<f32, 2>) -> f32| gather(&p, f);
+        WidePoint {
+            exists: mask(core::array::from_fn(|l| used(l) && i < c[l].count as usize)),
+            r_a: [g(|p| p.r_a.x), g(|p| p.r_a.y)],
+            r_b: [g(|p| p.r_b.x), g(|p| p.r_b.y)],
+            adjusted_separation: g(|p| p.adjusted_separation),
+            normal_mass: g(|p| p.normal_mass),
+            tangent_mass: g(|p| p.tangent_mass[0]),
+            normal_impulse: g(|p| p.normal_impulse),
+            tangent_impulse: g(|p| p.tangent_impulse[0]),
+            max_normal_impulse: g(|p| p.max_normal_impulse),
+            relative_velocity: g(|p| p.relative_velocity),
+            normal_arm: [g(|p| p.normal_arm[0]), g(|p| p.normal_arm[1])],
+            normal_turn: [g(|p| p.normal_turn[0]), g(|p| p.normal_turn[1])],
+            tangent_arm: [g(|p| p.tangent_arm[0][0]), g(|p| p.tangent_arm[0][1])],
+            tangent_turn: [g(|p| p.tangent_turn[0][0]), g(|p| p.tangent_turn[0][1])],
+        }
+    };
+    Bundle {
+        a: c.map(|c| c.a),
+        b: c.map(|c| c.b),
+        constraint: k,
+        used: chunk.len() as u8,
+        write_a: core::array::from_fn(|l| if used(l) && c[l].dynamic_a { c[l].a } else { spare }),
+        write_b: core::array::from_fn(|l| if used(l) && c[l].dynamic_b { c[l].b } else { spare }),
+        has_block: mask(core::array::from_fn(|l| used(l) && c[l].has_block)),
+        normal: [lanes(|c| c.normal.x), lanes(|c| c.normal.y)],
+        tangent: [lanes(|c| c.tangents[0].x), lanes(|c| c.tangents[0].y)],
+        friction: lanes(|c| c.friction),
+        bias_rate: lanes(|c| c.softness.bias_rate),
+        mass_scale: lanes(|c| c.softness.mass_scale),
+        impulse_scale: lanes(|c| c.softness.impulse_scale),
+        inv_mass_a: lanes(|c| c.inv_mass_a),
+        inv_mass_b: lanes(|c| c.inv_mass_b),
+        k_inv: [
+            [lanes(|c| c.k_inv[0][0]), lanes(|c| c.k_inv[0][1])],
+            [lanes(|c| c.k_inv[1][0]), lanes(|c| c.k_inv[1][1])],
+        ],
+        k_diag: [lanes(|c| c.k_diag[0]), lanes(|c| c.k_diag[1])],
+        points: [wide_point(0), wide_point(1)],
     }
 }
 
@@ -269,40 +370,40 @@ fn separation(bundle: &Bundle, a: &WideBody, b: &WideBody, p: &WidePoint) -> W {
 }
 
 /// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start(states: &mut [BodyState<f32, 2>], bundles: &[Bundle]) {
+pub(crate) fn warm_start(slots: &mut [Slot], bundles: &[Bundle]) {
     for bundle in bundles {
-        let mut a = WideBody::load(states, &bundle.a);
-        let mut b = WideBody::load(states, &bundle.b);
+        let mut a = WideBody::load_velocity(slots, &bundle.a);
+        let mut b = WideBody::load_velocity(slots, &bundle.b);
         // Missing points hold zero impulses.
         for p in &bundle.points {
             apply_row(bundle, &mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
             apply_row(bundle, &mut a, &mut b, &bundle.tangent, &p.tangent_turn, p.tangent_impulse);
         }
-        a.store(states, &bundle.a, &bundle.write_a);
-        b.store(states, &bundle.b, &bundle.write_b);
+        a.store(slots, &bundle.write_a);
+        b.store(slots, &bundle.write_b);
     }
 }
 
 /// One pass over the bundles, as the scalar `solve`.
-pub(crate) fn solve(states: &mut [BodyState<f32, 2>], bundles: &mut [Bundle], pass: Pass<f32>) {
+pub(crate) fn solve(slots: &mut [Slot], bundles: &mut [Bundle], pass: Pass<f32>) {
     if pass.reverse {
         for bundle in bundles.iter_mut().rev() {
-            solve_bundle(states, bundle, pass);
+            solve_bundle(slots, bundle, pass);
         }
     } else {
         for bundle in bundles.iter_mut() {
-            solve_bundle(states, bundle, pass);
+            solve_bundle(slots, bundle, pass);
         }
     }
 }
 
 #[inline(always)]
-fn solve_bundle(states: &mut [BodyState<f32, 2>], bundle: &mut Bundle, pass: Pass<f32>) {
+fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
     let Pass { inv_h, max_push, slop, use_bias, .. } = pass;
     let zero = W::splat(0.0);
     let one = W::splat(1.0);
-    let mut a = WideBody::load(states, &bundle.a);
-    let mut b = WideBody::load(states, &bundle.b);
+    let mut a = WideBody::load(slots, &bundle.a);
+    let mut b = WideBody::load(slots, &bundle.b);
     let s = [
         separation(bundle, &a, &b, &bundle.points[0]),
         separation(bundle, &a, &b, &bundle.points[1]),
@@ -327,12 +428,15 @@ fn solve_bundle(states: &mut [BodyState<f32, 2>], bundle: &mut Bundle, pass: Pas
         & !s[1].simd_gt(zero)
         & !n0.simd_lt(zero)
         & !n1.simd_lt(zero);
-    for (k, (new, delta)) in [(n0, d0), (n1, d1)].into_iter().enumerate() {
-        let p = &mut bundle.points[k];
-        p.normal_impulse = block.select(new, p.normal_impulse);
-        p.max_normal_impulse = block.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
-        let turn = bundle.points[k].normal_turn;
-        apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, block.select(delta, zero));
+    if block.any() {
+        for (k, (new, delta)) in [(n0, d0), (n1, d1)].into_iter().enumerate() {
+            let p = &mut bundle.points[k];
+            p.normal_impulse = block.select(new, p.normal_impulse);
+            p.max_normal_impulse =
+                block.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
+            let turn = bundle.points[k].normal_turn;
+            apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, block.select(delta, zero));
+        }
     }
 
     // The other lanes: point by point (the scalar loop). The separations are those computed
@@ -375,8 +479,8 @@ fn solve_bundle(states: &mut [BodyState<f32, 2>], bundle: &mut Bundle, pass: Pas
         apply_row(bundle, &mut a, &mut b, &bundle.tangent, &turn, delta);
     }
 
-    a.store(states, &bundle.a, &bundle.write_a);
-    b.store(states, &bundle.b, &bundle.write_b);
+    a.store(slots, &bundle.write_a);
+    b.store(slots, &bundle.write_b);
 }
 
 #[cfg(test)]

@@ -104,6 +104,8 @@ where
     /// The wave of each constraint, and (2D `f32`) the constraints in bundles of four.
     constraint_waves: Vec<u32>,
     bundles: Vec<wide2::Bundle>,
+    /// (2D `f32`) the body states as the SIMD loops keep them.
+    slots_simd: Vec<wide2::Slot>,
     /// Solve 2D `f32` contacts four at a time (the same numbers as the scalar loop; the tests
     /// turn it off to compare).
     pub(crate) simd: bool,
@@ -153,6 +155,7 @@ where
             constraint_points: Vec::new(),
             constraint_waves: Vec::new(),
             bundles: Vec::new(),
+            slots_simd: Vec::new(),
             simd: true,
         }
     }
@@ -542,16 +545,23 @@ where
                     reverse: p.reverse,
                 }
             };
-            wide2::pack(constraints, points, &constraint_waves, &mut bundles);
+            let mut order = std::mem::take(&mut self.scratch_order);
+            let spare = bodies.len() as u32;
+            wide2::pack(constraints, points, &constraint_waves, spare, &mut order, &mut bundles);
+            self.scratch_order = order;
+            let mut slots = std::mem::take(&mut self.slots_simd);
+            wide2::to_slots(states, &mut slots);
             for sub in 0..substeps as usize {
-                cs::integrate_velocities::<f32, 2>(states, bodies, gravity, h);
+                wide2::integrate_velocities(&mut slots, bodies, gravity, h);
                 if settings.warm_starting {
-                    wide2::warm_start(states, &bundles);
+                    wide2::warm_start(&mut slots, &bundles);
                 }
-                wide2::solve(states, &mut bundles, pass(sub, true));
-                cs::integrate_positions::<f32, 2>(states, bodies, h);
-                wide2::solve(states, &mut bundles, pass(sub, false));
+                wide2::solve(&mut slots, &mut bundles, pass(sub, true));
+                wide2::integrate_positions(&mut slots, bodies, h);
+                wide2::solve(&mut slots, &mut bundles, pass(sub, false));
             }
+            wide2::from_slots(&slots, states);
+            self.slots_simd = slots;
             wide2::unpack(&bundles, constraints, points);
         } else {
             for sub in 0..substeps as usize {
