@@ -141,32 +141,6 @@ where
     pub tangent_turn: [[Ang<N, D>; 2]; 2],
 }
 
-impl<N: Scalar, const D: usize> ConstraintPoint<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    /// A point with every number zero: the missing point of a SIMD bundle, whose impulses
-    /// stay zero.
-    pub(crate) fn zero() -> Self {
-        let (z, a) = (N::zero(), Dim::<D>::angular_zero());
-        Self {
-            r_a: Vector::zeros(),
-            r_b: Vector::zeros(),
-            adjusted_separation: z,
-            normal_mass: z,
-            tangent_mass: [z; 2],
-            normal_impulse: z,
-            tangent_impulse: [z; 2],
-            max_normal_impulse: z,
-            relative_velocity: z,
-            normal_arm: [a; 2],
-            normal_turn: [a; 2],
-            tangent_arm: [[a; 2]; 2],
-            tangent_turn: [[a; 2]; 2],
-        }
-    }
-}
-
 /// The constraint of one manifold. Its points are `points[first..first + count]` of the
 /// solver's flat point array.
 #[derive(Clone, Copy, Debug)]
@@ -309,20 +283,21 @@ where
 /// What [`prepare`] needs besides the bodies and the manifold.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PrepareInput<N> {
+    /// The pair (an index into the world's pair list) and its two solver bodies.
     pub pair: u32,
+    pub a: u32,
+    pub b: u32,
     pub friction: N,
     pub restitution: N,
     pub softness: Softness<N>,
     pub warm_start: bool,
 }
 
-/// Builds the constraint of one manifold (world frame) between solver bodies `a` and `b`,
-/// appending its points to `points`.
+/// Builds the constraint of one manifold (world frame) between solver bodies `input.a` and
+/// `input.b`, appending its points to `points`.
 pub(crate) fn prepare<N: Scalar, const D: usize>(
     bodies: &[SolverBody<N, D>],
     states: &[BodyState<N, D>],
-    a: usize,
-    b: usize,
     manifold: &Manifold<N, D, ContactImpulse<N>>,
     input: PrepareInput<N>,
     points: &mut Vec<ConstraintPoint<N, D>>,
@@ -330,6 +305,7 @@ pub(crate) fn prepare<N: Scalar, const D: usize>(
 where
     Dim<D>: SolverDim<N, D>,
 {
+    let (a, b) = (input.a as usize, input.b as usize);
     let (ba, bb) = (&bodies[a], &bodies[b]);
     let (sa, sb) = (&states[a], &states[b]);
     let normal = manifold.normal;

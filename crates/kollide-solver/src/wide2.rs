@@ -2,18 +2,26 @@
 //!
 //! Sequential impulses spend their time on a short chain of arithmetic per contact row. The
 //! constraints of one *wave* (see `World::step`) share no dynamic body, so any four of them can
-//! be solved side by side: this module packs them into [`Bundle`]s whose every number is an
-//! `f32x4` (one lane per constraint, structure of arrays), so that each line below is one SIMD
-//! instruction for four rows. Box2D v3 does the same with graph colouring.
+//! be solved side by side: this module builds them straight into [`Bundle`]s whose every number
+//! is an `f32x4` (one lane per constraint, structure of arrays), so that each line below is one
+//! SIMD instruction for four rows. Box2D v3 does the same with graph colouring.
+//!
+//! The whole contact part of a step runs here: `prepare` (the scalar `prepare`, four manifolds at
+//! a time), warm starting, the solve and relax passes, the restitution pass, and writing the
+//! impulses back into the manifolds. Bodies live in [`Slot`]s for the duration: two aligned rows
+//! of four numbers each, so that the four bodies of a bundle load with eight vector loads and two
+//! 4×4 transposes, and store with one transpose and four vector stores (lanes that must not
+//! write, static and kinematic bodies and unused lanes, write to a spare slot instead).
 //!
 //! **Same answers.** Each lane performs exactly the scalar solver's operations
 //! (`contact_solver.rs`) in the same order, with no fused multiply-adds, and branches become
-//! selects. Constraints of one wave commute, so solving them four at a time leaves the same state
-//! as solving them one by one: the tests step worlds both ways and compare every number of every
-//! body. The one difference is the sign of a zero: where the scalar loop skips a row, a lane
-//! applies a zero impulse (`v − 0·m`), which can turn a velocity of `−0.0` into `+0.0`. Unused
-//! lanes (the last bundle of a wave) hold zeros and are never written back; a missing point
-//! (one-point manifolds) has zero mass, arms and impulses, so its rows apply zero.
+//! selects. Constraints of one wave commute, so solving them four at a time, in any order within
+//! the wave, leaves the same state as solving them one by one: the tests step worlds both ways
+//! and compare every number of every body. The one difference is the sign of a zero: where the
+//! scalar loop skips a row, a lane applies a zero impulse (`v − 0·m`), which can turn a velocity
+//! of `−0.0` into `+0.0`. Unused lanes (the last bundle of a wave) repeat a used lane's
+//! constraint and are never written back; a missing point (one-point manifolds) has zero mass,
+//! arms and impulses, so its rows apply zero.
 //!
 //! Only 2D `f32` worlds take this path; `f64` and 3D worlds use the scalar loop, which stays the
 //! reference.
@@ -21,9 +29,10 @@
 use kollide_math::{Rot2, Vec2};
 use wide::f32x4;
 
-use crate::contact_solver::{
-    self as cs, BodyState, ConstraintPoint, ContactConstraint, Pass, SolverBody,
-};
+use kollide_manifold::Contact;
+
+use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody};
+use crate::{ContactImpulse, ContactPair};
 
 /// Constraints per bundle.
 pub(crate) const LANES: usize = 4;
@@ -76,13 +85,14 @@ pub(crate) struct Bundle {
     /// slot for the rest (and for unused lanes).
     write_a: [u32; LANES],
     write_b: [u32; LANES],
-    /// Index of each lane's constraint in the scalar list.
-    constraint: [u32; LANES],
+    /// Index of each lane's pair in the world's pair list.
+    pair: [u32; LANES],
     used: u8,
     has_block: W,
     normal: [W; 2],
     tangent: [W; 2],
     friction: W,
+    restitution: W,
     bias_rate: W,
     mass_scale: W,
     impulse_scale: W,
@@ -191,45 +201,49 @@ impl WideBody {
     }
 }
 
-/// Packs the constraints (in wave order, `waves[k]` the wave of constraint `k`) into bundles of
-/// up to four constraints of the same wave; `spare` is the spare slot's index.
+/// Builds the bundles: the scalar `prepare` of every constraint (`inputs`, in wave order,
+/// `waves[k]` the wave of `inputs[k]`), four at a time in lanes, with the same arithmetic in
+/// the same order. `spare` is the spare slot's index.
 ///
 /// Within a wave the order is free (its constraints share no dynamic body, so they commute), and
 /// the packing uses that: constraints that will most likely take the two-point block solve (two
-/// touching points, a well-conditioned block) are bundled together, and the rest together, so
-/// that most bundles run only one of the two normal solves of `solve_bundle`.
-pub(crate) fn pack(
-    constraints: &[ContactConstraint<f32, 2>],
-    points: &[ConstraintPoint<f32, 2>],
+/// touching points that pushed last step) are bundled together, and the rest together, so that
+/// most bundles run only one of the two normal solves of `solve_bundle`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prepare(
+    inputs: &[PrepareInput<f32>],
     waves: &[u32],
+    pairs: &[ContactPair<f32, 2>],
+    bodies: &[SolverBody<f32, 2>],
+    states: &[BodyState<f32, 2>],
     spare: u32,
     order: &mut Vec<u32>,
     bundles: &mut Vec<Bundle>,
 ) {
     bundles.clear();
-    let likely_block = |c: &ContactConstraint<f32, 2>| {
-        c.has_block
-            && points[c.range()].iter().all(|p| {
-                p.adjusted_separation + (p.r_b - p.r_a).dot(&c.normal) <= 0.0
-                    && p.normal_impulse > 0.0
-            })
+    let likely_block = |k: u32| {
+        let input = &inputs[k as usize];
+        let m = &pairs[input.pair as usize].manifold;
+        m.len() == 2
+            && m.contacts()
+                .iter()
+                .all(|c| c.separation <= 0.0 && (!input.warm_start || c.user.normal > 0.0))
     };
     let mut start = 0;
-    while start < constraints.len() {
+    while start < inputs.len() {
         let mut end = start + 1;
-        while end < constraints.len() && waves[end] == waves[start] {
+        while end < inputs.len() && waves[end] == waves[start] {
             end += 1;
         }
         order.clear();
-        order
-            .extend((start as u32..end as u32).filter(|&k| likely_block(&constraints[k as usize])));
+        order.extend((start as u32..end as u32).filter(|&k| likely_block(k)));
         let blocks = order.len();
-        order.extend(
-            (start as u32..end as u32).filter(|&k| !likely_block(&constraints[k as usize])),
-        );
+        order.extend((start as u32..end as u32).filter(|&k| !likely_block(k)));
         for class in [&order[..blocks], &order[blocks..]] {
             for chunk in class.chunks(LANES) {
-                bundles.push(bundle(constraints, points, chunk, spare));
+                let input: [&PrepareInput<f32>; LANES] =
+                    core::array::from_fn(|l| &inputs[chunk[l.min(chunk.len() - 1)] as usize]);
+                bundles.push(prepare_bundle(input, chunk.len(), pairs, bodies, states, spare));
             }
         }
         start = end;
@@ -242,86 +256,219 @@ fn gather<T>(items: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
     W::new([f(items[0]), f(items[1]), f(items[2]), f(items[3])])
 }
 
-/// One bundle of the constraints `chunk` (one to four indices).
-fn bundle(
-    constraints: &[ContactConstraint<f32, 2>],
-    points: &[ConstraintPoint<f32, 2>],
-    chunk: &[u32],
-    spare: u32,
-) -> Bundle {
-    let missing = ConstraintPoint::<f32, 2>::zero();
-    let used = |l: usize| l < chunk.len();
-    let k: [u32; LANES] = core::array::from_fn(|l| chunk[if used(l) { l } else { 0 }]);
-    let c: [&ContactConstraint<f32, 2>; LANES] = k.map(|k| &constraints[k as usize]);
-    let lanes = |f: fn(&ContactConstraint<f32, 2>) -> f32| gather(&c, f);
-    let wide_point = |i: usize| {
-        // Each lane's point `i`, or zeros where the lane has no such point.
-        let p: [&ConstraintPoint<f32, 2>; LANES] = core::array::from_fn(|l| {
-            if used(l) && i < c[l].count as usize {
-                &points[c[l].first as usize + i]
-            } else {
-                &missing
-            }
-        });
-        let g = |f: fn(&ConstraintPoint<f32, 2>) -> f32| gather(&p, f);
-        WidePoint {
-            exists: mask(core::array::from_fn(|l| used(l) && i < c[l].count as usize)),
-            r_a: [g(|p| p.r_a.x), g(|p| p.r_a.y)],
-            r_b: [g(|p| p.r_b.x), g(|p| p.r_b.y)],
-            adjusted_separation: g(|p| p.adjusted_separation),
-            normal_mass: g(|p| p.normal_mass),
-            tangent_mass: g(|p| p.tangent_mass[0]),
-            normal_impulse: g(|p| p.normal_impulse),
-            tangent_impulse: g(|p| p.tangent_impulse[0]),
-            max_normal_impulse: g(|p| p.max_normal_impulse),
-            relative_velocity: g(|p| p.relative_velocity),
-            normal_arm: [g(|p| p.normal_arm[0]), g(|p| p.normal_arm[1])],
-            normal_turn: [g(|p| p.normal_turn[0]), g(|p| p.normal_turn[1])],
-            tangent_arm: [g(|p| p.tangent_arm[0][0]), g(|p| p.tangent_arm[0][1])],
-            tangent_turn: [g(|p| p.tangent_turn[0][0]), g(|p| p.tangent_turn[0][1])],
+/// `r × d` in lanes, as `Dim::<2>::cross`.
+#[inline(always)]
+fn cross(r: &[W; 2], d: &[W; 2]) -> W {
+    r[0] * d[1] - r[1] * d[0]
+}
+
+/// `a·b` in lanes, as nalgebra's two-component dot product.
+#[inline(always)]
+fn dot(a: &[W; 2], b: &[W; 2]) -> W {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+/// A body of each lane as `prepare` reads it.
+struct PrepBody {
+    center: [W; 2],
+    v: [W; 2],
+    w: W,
+    /// Inverse mass and inertia as stored (the effective masses use these) and as applied
+    /// (zero unless the body is dynamic).
+    inv_mass: W,
+    inv_inertia: W,
+    applied_inv_mass: W,
+    applied_inv_inertia: W,
+}
+
+impl PrepBody {
+    #[inline(always)]
+    fn gather(
+        bodies: &[SolverBody<f32, 2>],
+        states: &[BodyState<f32, 2>],
+        at: [u32; LANES],
+    ) -> Self {
+        let b = at.map(|i| &bodies[i as usize]);
+        let s = at.map(|i| &states[i as usize]);
+        let dynamic = mask(b.map(|b| b.dynamic));
+        let zero = W::splat(0.0);
+        let inv_mass = gather(&b, |b| b.inv_mass);
+        let inv_inertia = gather(&b, |b| b.inv_inertia);
+        Self {
+            center: [gather(&b, |b| b.center.x), gather(&b, |b| b.center.y)],
+            v: [gather(&s, |s| s.v.x), gather(&s, |s| s.v.y)],
+            w: gather(&s, |s| s.w),
+            inv_mass,
+            inv_inertia,
+            applied_inv_mass: dynamic.select(inv_mass, zero),
+            applied_inv_inertia: dynamic.select(inv_inertia, zero),
         }
-    };
-    Bundle {
-        a: c.map(|c| c.a),
-        b: c.map(|c| c.b),
-        constraint: k,
-        used: chunk.len() as u8,
-        write_a: core::array::from_fn(|l| if used(l) && c[l].dynamic_a { c[l].a } else { spare }),
-        write_b: core::array::from_fn(|l| if used(l) && c[l].dynamic_b { c[l].b } else { spare }),
-        has_block: mask(core::array::from_fn(|l| used(l) && c[l].has_block)),
-        normal: [lanes(|c| c.normal.x), lanes(|c| c.normal.y)],
-        tangent: [lanes(|c| c.tangents[0].x), lanes(|c| c.tangents[0].y)],
-        friction: lanes(|c| c.friction),
-        bias_rate: lanes(|c| c.softness.bias_rate),
-        mass_scale: lanes(|c| c.softness.mass_scale),
-        impulse_scale: lanes(|c| c.softness.impulse_scale),
-        inv_mass_a: lanes(|c| c.inv_mass_a),
-        inv_mass_b: lanes(|c| c.inv_mass_b),
-        k_inv: [
-            [lanes(|c| c.k_inv[0][0]), lanes(|c| c.k_inv[0][1])],
-            [lanes(|c| c.k_inv[1][0]), lanes(|c| c.k_inv[1][1])],
-        ],
-        k_diag: [lanes(|c| c.k_diag[0]), lanes(|c| c.k_diag[1])],
-        points: [wide_point(0), wide_point(1)],
     }
 }
 
-/// Copies the accumulated impulses (and what the restitution pass reads) back to the scalar
-/// points.
-pub(crate) fn unpack(
-    bundles: &[Bundle],
-    constraints: &[ContactConstraint<f32, 2>],
-    points: &mut [ConstraintPoint<f32, 2>],
-) {
+/// `effective_mass` of the scalar solver in lanes.
+#[inline(always)]
+fn effective_mass(a: &PrepBody, b: &PrepBody, r_a: &[W; 2], r_b: &[W; 2], dir: &[W; 2]) -> W {
+    let ca = cross(r_a, dir);
+    let cb = cross(r_b, dir);
+    let k = a.inv_mass + b.inv_mass + ca * (a.inv_inertia * ca) + cb * (b.inv_inertia * cb);
+    k.simd_gt(W::splat(0.0)).select(W::splat(1.0) / k, W::splat(0.0))
+}
+
+/// The constraints of up to four pairs (`used` lanes; the rest repeat the last one and are
+/// never written back).
+fn prepare_bundle(
+    input: [&PrepareInput<f32>; LANES],
+    used: usize,
+    pairs: &[ContactPair<f32, 2>],
+    bodies: &[SolverBody<f32, 2>],
+    states: &[BodyState<f32, 2>],
+    spare: u32,
+) -> Bundle {
+    let zero = W::splat(0.0);
+    let in_use = |l: usize| l < used;
+    let m = input.map(|i| &pairs[i.pair as usize].manifold);
+    let (a_at, b_at) = (input.map(|i| i.a), input.map(|i| i.b));
+    let ba = PrepBody::gather(bodies, states, a_at);
+    let bb = PrepBody::gather(bodies, states, b_at);
+    let normal = [gather(&m, |m| m.normal.x), gather(&m, |m| m.normal.y)];
+    // `Dim::<2>::tangents`: the normal turned clockwise.
+    let tangent = [normal[1], -normal[0]];
+    let missing = Contact::default();
+    let point = |i: usize| {
+        let c: [&Contact<f32, 2, ContactImpulse<f32>>; LANES] =
+            core::array::from_fn(|l| m[l].contacts().get(i).unwrap_or(&missing));
+        let exists = mask(core::array::from_fn(|l| in_use(l) && i < m[l].len()));
+        let keep = |x: W| exists.select(x, zero);
+        let warm = |f: fn(&ContactImpulse<f32>) -> f32| {
+            W::new(core::array::from_fn(|l| if input[l].warm_start { f(&c[l].user) } else { 0.0 }))
+        };
+        let half = W::splat(0.5);
+        let mid = [
+            (gather(&c, |c| c.point_a.x) + gather(&c, |c| c.point_b.x)) * half,
+            (gather(&c, |c| c.point_a.y) + gather(&c, |c| c.point_b.y)) * half,
+        ];
+        let r_a = [mid[0] - ba.center[0], mid[1] - ba.center[1]];
+        let r_b = [mid[0] - bb.center[0], mid[1] - bb.center[1]];
+        // v + ω × r for each body (`Dim::<2>::cross_angular`).
+        let va = [ba.v[0] + -ba.w * r_a[1], ba.v[1] + ba.w * r_a[0]];
+        let vb = [bb.v[0] + -bb.w * r_b[1], bb.v[1] + bb.w * r_b[0]];
+        let dv = [vb[0] - va[0], vb[1] - va[1]];
+        let arms = |dir: &[W; 2]| {
+            let arm = [cross(&r_a, dir), cross(&r_b, dir)];
+            (arm, [ba.applied_inv_inertia * arm[0], bb.applied_inv_inertia * arm[1]])
+        };
+        let (normal_arm, normal_turn) = arms(&normal);
+        let (tangent_arm, tangent_turn) = arms(&tangent);
+        let rel = [r_b[0] - r_a[0], r_b[1] - r_a[1]];
+        WidePoint {
+            exists,
+            r_a: r_a.map(keep),
+            r_b: r_b.map(keep),
+            adjusted_separation: keep(gather(&c, |c| c.separation) - dot(&rel, &normal)),
+            normal_mass: keep(effective_mass(&ba, &bb, &r_a, &r_b, &normal)),
+            tangent_mass: keep(effective_mass(&ba, &bb, &r_a, &r_b, &tangent)),
+            normal_impulse: keep(warm(|u| u.normal)),
+            tangent_impulse: keep(warm(|u| u.tangent[0])),
+            max_normal_impulse: zero,
+            relative_velocity: keep(dot(&normal, &dv)),
+            normal_arm: normal_arm.map(keep),
+            normal_turn: normal_turn.map(keep),
+            tangent_arm: tangent_arm.map(keep),
+            tangent_turn: tangent_turn.map(keep),
+        }
+    };
+    let points = [point(0), point(1)];
+
+    // The scalar `block_inverse`, where a lane has two points.
+    let [p0, p1] = &points;
+    let ang = |inv_inertia: W, r1: &[W; 2], r2: &[W; 2]| {
+        cross(r1, &normal) * (inv_inertia * cross(r2, &normal))
+    };
+    let mass = ba.inv_mass + bb.inv_mass;
+    let k11 = mass + ang(ba.inv_inertia, &p0.r_a, &p0.r_a) + ang(bb.inv_inertia, &p0.r_b, &p0.r_b);
+    let k22 = mass + ang(ba.inv_inertia, &p1.r_a, &p1.r_a) + ang(bb.inv_inertia, &p1.r_b, &p1.r_b);
+    let k12 = mass + ang(ba.inv_inertia, &p0.r_a, &p1.r_a) + ang(bb.inv_inertia, &p0.r_b, &p1.r_b);
+    let det = k11 * k22 - k12 * k12;
+    let block = p1.exists & det.simd_gt(zero) & !(k11 * k11).simd_ge(W::splat(1000.0) * det);
+    let inv = W::splat(1.0) / det;
+    let on = |x: W| block.select(x, zero);
+    let spare_unless =
+        |l: usize, dynamic: bool, at: u32| if in_use(l) && dynamic { at } else { spare };
+    Bundle {
+        a: a_at,
+        b: b_at,
+        write_a: core::array::from_fn(|l| {
+            spare_unless(l, bodies[a_at[l] as usize].dynamic, a_at[l])
+        }),
+        write_b: core::array::from_fn(|l| {
+            spare_unless(l, bodies[b_at[l] as usize].dynamic, b_at[l])
+        }),
+        pair: input.map(|i| i.pair),
+        used: used as u8,
+        has_block: block,
+        normal,
+        tangent,
+        friction: gather(&input, |i| i.friction),
+        restitution: gather(&input, |i| i.restitution),
+        bias_rate: gather(&input, |i| i.softness.bias_rate),
+        mass_scale: gather(&input, |i| i.softness.mass_scale),
+        impulse_scale: gather(&input, |i| i.softness.impulse_scale),
+        inv_mass_a: ba.applied_inv_mass,
+        inv_mass_b: bb.applied_inv_mass,
+        k_inv: [[on(k22 * inv), on(-k12 * inv)], [on(-k12 * inv), on(k11 * inv)]],
+        k_diag: [on(k11), on(k22)],
+        points,
+    }
+}
+
+/// The scalar `restitution` pass on the bundles: points that approached faster than `threshold`
+/// and pushed bounce back with `e ×` their approach speed.
+pub(crate) fn restitution(slots: &mut [Slot], bundles: &mut [Bundle], threshold: f32) {
+    let zero = W::splat(0.0);
+    for bundle in bundles.iter_mut() {
+        let bouncing = |p: &WidePoint| {
+            p.exists
+                & !bundle.restitution.simd_eq(zero)
+                & !p.relative_velocity.simd_gt(W::splat(-threshold))
+                & !p.max_normal_impulse.simd_eq(zero)
+        };
+        let on = [bouncing(&bundle.points[0]), bouncing(&bundle.points[1])];
+        if (on[0] | on[1]).none() {
+            continue;
+        }
+        let mut a = WideBody::load_velocity(slots, &bundle.a);
+        let mut b = WideBody::load_velocity(slots, &bundle.b);
+        for (k, m) in on.into_iter().enumerate() {
+            let p = &bundle.points[k];
+            let vn = row_velocity(&a, &b, &bundle.normal, &p.normal_arm);
+            let impulse = -p.normal_mass * (vn + bundle.restitution * p.relative_velocity);
+            let new = max(p.normal_impulse + impulse, zero);
+            let delta = new - p.normal_impulse;
+            let turn = p.normal_turn;
+            let p = &mut bundle.points[k];
+            p.normal_impulse = m.select(new, p.normal_impulse);
+            p.max_normal_impulse = m.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
+            apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, m.select(delta, zero));
+        }
+        a.store(slots, &bundle.write_a);
+        b.store(slots, &bundle.write_b);
+    }
+}
+
+/// Writes the accumulated impulses into the pairs' manifolds (for next step's warm start), as
+/// the scalar path does from its points.
+pub(crate) fn store_impulses(bundles: &[Bundle], pairs: &mut [ContactPair<f32, 2>], warm: bool) {
     for b in bundles {
         for l in 0..b.used as usize {
-            let c = &constraints[b.constraint[l] as usize];
-            for (i, wp) in b.points.iter().enumerate().take(c.count as usize) {
-                let cp = &mut points[c.first as usize + i];
-                cp.normal_impulse = wp.normal_impulse.to_array()[l];
-                cp.tangent_impulse[0] = wp.tangent_impulse.to_array()[l];
-                cp.max_normal_impulse = wp.max_normal_impulse.to_array()[l];
-                cp.relative_velocity = wp.relative_velocity.to_array()[l];
+            let m = &mut pairs[b.pair[l] as usize].manifold;
+            for (contact, wp) in m.contacts_mut().iter_mut().zip(&b.points) {
+                contact.user.normal = wp.normal_impulse.to_array()[l];
+                contact.user.tangent[0] = wp.tangent_impulse.to_array()[l];
+                if !warm {
+                    // The scalar points start from zero impulses without warm starting.
+                    contact.user.tangent[1] = 0.0;
+                }
             }
         }
     }
@@ -572,5 +719,16 @@ mod tests {
         for seed in 0..4 {
             same_with_and_without_simd(|| jumble(seed), 300);
         }
+    }
+
+    #[test]
+    fn simd_matches_the_scalar_solver_without_warm_starting_and_with_bounces() {
+        let make = || {
+            let mut w = jumble(7);
+            w.settings.warm_starting = false;
+            w.settings.restitution_threshold = 0.2;
+            w
+        };
+        same_with_and_without_simd(make, 300);
     }
 }

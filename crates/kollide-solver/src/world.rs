@@ -106,6 +106,7 @@ where
     bundles: Vec<wide2::Bundle>,
     /// (2D `f32`) the body states as the SIMD loops keep them.
     slots_simd: Vec<wide2::Slot>,
+    scratch_inputs: Vec<cs::PrepareInput<N>>,
     /// Solve 2D `f32` contacts four at a time (the same numbers as the scalar loop; the tests
     /// turn it off to compare).
     pub(crate) simd: bool,
@@ -156,6 +157,7 @@ where
             constraint_waves: Vec::new(),
             bundles: Vec::new(),
             slots_simd: Vec::new(),
+            scratch_inputs: Vec::new(),
             simd: true,
         }
     }
@@ -466,40 +468,34 @@ where
             *slot += 1;
         }
 
+        let mut inputs = std::mem::take(&mut self.scratch_inputs);
+        inputs.clear();
         for (i, &k) in sorted.iter().enumerate() {
             let p = &pairs[k as usize];
             let (a, b) = (p.a.index as usize, p.b.index as usize);
             let (Some(ba), Some(bb)) = (&self.slots[a].body, &self.slots[b].body) else {
                 continue;
             };
-            constraint_waves[constraints.len()] = constraint_waves[i];
+            constraint_waves[inputs.len()] = constraint_waves[i];
             report.touching_pairs += 1;
             report.contacts += p.manifold.len();
             let friction = (ba.desc.friction * bb.desc.friction).sqrt();
             let restitution = ba.desc.restitution.max_of(bb.desc.restitution);
             let softness = if bodies[a].dynamic && bodies[b].dynamic { soft } else { static_soft };
-            constraints.push(cs::prepare(
-                &bodies,
-                &states,
-                a,
-                b,
-                &p.manifold,
-                cs::PrepareInput {
-                    pair: k,
-                    friction,
-                    restitution,
-                    softness,
-                    warm_start: settings.warm_starting,
-                },
-                &mut points,
-            ));
+            inputs.push(cs::PrepareInput {
+                pair: k,
+                a: a as u32,
+                b: b as u32,
+                friction,
+                restitution,
+                softness,
+                warm_start: settings.warm_starting,
+            });
         }
         self.scratch_wave_of_body = wave_of_body;
         self.scratch_waves = waves;
-        self.scratch_order = order;
         self.scratch_sorted = sorted;
-
-        constraint_waves.truncate(constraints.len());
+        constraint_waves.truncate(inputs.len());
 
         // 4. Substeps. Odd substeps sweep the contacts backwards; the pass index, which picks
         // the point that leads in manifolds of three or more points, counts forward and backward
@@ -514,19 +510,20 @@ where
             index: 2 * (sub / 2) + usize::from(!use_bias),
             reverse: sub % 2 == 1,
         };
-        let mut bundles = std::mem::take(&mut self.bundles);
-        // 2D `f32` worlds solve their contacts four at a time (the same numbers; see `wide2.rs`).
+        // 2D `f32` worlds prepare and solve their contacts four at a time (the same numbers;
+        // see `wide2.rs`).
         let simd = if self.simd {
-            (&mut states as &mut dyn Any)
-                .downcast_mut::<Vec<BodyState<f32, 2>>>()
-                .zip((&mut points as &mut dyn Any).downcast_mut::<Vec<ConstraintPoint<f32, 2>>>())
+            (&mut states as &mut dyn Any).downcast_mut::<Vec<BodyState<f32, 2>>>()
         } else {
             None
         };
-        if let Some((states, points)) = simd {
-            let constraints = (&constraints as &dyn Any)
-                .downcast_ref::<Vec<ContactConstraint<f32, 2>>>()
-                .expect("2D f32 constraints with 2D f32 states");
+        if let Some(states) = simd {
+            let inputs = (&inputs as &dyn Any)
+                .downcast_ref::<Vec<cs::PrepareInput<f32>>>()
+                .expect("f32 inputs with f32 states");
+            let pairs = (&mut pairs as &mut dyn Any)
+                .downcast_mut::<Vec<ContactPair<f32, 2>>>()
+                .expect("2D f32 pairs with 2D f32 states");
             let bodies = (&mut bodies as &mut dyn Any)
                 .downcast_mut::<Vec<SolverBody<f32, 2>>>()
                 .expect("2D f32 bodies with 2D f32 states");
@@ -545,10 +542,18 @@ where
                     reverse: p.reverse,
                 }
             };
-            let mut order = std::mem::take(&mut self.scratch_order);
+            let mut bundles = std::mem::take(&mut self.bundles);
             let spare = bodies.len() as u32;
-            wide2::pack(constraints, points, &constraint_waves, spare, &mut order, &mut bundles);
-            self.scratch_order = order;
+            wide2::prepare(
+                inputs,
+                &constraint_waves,
+                pairs,
+                bodies,
+                states,
+                spare,
+                &mut order,
+                &mut bundles,
+            );
             let mut slots = std::mem::take(&mut self.slots_simd);
             wide2::to_slots(states, &mut slots);
             for sub in 0..substeps as usize {
@@ -560,10 +565,17 @@ where
                 wide2::integrate_positions(&mut slots, bodies, h);
                 wide2::solve(&mut slots, &mut bundles, pass(sub, false));
             }
+            let threshold = settings.restitution_threshold.to_f64() as f32;
+            wide2::restitution(&mut slots, &mut bundles, threshold);
             wide2::from_slots(&slots, states);
+            wide2::store_impulses(&bundles, pairs, settings.warm_starting);
             self.slots_simd = slots;
-            wide2::unpack(&bundles, constraints, points);
+            self.bundles = bundles;
         } else {
+            for input in &inputs {
+                let m = &pairs[input.pair as usize].manifold;
+                constraints.push(cs::prepare(&bodies, &states, m, *input, &mut points));
+            }
             for sub in 0..substeps as usize {
                 cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
                 if settings.warm_starting {
@@ -573,20 +585,21 @@ where
                 cs::integrate_positions(&mut states, &mut bodies, h);
                 cs::solve(&mut states, &constraints, &mut points, pass(sub, false));
             }
-        }
-        self.bundles = bundles;
-        self.constraint_waves = constraint_waves;
-        cs::restitution(&mut states, &constraints, &mut points, settings.restitution_threshold);
-
-        // 5. Store impulses and write back.
-        for c in &constraints {
-            let m = &mut pairs[c.pair as usize].manifold;
-            let pts = &points[c.first as usize..(c.first + c.count) as usize];
-            for (contact, cp) in m.contacts_mut().iter_mut().zip(pts) {
-                contact.user =
-                    ContactImpulse { normal: cp.normal_impulse, tangent: cp.tangent_impulse };
+            cs::restitution(&mut states, &constraints, &mut points, settings.restitution_threshold);
+            for c in &constraints {
+                let m = &mut pairs[c.pair as usize].manifold;
+                let pts = &points[c.first as usize..(c.first + c.count) as usize];
+                for (contact, cp) in m.contacts_mut().iter_mut().zip(pts) {
+                    contact.user =
+                        ContactImpulse { normal: cp.normal_impulse, tangent: cp.tangent_impulse };
+                }
             }
         }
+        self.scratch_order = order;
+        self.scratch_inputs = inputs;
+        self.constraint_waves = constraint_waves;
+
+        // 5. Write back.
         for ((slot, sb), st) in self.slots.iter_mut().zip(&bodies).zip(&states) {
             let Some(b) = slot.body.as_mut() else { continue };
             if !sb.moves {
