@@ -17,6 +17,8 @@ use kollide_shapes::Aabb;
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
     order: Vec<u32>,
+    /// Scratch space for merging the new pairs into the kept ones.
+    merged: Vec<(u32, u32)>,
 }
 
 impl SweepAndPrune {
@@ -97,6 +99,7 @@ impl SweepAndPrune {
             is_moved[m as usize] = true;
         }
         out.retain(|&(i, j)| !(is_moved[i as usize] || is_moved[j as usize]));
+        let kept = out.len();
         let overlap = |a: &Aabb<N, D>, b: &Aabb<N, D>| {
             (0..D).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k])
         };
@@ -138,7 +141,26 @@ impl SweepAndPrune {
                 }
             }
         }
-        out.sort_unstable();
+        // The kept pairs are still sorted and the new ones (each with a moved body) are
+        // distinct from them: sort the new ones and merge.
+        out[kept..].sort_unstable();
+        let merged = &mut self.merged;
+        merged.clear();
+        merged.reserve(out.len());
+        let (old, new) = out.split_at(kept);
+        let (mut x, mut y) = (0, 0);
+        while x < old.len() && y < new.len() {
+            if old[x] < new[y] {
+                merged.push(old[x]);
+                x += 1;
+            } else {
+                merged.push(new[y]);
+                y += 1;
+            }
+        }
+        merged.extend_from_slice(&old[x..]);
+        merged.extend_from_slice(&new[y..]);
+        core::mem::swap(out, merged);
     }
 
     /// Repairs the order (live slots only, sorted by lower x bound) and returns the AABBs in
