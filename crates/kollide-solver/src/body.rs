@@ -9,6 +9,7 @@
 //! `max(eA, eB)` (Box2D's rules).
 
 use kollide_math::{Point, Pose, Scalar, Vector};
+use kollide_shapes::SupportMap;
 
 use crate::{Dim, SolverDim, WorldError};
 
@@ -150,6 +151,8 @@ where
     pub(crate) inv_mass: N,
     pub(crate) local_center: Point<N, D>,
     pub(crate) inv_inertia_local: <Dim<D> as SolverDim<N, D>>::Inertia,
+    /// The shape's bounding radius (for warm-start matching), computed once.
+    pub(crate) bounding_radius: N,
 }
 
 impl<N: Scalar, const D: usize> Body<N, D>
@@ -208,7 +211,8 @@ where
                 (N::zero(), N::zero(), Point::origin(), Dim::<D>::inertia_zero())
             }
         };
-        Ok(Self { desc, mass, inv_mass, local_center, inv_inertia_local })
+        let bounding_radius = desc.shape.bounding_radius();
+        Ok(Self { desc, mass, inv_mass, local_center, inv_inertia_local, bounding_radius })
     }
 
     /// How the body moves.

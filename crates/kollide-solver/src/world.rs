@@ -18,7 +18,7 @@
 
 use kollide_manifold::Manifold;
 use kollide_math::{Scalar, Vector};
-use kollide_shapes::{Aabb, BoundingVolume, SupportMap};
+use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{
@@ -338,7 +338,7 @@ where
                 // contact takes the impulse of the previous contact nearest to it, so a loaded
                 // stack does not lose its warm start and creep.
                 let near = N::lit(WARM_START_MATCH_FRACTION)
-                    * ba.desc.shape.bounding_radius().min_of(bb.desc.shape.bounding_radius());
+                    * ba.bounding_radius.min_of(bb.bounding_radius);
                 m.match_previous_or_nearest(&prev.manifold, near);
             }
             pairs.push(ContactPair { a: ha, b: hb, manifold: m });
