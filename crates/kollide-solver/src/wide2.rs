@@ -69,10 +69,6 @@ pub(crate) struct WidePoint {
     tangent_impulse: W,
     max_normal_impulse: W,
     relative_velocity: W,
-    normal_arm: [W; 2],
-    normal_turn: [W; 2],
-    tangent_arm: [W; 2],
-    tangent_turn: [W; 2],
 }
 
 /// Four constraints of one wave (fewer in a wave's last bundle).
@@ -90,7 +86,6 @@ pub(crate) struct Bundle {
     used: u8,
     has_block: W,
     normal: [W; 2],
-    tangent: [W; 2],
     friction: W,
     restitution: W,
     bias_rate: W,
@@ -98,7 +93,11 @@ pub(crate) struct Bundle {
     impulse_scale: W,
     inv_mass_a: W,
     inv_mass_b: W,
-    k_inv: [[W; 2]; 2],
+    /// Inverse inertias (zero for bodies that do not respond to impulses).
+    inv_inertia_a: W,
+    inv_inertia_b: W,
+    /// `K⁻¹` (symmetric): its entries 00, 01 (= 10) and 11.
+    k_inv: [W; 3],
     k_diag: [W; 2],
     points: [WidePoint; 2],
 }
@@ -268,6 +267,22 @@ fn dot(a: &[W; 2], b: &[W; 2]) -> W {
     a[0] * b[0] + a[1] * b[1]
 }
 
+/// A row's arms `[r_A × dir, r_B × dir]` and turns (the arms through the inverse inertias):
+/// the scalar prepare's `normal_arm`/`normal_turn` and `tangent_arm`/`tangent_turn`, recomputed
+/// from the anchors with the same operations (so the same numbers) instead of stored, which
+/// keeps a bundle small enough that the passes over all bundles stay in cache.
+#[inline(always)]
+fn arms(bundle: &Bundle, p: &WidePoint, dir: &[W; 2]) -> ([W; 2], [W; 2]) {
+    let arm = [cross(&p.r_a, dir), cross(&p.r_b, dir)];
+    (arm, [bundle.inv_inertia_a * arm[0], bundle.inv_inertia_b * arm[1]])
+}
+
+/// `Dim::<2>::tangents`: the normal turned clockwise.
+#[inline(always)]
+fn tangent(normal: &[W; 2]) -> [W; 2] {
+    [normal[1], -normal[0]]
+}
+
 /// A body of each lane as `prepare` reads it.
 struct PrepBody {
     center: [W; 2],
@@ -332,8 +347,7 @@ fn prepare_bundle(
     let ba = PrepBody::gather(bodies, states, a_at);
     let bb = PrepBody::gather(bodies, states, b_at);
     let normal = [gather(&m, |m| m.normal.x), gather(&m, |m| m.normal.y)];
-    // `Dim::<2>::tangents`: the normal turned clockwise.
-    let tangent = [normal[1], -normal[0]];
+    let tangent = tangent(&normal);
     let missing = Contact::default();
     let point = |i: usize| {
         let c: [&Contact<f32, 2, ContactImpulse<f32>>; LANES] =
@@ -354,12 +368,6 @@ fn prepare_bundle(
         let va = [ba.v[0] + -ba.w * r_a[1], ba.v[1] + ba.w * r_a[0]];
         let vb = [bb.v[0] + -bb.w * r_b[1], bb.v[1] + bb.w * r_b[0]];
         let dv = [vb[0] - va[0], vb[1] - va[1]];
-        let arms = |dir: &[W; 2]| {
-            let arm = [cross(&r_a, dir), cross(&r_b, dir)];
-            (arm, [ba.applied_inv_inertia * arm[0], bb.applied_inv_inertia * arm[1]])
-        };
-        let (normal_arm, normal_turn) = arms(&normal);
-        let (tangent_arm, tangent_turn) = arms(&tangent);
         let rel = [r_b[0] - r_a[0], r_b[1] - r_a[1]];
         WidePoint {
             exists,
@@ -372,10 +380,6 @@ fn prepare_bundle(
             tangent_impulse: keep(warm(|u| u.tangent[0])),
             max_normal_impulse: zero,
             relative_velocity: keep(dot(&normal, &dv)),
-            normal_arm: normal_arm.map(keep),
-            normal_turn: normal_turn.map(keep),
-            tangent_arm: tangent_arm.map(keep),
-            tangent_turn: tangent_turn.map(keep),
         }
     };
     let points = [point(0), point(1)];
@@ -408,7 +412,6 @@ fn prepare_bundle(
         used: used as u8,
         has_block: block,
         normal,
-        tangent,
         friction: gather(&input, |i| i.friction),
         restitution: gather(&input, |i| i.restitution),
         bias_rate: gather(&input, |i| i.softness.bias_rate),
@@ -416,7 +419,9 @@ fn prepare_bundle(
         impulse_scale: gather(&input, |i| i.softness.impulse_scale),
         inv_mass_a: ba.applied_inv_mass,
         inv_mass_b: bb.applied_inv_mass,
-        k_inv: [[on(k22 * inv), on(-k12 * inv)], [on(-k12 * inv), on(k11 * inv)]],
+        inv_inertia_a: ba.applied_inv_inertia,
+        inv_inertia_b: bb.applied_inv_inertia,
+        k_inv: [on(k22 * inv), on(-k12 * inv), on(k11 * inv)],
         k_diag: [on(k11), on(k22)],
         points,
     }
@@ -441,11 +446,11 @@ pub(crate) fn restitution(slots: &mut [Slot], bundles: &mut [Bundle], threshold:
         let mut b = WideBody::load_velocity(slots, &bundle.b);
         for (k, m) in on.into_iter().enumerate() {
             let p = &bundle.points[k];
-            let vn = row_velocity(&a, &b, &bundle.normal, &p.normal_arm);
+            let (arm, turn) = arms(bundle, p, &bundle.normal);
+            let vn = row_velocity(&a, &b, &bundle.normal, &arm);
             let impulse = -p.normal_mass * (vn + bundle.restitution * p.relative_velocity);
             let new = max(p.normal_impulse + impulse, zero);
             let delta = new - p.normal_impulse;
-            let turn = p.normal_turn;
             let p = &mut bundle.points[k];
             p.normal_impulse = m.select(new, p.normal_impulse);
             p.max_normal_impulse = m.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
@@ -523,8 +528,11 @@ pub(crate) fn warm_start(slots: &mut [Slot], bundles: &[Bundle]) {
         let mut b = WideBody::load_velocity(slots, &bundle.b);
         // Missing points hold zero impulses.
         for p in &bundle.points {
-            apply_row(bundle, &mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
-            apply_row(bundle, &mut a, &mut b, &bundle.tangent, &p.tangent_turn, p.tangent_impulse);
+            let t = tangent(&bundle.normal);
+            let (_, normal_turn) = arms(bundle, p, &bundle.normal);
+            let (_, tangent_turn) = arms(bundle, p, &t);
+            apply_row(bundle, &mut a, &mut b, &bundle.normal, &normal_turn, p.normal_impulse);
+            apply_row(bundle, &mut a, &mut b, &t, &tangent_turn, p.tangent_impulse);
         }
         a.store(slots, &bundle.write_a);
         b.store(slots, &bundle.write_b);
@@ -561,13 +569,17 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
     let (ms, is) = if use_bias { (bundle.mass_scale, bundle.impulse_scale) } else { (one, zero) };
 
     // Two-point manifolds: both normal impulses at once (the scalar `solve_block`).
-    let rhs0 = row_velocity(&a, &b, &bundle.normal, &bundle.points[0].normal_arm) + soft_bias(s[0]);
-    let rhs1 = row_velocity(&a, &b, &bundle.normal, &bundle.points[1].normal_arm) + soft_bias(s[1]);
+    let normal_rows = [
+        arms(bundle, &bundle.points[0], &bundle.normal),
+        arms(bundle, &bundle.points[1], &bundle.normal),
+    ];
+    let rhs0 = row_velocity(&a, &b, &bundle.normal, &normal_rows[0].0) + soft_bias(s[0]);
+    let rhs1 = row_velocity(&a, &b, &bundle.normal, &normal_rows[1].0) + soft_bias(s[1]);
     let (l0, l1) = (bundle.points[0].normal_impulse, bundle.points[1].normal_impulse);
     let e0 = ms * rhs0 + is * bundle.k_diag[0] * l0;
     let e1 = ms * rhs1 + is * bundle.k_diag[1] * l1;
-    let d0 = -(bundle.k_inv[0][0] * e0 + bundle.k_inv[0][1] * e1);
-    let d1 = -(bundle.k_inv[1][0] * e0 + bundle.k_inv[1][1] * e1);
+    let d0 = -(bundle.k_inv[0] * e0 + bundle.k_inv[1] * e1);
+    let d1 = -(bundle.k_inv[1] * e0 + bundle.k_inv[2] * e1);
     let (n0, n1) = (l0 + d0, l1 + d1);
     // The block holds where both points are touching (not speculative) and both impulses push.
     let block = bundle.has_block
@@ -581,7 +593,7 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
             p.normal_impulse = block.select(new, p.normal_impulse);
             p.max_normal_impulse =
                 block.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
-            let turn = bundle.points[k].normal_turn;
+            let turn = normal_rows[k].1;
             apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, block.select(delta, zero));
         }
     }
@@ -594,7 +606,8 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
             continue;
         }
         let p = &bundle.points[k];
-        let vn = row_velocity(&a, &b, &bundle.normal, &p.normal_arm);
+        let (arm, turn) = normal_rows[k];
+        let vn = row_velocity(&a, &b, &bundle.normal, &arm);
         let spec = s.simd_gt(zero);
         let bias = spec.select(s * W::splat(inv_h), soft_bias(s));
         let mass_scale = spec.select(one, ms);
@@ -607,7 +620,6 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
         p.relative_velocity = approach.select(min(p.relative_velocity, vn), p.relative_velocity);
         p.normal_impulse = m.select(new, p.normal_impulse);
         p.max_normal_impulse = m.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
-        let turn = bundle.points[k].normal_turn;
         apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, m.select(delta, zero));
     }
 
@@ -616,14 +628,15 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
     for k in 0..2 {
         let p = &bundle.points[k];
         let max_f = bundle.friction * p.normal_impulse;
-        let vt = row_velocity(&a, &b, &bundle.tangent, &p.tangent_arm);
+        let t = tangent(&bundle.normal);
+        let (arm, turn) = arms(bundle, p, &t);
+        let vt = row_velocity(&a, &b, &t, &arm);
         let x = p.tangent_impulse - p.tangent_mass * vt;
         let low = x.simd_lt(-max_f).select(-max_f, x);
         let new = low.simd_gt(max_f).select(max_f, low);
         let delta = new - p.tangent_impulse;
-        let turn = p.tangent_turn;
         bundle.points[k].tangent_impulse = new;
-        apply_row(bundle, &mut a, &mut b, &bundle.tangent, &turn, delta);
+        apply_row(bundle, &mut a, &mut b, &t, &turn, delta);
     }
 
     a.store(slots, &bundle.write_a);
