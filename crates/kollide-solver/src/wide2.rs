@@ -44,15 +44,17 @@ fn mask(on: [bool; LANES]) -> W {
     W::new(on.map(|b| if b { f32::from_bits(u32::MAX) } else { 0.0 }))
 }
 
-/// `min_of` and `max_of` of the scalar solver (the first argument wins ties), as selects.
+/// `min_of` and `max_of` of the scalar solver (`a <= b ? a : b`, `a >= b ? a : b`), as one
+/// `minps`/`maxps` each (`a < b ? a : b`, `a > b ? a : b`): the same number, NaNs included,
+/// except that a tie between `+0` and `−0` may give the other zero.
 #[inline(always)]
 fn min(a: W, b: W) -> W {
-    a.simd_le(b).select(a, b)
+    a.fast_min(b)
 }
 
 #[inline(always)]
 fn max(a: W, b: W) -> W {
-    a.simd_ge(b).select(a, b)
+    a.fast_max(b)
 }
 
 /// One contact point of four constraints.
@@ -632,8 +634,9 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
         let (arm, turn) = arms(bundle, p, &t);
         let vt = row_velocity(&a, &b, &t, &arm);
         let x = p.tangent_impulse - p.tangent_mass * vt;
-        let low = x.simd_lt(-max_f).select(-max_f, x);
-        let new = low.simd_gt(max_f).select(max_f, low);
+        // `x < −max_f ? −max_f : x`, then `low > max_f ? max_f : low` (NaNs as the scalar).
+        let low = (-max_f).fast_max(x);
+        let new = max_f.fast_min(low);
         let delta = new - p.tangent_impulse;
         bundle.points[k].tangent_impulse = new;
         apply_row(bundle, &mut a, &mut b, &t, &turn, delta);
