@@ -236,10 +236,19 @@ pub(crate) fn prepare(
         while end < inputs.len() && waves[end] == waves[start] {
             end += 1;
         }
+        // The likely-block constraints from the front, the others from the back.
         order.clear();
-        order.extend((start as u32..end as u32).filter(|&k| likely_block(k)));
-        let blocks = order.len();
-        order.extend((start as u32..end as u32).filter(|&k| !likely_block(k)));
+        order.resize(end - start, 0);
+        let (mut blocks, mut others) = (0, order.len());
+        for k in start as u32..end as u32 {
+            if likely_block(k) {
+                order[blocks] = k;
+                blocks += 1;
+            } else {
+                others -= 1;
+                order[others] = k;
+            }
+        }
         for class in [&order[..blocks], &order[blocks..]] {
             for chunk in class.chunks(LANES) {
                 let input: [&PrepareInput<f32>; LANES] =
