@@ -93,9 +93,9 @@ where
     scratch_movable: Vec<bool>,
     scratch_moved: Vec<u32>,
     scratch_wave_of_body: Vec<u32>,
-    scratch_waves: Vec<(u32, u32)>,
+    scratch_waves: Vec<u32>,
     scratch_order: Vec<u32>,
-    scratch_sorted: Vec<u32>,
+    scratch_unsorted_inputs: Vec<cs::PrepareInput<N>>,
     spare_pairs: Vec<ContactPair<N, D>>,
     solver_bodies: Vec<SolverBody<N, D>>,
     solver_states: Vec<BodyState<N, D>>,
@@ -148,7 +148,7 @@ where
             scratch_wave_of_body: Vec::new(),
             scratch_waves: Vec::new(),
             scratch_order: Vec::new(),
-            scratch_sorted: Vec::new(),
+            scratch_unsorted_inputs: Vec::new(),
             spare_pairs: Vec::new(),
             solver_bodies: Vec::new(),
             solver_states: Vec::new(),
@@ -303,51 +303,7 @@ where
             self.bodies_changed = false;
         }
 
-        // 2. Narrowphase, matched to last step's pairs. Both lists are sorted by slot indices,
-        // so one forward walk through the old list finds each pair's predecessor. The two pair
-        // buffers are swapped from step to step instead of allocated.
-        let old = std::mem::take(&mut self.pairs);
-        let mut pairs = std::mem::take(&mut self.spare_pairs);
-        pairs.clear();
-        pairs.reserve(found.len());
-        let mut cursor = 0;
-        for &(i, j) in &found {
-            let (Some(ba), Some(bb)) = (&self.slots[i as usize].body, &self.slots[j as usize].body)
-            else {
-                continue;
-            };
-            // The speculative margin grows with the pair's closing speed over the step.
-            let closing = (ba.desc.linear_velocity - bb.desc.linear_velocity).norm() * dt;
-            let mut m = Dim::<D>::manifold(
-                &ba.desc.pose,
-                &ba.desc.shape,
-                &bb.desc.pose,
-                &bb.desc.shape,
-                margin + closing,
-            );
-            let (ha, hb) = (self.handle(i), self.handle(j));
-            while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
-                cursor += 1;
-            }
-            if let Some(prev) = old.get(cursor)
-                && prev.a == ha
-                && prev.b == hb
-            {
-                // Feature ids can change while the contacts stay where they were (two nearly
-                // tied faces swapping the reference role as the bodies turn by a hair); such a
-                // contact takes the impulse of the previous contact nearest to it, so a loaded
-                // stack does not lose its warm start and creep.
-                let near = N::lit(WARM_START_MATCH_FRACTION)
-                    * ba.bounding_radius.min_of(bb.bounding_radius);
-                m.match_previous_or_nearest(&prev.manifold, near);
-            }
-            pairs.push(ContactPair { a: ha, b: hb, manifold: m });
-        }
-        self.scratch_pairs = found;
-        self.scratch_moved = moved;
-        self.spare_pairs = old;
-
-        // 3. Solver bodies (one per slot, so constraint indices are slot indices): the velocity
+        // 2. Solver bodies (one per slot, so constraint indices are slot indices): the velocity
         // state apart from the rest.
         let mut bodies = std::mem::take(&mut self.solver_bodies);
         let mut states = std::mem::take(&mut self.solver_states);
@@ -408,8 +364,12 @@ where
         let hertz = settings.contact_hertz.min_of(substep_rate * N::lit(0.25));
         let soft = Softness::new(hertz, settings.contact_damping_ratio, h);
         let static_soft = Softness::new(hertz * N::lit(2.0), settings.contact_damping_ratio, h);
-        let mut report = StepReport { pairs: pairs.len(), ..StepReport::default() };
 
+        // 3. Narrowphase, matched to last step's pairs, and each touching pair's wave. Both pair
+        // lists are sorted by slot indices, so one forward walk through the old list finds each
+        // pair's predecessor. The two pair buffers are swapped from step to step instead of
+        // allocated.
+        //
         // The solver visits constraints in "waves" instead of pair order: a constraint's wave is
         // one more than the last wave that touched either of its dynamic bodies. Two constraints
         // that share a dynamic body keep their relative order, and constraints that share none
@@ -418,84 +378,107 @@ where
         // results to solving in pair order. What changes is that consecutive constraints are now
         // independent, so the processor overlaps them instead of waiting for each one's result
         // (pair order chains every constraint of a body one after another).
+        let old = std::mem::take(&mut self.pairs);
+        let mut pairs = std::mem::take(&mut self.spare_pairs);
+        pairs.clear();
+        pairs.reserve(found.len());
         let mut wave_of_body = std::mem::take(&mut self.scratch_wave_of_body);
         let mut waves = std::mem::take(&mut self.scratch_waves);
         let mut order = std::mem::take(&mut self.scratch_order);
+        let mut unsorted = std::mem::take(&mut self.scratch_unsorted_inputs);
         wave_of_body.clear();
         wave_of_body.resize(bodies.len(), 0);
         waves.clear();
-        for (k, p) in pairs.iter().enumerate() {
-            if p.manifold.is_empty() {
+        unsorted.clear();
+        let mut report = StepReport::default();
+        let mut cursor = 0;
+        for &(i, j) in &found {
+            let (Some(ba), Some(bb)) = (&self.slots[i as usize].body, &self.slots[j as usize].body)
+            else {
                 continue;
+            };
+            // The speculative margin grows with the pair's closing speed over the step.
+            let closing = (ba.desc.linear_velocity - bb.desc.linear_velocity).norm() * dt;
+            let mut m = Dim::<D>::manifold(
+                &ba.desc.pose,
+                &ba.desc.shape,
+                &bb.desc.pose,
+                &bb.desc.shape,
+                margin + closing,
+            );
+            let (ha, hb) = (self.handle(i), self.handle(j));
+            while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
+                cursor += 1;
             }
-            let (a, b) = (p.a.index as usize, p.b.index as usize);
-            if self.slots[a].body.is_none() || self.slots[b].body.is_none() {
-                continue;
+            if let Some(prev) = old.get(cursor)
+                && prev.a == ha
+                && prev.b == hb
+            {
+                // Feature ids can change while the contacts stay where they were (two nearly
+                // tied faces swapping the reference role as the bodies turn by a hair); such a
+                // contact takes the impulse of the previous contact nearest to it, so a loaded
+                // stack does not lose its warm start and creep.
+                let near = N::lit(WARM_START_MATCH_FRACTION)
+                    * ba.bounding_radius.min_of(bb.bounding_radius);
+                m.match_previous_or_nearest(&prev.manifold, near);
             }
-            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
-            let wave_a = if da { wave_of_body[a] } else { 0 };
-            let wave_b = if db { wave_of_body[b] } else { 0 };
-            let wave = wave_a.max(wave_b);
-            if da {
-                wave_of_body[a] = wave + 1;
+            if !m.is_empty() {
+                let (a, b) = (i as usize, j as usize);
+                let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
+                let wave_a = if da { wave_of_body[a] } else { 0 };
+                let wave_b = if db { wave_of_body[b] } else { 0 };
+                let wave = wave_a.max(wave_b);
+                if da {
+                    wave_of_body[a] = wave + 1;
+                }
+                if db {
+                    wave_of_body[b] = wave + 1;
+                }
+                waves.push(wave);
+                report.touching_pairs += 1;
+                report.contacts += m.len();
+                unsorted.push(cs::PrepareInput {
+                    pair: pairs.len() as u32,
+                    a: i,
+                    b: j,
+                    friction: (ba.desc.friction * bb.desc.friction).sqrt(),
+                    restitution: ba.desc.restitution.max_of(bb.desc.restitution),
+                    softness: if da && db { soft } else { static_soft },
+                    warm_start: settings.warm_starting,
+                });
             }
-            if db {
-                wave_of_body[b] = wave + 1;
-            }
-            waves.push((wave, k as u32));
+            pairs.push(ContactPair { a: ha, b: hb, manifold: m });
         }
-        // Counting sort by wave, stable (pair order within a wave).
-        let wave_count = waves.iter().map(|&(w, _)| w as usize + 1).max().unwrap_or(0);
+        report.pairs = pairs.len();
+        self.scratch_pairs = found;
+        self.scratch_moved = moved;
+        self.spare_pairs = old;
+
+        // Counting sort of the touching pairs by wave, stable (pair order within a wave).
+        let wave_count = waves.iter().map(|&w| w as usize + 1).max().unwrap_or(0);
         order.clear();
         order.resize(wave_count + 1, 0);
-        for &(w, _) in &waves {
+        for &w in &waves {
             order[w as usize + 1] += 1;
         }
         for w in 1..order.len() {
             order[w] += order[w - 1];
         }
-        let mut sorted = std::mem::take(&mut self.scratch_sorted);
-        sorted.clear();
-        sorted.resize(waves.len(), 0);
-        // The wave of each sorted pair, compacted below to the wave of each constraint.
+        let mut inputs = std::mem::take(&mut self.scratch_inputs);
+        inputs.clear();
+        inputs.extend_from_slice(&unsorted);
         let mut constraint_waves = std::mem::take(&mut self.constraint_waves);
         constraint_waves.clear();
         constraint_waves.resize(waves.len(), 0);
-        for &(w, k) in &waves {
+        for (&w, input) in waves.iter().zip(&unsorted) {
             let slot = &mut order[w as usize];
-            sorted[*slot as usize] = k;
+            inputs[*slot as usize] = *input;
             constraint_waves[*slot as usize] = w;
             *slot += 1;
         }
-
-        let mut inputs = std::mem::take(&mut self.scratch_inputs);
-        inputs.clear();
-        for (i, &k) in sorted.iter().enumerate() {
-            let p = &pairs[k as usize];
-            let (a, b) = (p.a.index as usize, p.b.index as usize);
-            let (Some(ba), Some(bb)) = (&self.slots[a].body, &self.slots[b].body) else {
-                continue;
-            };
-            constraint_waves[inputs.len()] = constraint_waves[i];
-            report.touching_pairs += 1;
-            report.contacts += p.manifold.len();
-            let friction = (ba.desc.friction * bb.desc.friction).sqrt();
-            let restitution = ba.desc.restitution.max_of(bb.desc.restitution);
-            let softness = if bodies[a].dynamic && bodies[b].dynamic { soft } else { static_soft };
-            inputs.push(cs::PrepareInput {
-                pair: k,
-                a: a as u32,
-                b: b as u32,
-                friction,
-                restitution,
-                softness,
-                warm_start: settings.warm_starting,
-            });
-        }
         self.scratch_wave_of_body = wave_of_body;
         self.scratch_waves = waves;
-        self.scratch_sorted = sorted;
-        constraint_waves.truncate(inputs.len());
+        self.scratch_unsorted_inputs = unsorted;
 
         // 4. Substeps. Odd substeps sweep the contacts backwards; the pass index, which picks
         // the point that leads in manifolds of three or more points, counts forward and backward
