@@ -399,14 +399,19 @@ where
             };
             // The speculative margin grows with the pair's closing speed over the step.
             let closing = (ba.desc.linear_velocity - bb.desc.linear_velocity).norm() * dt;
-            let mut m = Dim::<D>::manifold(
+            let (ha, hb) = (self.handle(i), self.handle(j));
+            // The manifold is written straight into its place in the list (a manifold is a few
+            // hundred bytes; building it aside and pushing it copies it twice).
+            pairs.push(ContactPair { a: ha, b: hb, manifold: Manifold::new() });
+            let pair = pairs.len() - 1;
+            let m = &mut pairs[pair].manifold;
+            *m = Dim::<D>::manifold(
                 &ba.desc.pose,
                 &ba.desc.shape,
                 &bb.desc.pose,
                 &bb.desc.shape,
                 margin + closing,
             );
-            let (ha, hb) = (self.handle(i), self.handle(j));
             while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
                 cursor += 1;
             }
@@ -438,7 +443,7 @@ where
                 report.touching_pairs += 1;
                 report.contacts += m.len();
                 unsorted.push(cs::PrepareInput {
-                    pair: pairs.len() as u32,
+                    pair: pair as u32,
                     a: i,
                     b: j,
                     friction: (ba.desc.friction * bb.desc.friction).sqrt(),
@@ -447,7 +452,6 @@ where
                     warm_start: settings.warm_starting,
                 });
             }
-            pairs.push(ContactPair { a: ha, b: hb, manifold: m });
         }
         report.pairs = pairs.len();
         self.scratch_pairs = found;
