@@ -584,28 +584,29 @@ fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
         arms(bundle, &bundle.points[0], &bundle.normal),
         arms(bundle, &bundle.points[1], &bundle.normal),
     ];
-    let rhs0 = row_velocity(&a, &b, &bundle.normal, &normal_rows[0].0) + soft_bias(s[0]);
-    let rhs1 = row_velocity(&a, &b, &bundle.normal, &normal_rows[1].0) + soft_bias(s[1]);
-    let (l0, l1) = (bundle.points[0].normal_impulse, bundle.points[1].normal_impulse);
-    let e0 = ms * rhs0 + is * bundle.k_diag[0] * l0;
-    let e1 = ms * rhs1 + is * bundle.k_diag[1] * l1;
-    let d0 = -(bundle.k_inv[0] * e0 + bundle.k_inv[1] * e1);
-    let d1 = -(bundle.k_inv[1] * e0 + bundle.k_inv[2] * e1);
-    let (n0, n1) = (l0 + d0, l1 + d1);
-    // The block holds where both points are touching (not speculative) and both impulses push.
-    let block = bundle.has_block
-        & !s[0].simd_gt(zero)
-        & !s[1].simd_gt(zero)
-        & !n0.simd_lt(zero)
-        & !n1.simd_lt(zero);
-    if block.any() {
-        for (k, (new, delta)) in [(n0, d0), (n1, d1)].into_iter().enumerate() {
-            let p = &mut bundle.points[k];
-            p.normal_impulse = block.select(new, p.normal_impulse);
-            p.max_normal_impulse =
-                block.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
-            let turn = normal_rows[k].1;
-            apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, block.select(delta, zero));
+    // The block holds where both points are touching (not speculative) and both impulses push;
+    // a bundle where no lane can hold (speculative contacts) skips it.
+    let touching = bundle.has_block & !s[0].simd_gt(zero) & !s[1].simd_gt(zero);
+    let mut block = touching;
+    if touching.any() {
+        let rhs0 = row_velocity(&a, &b, &bundle.normal, &normal_rows[0].0) + soft_bias(s[0]);
+        let rhs1 = row_velocity(&a, &b, &bundle.normal, &normal_rows[1].0) + soft_bias(s[1]);
+        let (l0, l1) = (bundle.points[0].normal_impulse, bundle.points[1].normal_impulse);
+        let e0 = ms * rhs0 + is * bundle.k_diag[0] * l0;
+        let e1 = ms * rhs1 + is * bundle.k_diag[1] * l1;
+        let d0 = -(bundle.k_inv[0] * e0 + bundle.k_inv[1] * e1);
+        let d1 = -(bundle.k_inv[1] * e0 + bundle.k_inv[2] * e1);
+        let (n0, n1) = (l0 + d0, l1 + d1);
+        block = touching & !n0.simd_lt(zero) & !n1.simd_lt(zero);
+        if block.any() {
+            for (k, (new, delta)) in [(n0, d0), (n1, d1)].into_iter().enumerate() {
+                let p = &mut bundle.points[k];
+                p.normal_impulse = block.select(new, p.normal_impulse);
+                p.max_normal_impulse =
+                    block.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
+                let turn = normal_rows[k].1;
+                apply_row(bundle, &mut a, &mut b, &bundle.normal, &turn, block.select(delta, zero));
+            }
         }
     }
 
