@@ -369,10 +369,10 @@ fn prepare_bundle(
             W::new(core::array::from_fn(|l| if input[l].warm_start { f(&c[l].user) } else { 0.0 }))
         };
         let half = W::splat(0.5);
-        let mid = [
-            (gather(&c, |c| c.point_a.x) + gather(&c, |c| c.point_b.x)) * half,
-            (gather(&c, |c| c.point_a.y) + gather(&c, |c| c.point_b.y)) * half,
-        ];
+        // Each lane's two points as one row, then one transpose.
+        let [pax, pay, pbx, pby] =
+            W::transpose(c.map(|c| W::new([c.point_a.x, c.point_a.y, c.point_b.x, c.point_b.y])));
+        let mid = [(pax + pbx) * half, (pay + pby) * half];
         let r_a = [mid[0] - ba.center[0], mid[1] - ba.center[1]];
         let r_b = [mid[0] - bb.center[0], mid[1] - bb.center[1]];
         // v + ω × r for each body (`Dim::<2>::cross_angular`).
