@@ -102,6 +102,8 @@ pub(crate) struct Bundle {
     k_inv: [W; 3],
     k_diag: [W; 2],
     points: [WidePoint; 2],
+    /// The points' separations as the last relax pass computed them.
+    separation: [W; 2],
 }
 
 /// A body's state as the SIMD loops keep it: two rows of four numbers, `(v.x, v.y, ω, 0)` and
@@ -435,6 +437,7 @@ fn prepare_bundle(
         k_inv: [on(k22 * inv), on(-k12 * inv), on(k11 * inv)],
         k_diag: [on(k11), on(k22)],
         points,
+        separation: [zero; 2],
     }
 }
 
@@ -551,29 +554,65 @@ pub(crate) fn warm_start(slots: &mut [Slot], bundles: &[Bundle]) {
 }
 
 /// One pass over the bundles, as the scalar `solve`.
-pub(crate) fn solve(slots: &mut [Slot], bundles: &mut [Bundle], pass: Pass<f32>) {
+///
+/// `separations` says where the points' current separations come from. They depend only on the
+/// positions, which do not change between a substep's relax pass and the next substep's solve
+/// pass (only velocities are integrated in between), so the relax pass keeps them in the bundle
+/// and the next solve pass reads them back instead of recomputing them.
+pub(crate) fn solve(
+    slots: &mut [Slot],
+    bundles: &mut [Bundle],
+    pass: Pass<f32>,
+    separations: Separations,
+) {
     if pass.reverse {
         for bundle in bundles.iter_mut().rev() {
-            solve_bundle(slots, bundle, pass);
+            solve_bundle(slots, bundle, pass, separations);
         }
     } else {
         for bundle in bundles.iter_mut() {
-            solve_bundle(slots, bundle, pass);
+            solve_bundle(slots, bundle, pass, separations);
         }
     }
 }
 
+/// Where a solve pass takes the current separations from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Separations {
+    /// Compute them from the bodies' motion since the step started.
+    Compute,
+    /// Compute them and keep them in the bundles for the next pass.
+    ComputeAndKeep,
+    /// Read the ones the last pass kept (the positions have not changed since).
+    Reuse,
+}
+
 #[inline(always)]
-fn solve_bundle(slots: &mut [Slot], bundle: &mut Bundle, pass: Pass<f32>) {
+fn solve_bundle(
+    slots: &mut [Slot],
+    bundle: &mut Bundle,
+    pass: Pass<f32>,
+    separations: Separations,
+) {
     let Pass { inv_h, max_push, slop, use_bias, .. } = pass;
     let zero = W::splat(0.0);
     let one = W::splat(1.0);
-    let mut a = WideBody::load(slots, &bundle.a);
-    let mut b = WideBody::load(slots, &bundle.b);
-    let s = [
-        separation(bundle, &a, &b, &bundle.points[0]),
-        separation(bundle, &a, &b, &bundle.points[1]),
-    ];
+    let (mut a, mut b, s);
+    if separations == Separations::Reuse {
+        a = WideBody::load_velocity(slots, &bundle.a);
+        b = WideBody::load_velocity(slots, &bundle.b);
+        s = bundle.separation;
+    } else {
+        a = WideBody::load(slots, &bundle.a);
+        b = WideBody::load(slots, &bundle.b);
+        s = [
+            separation(bundle, &a, &b, &bundle.points[0]),
+            separation(bundle, &a, &b, &bundle.points[1]),
+        ];
+        if separations == Separations::ComputeAndKeep {
+            bundle.separation = s;
+        }
+    }
     let (bias_rate, neg_push, slop) = (bundle.bias_rate, W::splat(-max_push), W::splat(slop));
     let soft_bias =
         |s: W| if use_bias { max(bias_rate * min(s + slop, zero), neg_push) } else { zero };

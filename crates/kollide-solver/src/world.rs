@@ -24,7 +24,7 @@ use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{
     self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
 };
-use crate::wide2;
+use crate::wide2::{self, Separations};
 use crate::{Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError};
 use std::any::Any;
 
@@ -548,9 +548,13 @@ where
                 if settings.warm_starting {
                     wide2::warm_start(&mut slots, &bundles);
                 }
-                wide2::solve(&mut slots, &mut bundles, pass(sub, true));
+                // The relax pass keeps its separations for the next substep's solve pass.
+                let first = if sub == 0 { Separations::Compute } else { Separations::Reuse };
+                wide2::solve(&mut slots, &mut bundles, pass(sub, true), first);
                 wide2::integrate_positions(&mut slots, bodies, h);
-                wide2::solve(&mut slots, &mut bundles, pass(sub, false));
+                let last = sub + 1 == substeps as usize;
+                let keep = if last { Separations::Compute } else { Separations::ComputeAndKeep };
+                wide2::solve(&mut slots, &mut bundles, pass(sub, false), keep);
             }
             let threshold = settings.restitution_threshold.to_f64() as f32;
             wide2::restitution(&mut slots, &mut bundles, threshold);
