@@ -49,6 +49,11 @@
 //! deepest separation, contact count); with `KOLLIDE_BENCH_DIFF=1` in the environment it also
 //! lists every pair where they differ. `tests/manifold_diff.rs` in `kollide-narrowphase` is the
 //! differential test with an exact oracle.
+//!
+//! **Alternating rounds.** With `KOLLIDE_ALT=<rounds>` (and optionally `KOLLIDE_ALT_ONLY=<part of
+//! a group name>`), each group first runs every library's batch in turn, `rounds` times, and
+//! prints the median batch times and the median (and quartiles) of the per-round ratios to
+//! kollide: on a shared machine these ratios repeat far better than separate criterion runs.
 
 use std::hint::black_box;
 
@@ -511,6 +516,11 @@ fn group<const D: usize>(
     for (k, (peer, _)) in libs.iter().enumerate().skip(1) {
         compare(name, peer, &answers[0], &answers[k]);
     }
+    let only = std::env::var("KOLLIDE_ALT_ONLY").unwrap_or_default();
+    let rounds = std::env::var("KOLLIDE_ALT").ok().and_then(|r| r.parse::<usize>().ok());
+    if let Some(rounds) = rounds.filter(|_| name.contains(&only)) {
+        alternate(name, n, rounds, libs);
+    }
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(n as u64));
     for (id, f) in libs.iter_mut() {
@@ -519,6 +529,41 @@ fn group<const D: usize>(
         });
     }
     g.finish();
+}
+
+/// `KOLLIDE_ALT=<rounds>`: before criterion, runs every library's batch in turn, `rounds` times,
+/// and prints each one's median batch time and the median of its per-round ratio to kollide's
+/// (the libraries meet the same load in each round, so the ratios are steadier on a shared
+/// machine).
+fn alternate<const D: usize>(
+    name: &str,
+    n: usize,
+    rounds: usize,
+    libs: &mut [(&str, &mut dyn FnMut(usize) -> Answer<D>)],
+) {
+    let mut times = vec![Vec::with_capacity(rounds); libs.len()];
+    for _ in 0..rounds {
+        for (k, (_, f)) in libs.iter_mut().enumerate() {
+            let t = std::time::Instant::now();
+            black_box((0..black_box(n)).map(|i| f(i).checksum()).sum::<f32>());
+            times[k].push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for k in 0..libs.len() {
+        let mut ratios: Vec<f64> = times[0].iter().zip(&times[k]).map(|(o, t)| o / t).collect();
+        let (r, t) = (median(&mut ratios), median(&mut times[k].clone()));
+        let mut sorted = ratios.clone();
+        sorted.sort_by(f64::total_cmp);
+        let (q1, q3) = (sorted[sorted.len() / 4], sorted[sorted.len() * 3 / 4]);
+        eprintln!(
+            "ALT {name}/{}: median {t:.1} us; kollide/this median {r:.3} (IQR {q1:.3}-{q3:.3})",
+            libs[k].0
+        );
+    }
 }
 
 fn manifold_2d(c: &mut Criterion) {

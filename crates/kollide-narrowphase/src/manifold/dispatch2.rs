@@ -3,8 +3,8 @@
 //! Each shape is first seen as what the routines need: a circle (a point plus a radius) or a
 //! (rounded) polygon ([`PolygonView`]). A capsule is a rounded segment, a segment a two-vertex
 //! polygon, a box a four-vertex one. Then the pair picks one of three routines. Two (rounded)
-//! boxes skip the views and go to [`contact_boxes`], the polygon routine specialised to boxes
-//! (the same manifolds). Adding a shape means adding one arm to [`view`]; adding a specialised
+//! boxes skip the views and go to [`contact_boxes`], the polygon routine's steps in closed form
+//! for boxes (the same manifolds). Adding a shape means adding one arm to [`view`]; adding a specialised
 //! pair routine means adding one arm to [`manifold2`], as the boxes have.
 //!
 //! Feature ids are those of the views: for a box, vertices are numbered counter-clockwise from

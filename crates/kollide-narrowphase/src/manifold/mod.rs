@@ -14,8 +14,9 @@
 //! [`contact_polygons`], which is SAT over both polygons' edge normals with a biased choice of the
 //! reference face, the incident edge of the other polygon, and Sutherland–Hodgman clipping of the
 //! incident edge against the reference face's side planes (the manifold seed; Box2D's
-//! `b2CollidePolygons` is the model). [`contact_boxes`] runs the same steps on two boxes, reading
-//! them from their half extents (the same manifolds, faster); [`contact_aabbs`] is the
+//! `b2CollidePolygons` is the model). [`contact_boxes`] takes the same steps on two boxes in
+//! closed form (Box2D-Lite style: SAT from the relative rotation's `|R|`, the incident edge by
+//! sign; the same manifolds, faster); [`contact_aabbs`] is the
 //! axis-aligned fast path.
 //!
 //! ## Dispatch

@@ -16,9 +16,14 @@
 //! It is done inside out: up to eight normals of A are rotated into B's frame at once, and each
 //! vertex of B updates the running minima of all of them at once, eight independent lanes the
 //! compiler turns into a few SIMD instructions per vertex (then the same for B's normals against
-//! A's vertices). The products and minima are those of the plain loop, so the answer is too. The
-//! steps read a polygon through [`SatPolygon`], so a box can supply its vertices, normals and
-//! support values from its half extents and run the very same code ([`super::contact_boxes`]).
+//! A's vertices). The products and minima are those of the plain loop, so the answer is too.
+//! Steps 2 and 4 ([`b_is_reference`], [`clip_edges`]) and the move to the world ([`to_world`]) are
+//! shared with the closed-form box routine ([`super::contact_boxes`]), which finds steps 1 and 3
+//! for two boxes without searching.
+//!
+//! **World points.** Contacts are kept in the reference polygon's frame as the incident core
+//! points; each is moved to the world once, and the two surface points are placed from it along
+//! the world normal (the incident radius below it, and the separation below that).
 //!
 //! Rounded polygons whose cores are apart may touch vertex to vertex (two capsules end to end):
 //! then the closest points of the reference and incident edges are both end points and the normal
@@ -54,9 +59,8 @@ pub struct PolygonView<'a, N: Scalar> {
     pub radius: N,
 }
 
-/// What SAT and clipping read of a polygon: the same steps run on a [`PolygonView`] (through
-/// [`Prepared`]) and on a box seen through its half extents ([`super::box_box`]), so the two give
-/// the same manifolds.
+/// What SAT and clipping read of a polygon (a [`PolygonView`] through [`Prepared`]): the steps are
+/// written against this trait so that the SAT loop can be specialised per polygon kind.
 pub(super) trait SatPolygon<N: Scalar> {
     /// The number of vertices (and edges).
     fn len(&self) -> usize;
@@ -70,12 +74,6 @@ pub(super) trait SatPolygon<N: Scalar> {
     fn min_dot(&self, d: &Vec2<N>) -> N;
     /// The largest distance of a vertex from the origin, plus the radius (for the bias).
     fn size(&self) -> N;
-
-    /// `true` when [`Self::min_dot`] gives the same value, bit for bit, for `d` and `−d` (a shape
-    /// symmetric about its origin, read so that the sign of `d` cannot matter).
-    fn symmetric(&self) -> bool {
-        false
-    }
 
     /// The largest separation of `b` (placed by `pos_ab` in this polygon's frame) over this
     /// polygon's edge normals, with its edge (ties to the lowest index).
@@ -151,7 +149,7 @@ impl<N: Scalar> SatPolygon<N> for Prepared<'_, '_, N> {
 /// with its edge (ties to the lowest index): one normal at a time, `b`'s support value from
 /// [`SatPolygon::min_dot`].
 #[inline(always)]
-pub(super) fn max_separation<N: Scalar>(
+fn max_separation<N: Scalar>(
     a: &impl SatPolygon<N>,
     b: &impl SatPolygon<N>,
     pos_ab: &Iso2<N>,
@@ -170,7 +168,7 @@ pub(super) fn max_separation<N: Scalar>(
 /// The separation of B along A's normal `n` of the edge through `a_i`, from B's smallest
 /// `nb · v` (`nb` the normal in B's frame).
 #[inline(always)]
-pub(super) fn separation<N: Scalar>(min: N, n: &Vec2<N>, a_i: &Point2<N>, pos_ab: &Iso2<N>) -> N {
+fn separation<N: Scalar>(min: N, n: &Vec2<N>, a_i: &Point2<N>, pos_ab: &Iso2<N>) -> N {
     min + pos_ab.translation.vector.dot(n) - n.dot(&a_i.coords)
 }
 
@@ -280,24 +278,7 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
     if sep_b > margin + radius {
         return Manifold::new();
     }
-    // Bias: B's face wins only when better by 1e-4 of the polygons' size. The manifold's depth
-    // may then be up to that much deeper than the exact one: the price of a reference face that
-    // does not flip between frames when the two axes are nearly tied.
-    // (The tolerance is positive, so B cannot win unless its separation is the larger: the sizes,
-    // and their square roots, are only needed then.)
-    // The tolerance is monotonic in the size and lies between its values at the clamp's bounds,
-    // so outside that narrow band the answer is known without the sizes (same rounding, same
-    // answer).
-    let tolerance = |size: N| N::lit(1e-4) * geom::clamp(size, N::lit(1e-3), N::lit(1e3));
-    let flip = sep_b > sep_a
-        && (geom::biased_greater(sep_b, sep_a, N::one(), tolerance(N::lit(1e3)))
-            || (geom::biased_greater(sep_b, sep_a, N::one(), tolerance(N::lit(1e-3)))
-                && geom::biased_greater(
-                    sep_b,
-                    sep_a,
-                    N::one(),
-                    tolerance(a.size().max_of(b.size())),
-                )));
+    let flip = b_is_reference(sep_a, sep_b, || a.size().max_of(b.size()));
     let clipped = if flip {
         clip_reference(b, edge_b, a, &pos_ba, margin, sep_b > N::zero())
     } else {
@@ -310,7 +291,25 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
         // exact closest points or penetration from GJK/EPA as one contact.
         return fallback();
     }
-    to_world(&clipped, pos_a, flip.then_some(pos_ab))
+    if flip { to_world(&clipped, pos_b, true) } else { to_world(&clipped, pos_a, false) }
+}
+
+/// Step 2: whether B's face is the reference face, given the best separations over A's and B's
+/// normals and the larger of the two polygons' sizes ([`SatPolygon::size`]).
+///
+/// B's face wins only when better by 1e-4 of the polygons' size. The manifold's depth may then be
+/// up to that much deeper than the exact one: the price of a reference face that does not flip
+/// between frames when the two axes are nearly tied. The tolerance is positive, so B cannot win
+/// unless its separation is the larger, and it is monotonic in the size and lies between its
+/// values at the clamp's bounds, so outside that narrow band the answer is known without the
+/// size: `size` (a square root) is only called inside it (same rounding, same answer).
+#[inline(always)]
+pub(super) fn b_is_reference<N: Scalar>(sep_a: N, sep_b: N, size: impl FnOnce() -> N) -> bool {
+    let tolerance = |size: N| N::lit(1e-4) * geom::clamp(size, N::lit(1e-3), N::lit(1e3));
+    sep_b > sep_a
+        && (geom::biased_greater(sep_b, sep_a, N::one(), tolerance(N::lit(1e3)))
+            || (geom::biased_greater(sep_b, sep_a, N::one(), tolerance(N::lit(1e-3)))
+                && geom::biased_greater(sep_b, sep_a, N::one(), tolerance(size()))))
 }
 
 /// The exact closest points (or penetration) from GJK/EPA as one contact.
@@ -367,37 +366,52 @@ fn polygon_size<N: Scalar>(p: &PolygonView<'_, N>) -> N {
     sq.sqrt() + p.radius
 }
 
-/// Up to two contacts in the reference polygon's frame (reference = A), before they are flipped
-/// and moved to the world: a few plain values, so no whole [`Manifold`] is built and copied.
-struct Clipped<N: Scalar, U> {
+/// Up to two contacts in the reference polygon's frame, before they are moved to the world: a
+/// few plain values, so no whole [`Manifold`] is built and copied. A contact is the incident
+/// polygon's core point where it was kept, with its separation and id; [`to_world`] places the
+/// two surface points from it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clipped<N: Scalar> {
+    /// The normal from the reference polygon to the incident one.
     normal: Vec2<N>,
-    contacts: [Contact<N, 2, U>; 2],
-    len: usize,
+    /// The incident polygon's core points.
+    points: [Point2<N>; 2],
+    /// Their separations (radii included).
+    seps: [N; 2],
+    /// Their feature ids, reference feature first.
+    ids: [ContactId; 2],
+    /// The incident polygon's rounding radius.
+    inc_radius: N,
+    /// How many contacts were kept (the first `len`).
+    pub(super) len: usize,
 }
 
-impl<N: Scalar, U: Copy + Default> Clipped<N, U> {
-    fn new(normal: Vec2<N>) -> Self {
-        Self { normal, contacts: [Contact::default(); 2], len: 0 }
-    }
-
-    fn push(&mut self, c: Contact<N, 2, U>) {
-        if self.len < 2 {
-            self.contacts[self.len] = c;
-            self.len += 1;
+impl<N: Scalar> Clipped<N> {
+    fn none(normal: Vec2<N>) -> Self {
+        let zero = N::zero();
+        let ids = [ContactId::default(); 2];
+        Self {
+            normal,
+            points: [Point2::origin(); 2],
+            seps: [zero; 2],
+            ids,
+            inc_radius: zero,
+            len: 0,
         }
     }
 }
 
-/// Builds the contacts in the reference polygon's frame (reference = A of the result).
+/// Builds the contacts in the reference polygon's frame (reference = A of the result): step 3
+/// (the incident edge) on any [`SatPolygon`], then [`clip_edges`].
 #[inline(always)]
-fn clip_reference<N: Scalar, U: Copy + Default>(
+fn clip_reference<N: Scalar>(
     r: &impl SatPolygon<N>,
     edge: usize,
     inc: &impl SatPolygon<N>,
     pos_ri: &Iso2<N>,
     margin: N,
     cores_apart: bool,
-) -> Clipped<N, U> {
+) -> Clipped<N> {
     let n = r.n(edge);
     // Incident edge: the most anti-parallel normal.
     let n_in_inc = pos_ri.inverse_transform_vector(&n);
@@ -412,19 +426,66 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
     }
     let i1 = ie;
     let i2 = if ie + 1 == inc.len() { 0 } else { ie + 1 };
+    let reference = ReferenceEdge {
+        edge,
+        next: if edge + 1 == r.len() { 0 } else { edge + 1 },
+        v1: r.v(edge),
+        v2: r.v(edge + 1),
+        n,
+        radius: r.radius(),
+    };
+    let incident = IncidentEdge {
+        vertices: [i1, i2],
+        ends: [pos_ri.transform_point(&inc.v(i1)), pos_ri.transform_point(&inc.v(i2))],
+        radius: inc.radius(),
+    };
+    clip_edges(&reference, &incident, margin, cores_apart)
+}
+
+/// The reference face in its polygon's frame: edge `edge`, from `v1` (vertex `edge`) to `v2`
+/// (vertex `next`), with outward unit normal `n`; `radius` is the polygon's rounding radius.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ReferenceEdge<N: Scalar> {
+    pub(super) edge: usize,
+    pub(super) next: usize,
+    pub(super) v1: Point2<N>,
+    pub(super) v2: Point2<N>,
+    pub(super) n: Vec2<N>,
+    pub(super) radius: N,
+}
+
+/// The incident edge: from vertex `vertices[0]` to vertex `vertices[1]` of its polygon, `ends`
+/// in the reference polygon's frame; `radius` is the incident polygon's rounding radius.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IncidentEdge<N: Scalar> {
+    pub(super) vertices: [usize; 2],
+    pub(super) ends: [Point2<N>; 2],
+    pub(super) radius: N,
+}
+
+/// Step 4 (and the end-to-end contact of rounded polygons), once the reference face and the
+/// incident edge are known: the contacts in the reference polygon's frame. `cores_apart` is
+/// whether the reference separation is positive.
+#[inline(always)]
+pub(super) fn clip_edges<N: Scalar>(
+    reference: &ReferenceEdge<N>,
+    incident: &IncidentEdge<N>,
+    margin: N,
+    cores_apart: bool,
+) -> Clipped<N> {
+    let ReferenceEdge { edge, next, v1, v2, n, radius: r_radius } = *reference;
+    let [i1, i2] = incident.vertices;
     let inc_pts = [
         ClipVertex {
-            p: pos_ri.transform_point(&inc.v(i1)),
+            p: incident.ends[0],
             id: ContactId::new(FeatureId::Edge(edge as u32), FeatureId::Vertex(i1 as u32)),
         },
         ClipVertex {
-            p: pos_ri.transform_point(&inc.v(i2)),
+            p: incident.ends[1],
             id: ContactId::new(FeatureId::Edge(edge as u32), FeatureId::Vertex(i2 as u32)),
         },
     ];
-    let v1 = r.v(edge);
-    let v2 = r.v(edge + 1);
-    let radius = r.radius() + inc.radius();
+    let radius = r_radius + incident.radius;
 
     // Rounded cores that are apart and meet end to end: one contact along the line joining the end
     // points. (When the cores overlap, the closest points of these two edges say nothing.)
@@ -436,12 +497,19 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
         if at_end(s) && at_end(t) && dist > N::zero() && d.dot(&n) < dist {
             let normal = d / dist;
             let sep = dist - radius;
-            let mut m = Clipped::new(normal);
+            let mut m = Clipped::none(normal);
             if sep <= margin {
-                let fr = if s <= N::zero() { edge } else { (edge + 1) % r.len() };
+                let fr = if s <= N::zero() { edge } else { next };
                 let fi = if t <= N::zero() { i1 } else { i2 };
                 let id = ContactId::new(FeatureId::Vertex(fr as u32), FeatureId::Vertex(fi as u32));
-                m.push(Contact::new(pr + normal * r.radius(), pi - normal * inc.radius(), sep, id));
+                m = Clipped {
+                    points: [pi; 2],
+                    seps: [sep; 2],
+                    ids: [id; 2],
+                    inc_radius: incident.radius,
+                    len: 1,
+                    ..m
+                };
             }
             return m;
         }
@@ -451,49 +519,54 @@ fn clip_reference<N: Scalar, U: Copy + Default>(
     // normal turned a quarter turn back: the normal `(e.y, −e.x)/|e|` of the edge `e = v2 − v1`
     // gives `(e.x, e.y)/|e|`, the normalised edge itself, without a square root and divisions.
     let tangent = Vec2::new(-n.y, n.x);
-    let mut m = Clipped::new(n);
+    let none = Clipped::none(n);
     let Some(clipped) = clip_segment_pair(inc_pts, &-tangent, -tangent.dot(&v1.coords)) else {
-        return m;
+        return none;
     };
     let Some(out) = clip_segment_pair(clipped, &tangent, tangent.dot(&v2.coords)) else {
-        return m;
+        return none;
     };
     let face = n.dot(&v1.coords);
-    let contact = |cv: &ClipVertex<N>| {
-        let core_sep = n.dot(&cv.p.coords) - face;
-        let sep = core_sep - radius;
-        let on_face = cv.p - n * core_sep;
-        let c = Contact::new(on_face + n * r.radius(), cv.p - n * inc.radius(), sep, cv.id);
-        (c, sep <= margin)
-    };
-    // Both points are built, then the kept ones moved to the front: selects, not stores at a
-    // running index.
-    let ((c0, keep0), (c1, keep1)) = (contact(&out[0]), contact(&out[1]));
-    m.contacts = if keep0 { [c0, c1] } else { [c1, c1] };
-    m.len = usize::from(keep0) + usize::from(keep1);
-    m
+    let sep = |cv: &ClipVertex<N>| (n.dot(&cv.p.coords) - face) - radius;
+    let (sep0, sep1) = (sep(&out[0]), sep(&out[1]));
+    let (keep0, keep1) = (sep0 <= margin, sep1 <= margin);
+    // The kept points are moved to the front: selects, not stores at a running index.
+    let first = if keep0 { 0 } else { 1 };
+    Clipped {
+        normal: n,
+        points: [out[first].p, out[1].p],
+        seps: [if keep0 { sep0 } else { sep1 }, sep1],
+        ids: [out[first].id, out[1].id],
+        inc_radius: incident.radius,
+        len: usize::from(keep0) + usize::from(keep1),
+    }
 }
 
-/// The world manifold of contacts built in the reference frame. `flipped_pos_ab` is
-/// `Some(pos_ab)` when the reference was B: the contacts are in B's frame and are flipped here
-/// (normal negated, points and feature ids swapped) to go from A to B.
+/// The world manifold of contacts built in the reference polygon's frame, placed in the world by
+/// `frame` (the reference polygon's pose). `flip` is whether the reference was B: the normal is
+/// then negated, and points and feature ids swapped, to go from A to B.
+///
+/// Each contact's incident core point is moved to the world once; the incident surface point
+/// lies the incident radius below it along the normal, and the reference surface point the
+/// separation below that (`point_b − point_a = separation · normal`).
 #[inline(always)]
-fn to_world<N: Scalar, U: Copy + Default>(
-    clipped: &Clipped<N, U>,
-    pos_a: &Iso2<N>,
-    flipped_pos_ab: Option<Iso2<N>>,
+pub(super) fn to_world<N: Scalar, U: Copy + Default>(
+    clipped: &Clipped<N>,
+    frame: &Iso2<N>,
+    flip: bool,
 ) -> Manifold<N, 2, U> {
-    let flip = flipped_pos_ab.is_some();
-    let (frame, normal) = match flipped_pos_ab {
-        Some(pos_ab) => (pos_a * pos_ab, -clipped.normal),
-        None => (*pos_a, clipped.normal),
-    };
-    // Both slots are moved (the second may be unused: a few products, no branch), and the
+    let n = frame.rotation * clipped.normal;
+    // Both slots are placed (the second may be unused: a few products, no branch), and the
     // manifold is written once.
-    let world = |c: &Contact<N, 2, U>| {
-        let c = if flip { c.flipped() } else { *c };
-        Contact { point_a: frame * c.point_a, point_b: frame * c.point_b, ..c }
+    let world = |k: usize| {
+        let on_inc = frame * clipped.points[k] - n * clipped.inc_radius;
+        let on_ref = on_inc - n * clipped.seps[k];
+        let (sep, id) = (clipped.seps[k], clipped.ids[k]);
+        if flip {
+            Contact::new(on_inc, on_ref, sep, id.flipped())
+        } else {
+            Contact::new(on_ref, on_inc, sep, id)
+        }
     };
-    let contacts = [world(&clipped.contacts[0]), world(&clipped.contacts[1])];
-    Manifold::from_contacts(frame.rotation * normal, contacts, clipped.len)
+    Manifold::from_contacts(if flip { -n } else { n }, [world(0), world(1)], clipped.len)
 }
