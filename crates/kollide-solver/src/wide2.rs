@@ -368,7 +368,8 @@ fn prepare_bundle(
         let exists = mask(core::array::from_fn(|l| in_use(l) && i < m[l].len()));
         let keep = |x: W| exists.select(x, zero);
         let warm = |f: fn(&ContactImpulse<f32>) -> f32| {
-            W::new(core::array::from_fn(|l| if input[l].warm_start { f(&c[l].user) } else { 0.0 }))
+            // Every pair of a step shares the warm-start setting.
+            if input[0].warm_start { gather(&c, |c| f(&c.user)) } else { zero }
         };
         let half = W::splat(0.5);
         // Each lane's two points as one row, then one transpose.
