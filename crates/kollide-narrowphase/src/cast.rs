@@ -14,6 +14,10 @@
 //! 4. stop when `|v|` is below the tolerance: `x` is on the surface, and the last `v` is its
 //!    outward normal.
 //!
+//! The simplex is solved again from its points of `X` at every step (shifting them by the
+//! current `x`). A ray against one shape needs only `λ` and the normal, so its simplex stores
+//! the bare points; shape casts store the witness points too, for the contact points.
+//!
 //! **Shape cast.** B moving with velocity `vel` (relative to A) hits A at the first `t` with
 //! `t·vel ∈ A − B`: a ray from the origin along `vel` against the Minkowski difference.
 //!

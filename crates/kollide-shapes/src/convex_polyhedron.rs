@@ -30,7 +30,10 @@
 //!
 //! ## Support mapping and hill climbing
 //! [`SupportMap::local_core_support`] scans every vertex and returns the lowest index among the
-//! maximisers of `v · dir`. [`SupportMap::local_core_support_hinted`] does the same scan for small
+//! maximisers of `v · dir`. In `f32` the scan reads the vertex lanes (coordinates by axis, see
+//! below) eight at a time with `wide::f32x8`, each lane keeping its best value and the first
+//! index it was seen at, and merges the lanes without branches; `f64` scans four interleaved
+//! scalar lanes. Both give exactly the sequential scan's index. [`SupportMap::local_core_support_hinted`] does the same scan for small
 //! polyhedra (at most [`ConvexPolyhedron::SCAN_LIMIT`] vertices), and for larger ones *hill
 //! climbs* (the distance seed's "hill climbing"; van den Bergen, *Collision Detection in
 //! Interactive 3D Environments*, 2004, §4.3.3): start at the hinted vertex, move to the neighbour
@@ -674,7 +677,7 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     }
 
     /// The vertex with the largest `v · dir`, lowest index on ties, by a linear scan (eight
-    /// vertices per step for `f32`, see [`scan_lanes_f32`]).
+    /// vertices per step for `f32`; see the module docs).
     #[inline]
     pub fn support_vertex(&self, dir: &Vec3<N>) -> u32 {
         if let Some((lanes, d)) = as_f32(&self.cache.sat.lanes, dir) {
