@@ -32,11 +32,12 @@
 //! [`SupportMap::local_core_support`] scans every vertex and returns the lowest index among the
 //! maximisers of `v · dir`. In `f32` the scan reads the vertex lanes (coordinates by axis, see
 //! below) eight at a time with `wide::f32x8`, each lane keeping its best value and the first
-//! index it was seen at, and merges the lanes without branches; `f64` scans four interleaved
-//! scalar lanes. Both give exactly the sequential scan's index. [`SupportMap::local_core_support_hinted`] does the same scan for small
-//! polyhedra (at most [`ConvexPolyhedron::SCAN_LIMIT`] vertices), and for larger ones *hill
-//! climbs* (the distance seed's "hill climbing"; van den Bergen, *Collision Detection in
-//! Interactive 3D Environments*, 2004, §4.3.3): start at the hinted vertex, move to the neighbour
+//! index it was seen at, and merges the lanes without a branch per lane; `f64` scans four
+//! interleaved scalar lanes. Both give exactly the sequential scan's index.
+//! [`SupportMap::local_core_support_hinted`] does the same scan for small polyhedra (at most
+//! [`ConvexPolyhedron::SCAN_LIMIT`] vertices), and for larger ones *hill climbs* (the distance
+//! seed's "hill climbing"; van den Bergen, *Collision Detection in Interactive 3D Environments*,
+//! 2004, §4.3.3): start at the hinted vertex, move to the neighbour
 //! with the largest dot product while it is strictly larger, stop when no neighbour improves. On a
 //! convex polyhedron a vertex that no neighbour beats is a global maximum (the vertex graph of the
 //! maximising face of a linear function is connected, and every non-maximal vertex has an
@@ -867,15 +868,24 @@ fn scan_lanes_f32(lanes: &[Vec<f32>; 3], dir: &Vec3<f32>) -> u32 {
         best_id = better.select(id, best_id);
         id += step;
     }
-    // Merge without branches (which lane wins is data-dependent, a branch per lane
-    // mispredicts): the largest value by a tree of maxima, then the lowest index among the
-    // lanes holding it by a tree of minima.
+    // Merge without a branch per lane (which lane wins is data-dependent, such branches
+    // mispredict): the largest value by a tree of maxima, then the lanes holding it as a bit
+    // mask. Usually one lane holds it; otherwise (ties, padding) the lowest of their indices.
     let v = best.to_array();
     let max = |a: f32, b: f32| if b > a { b } else { a };
     let m = max(max(max(v[0], v[1]), max(v[2], v[3])), max(max(v[4], v[5]), max(v[6], v[7])));
-    let i = best.simd_eq(f32x8::splat(m)).select(best_id, f32x8::splat(f32::INFINITY)).to_array();
-    let min = |a: f32, b: f32| if b < a { b } else { a };
-    min(min(min(i[0], i[1]), min(i[2], i[3])), min(min(i[4], i[5]), min(i[6], i[7]))) as u32
+    let holders = best.simd_eq(f32x8::splat(m)).to_bitmask();
+    let ids = best_id.to_array();
+    if holders.is_power_of_two() {
+        return ids[holders.trailing_zeros() as usize & 7] as u32;
+    }
+    let mut lowest = f32::INFINITY;
+    for (l, &i) in ids.iter().enumerate() {
+        if holders & (1 << l) != 0 && i < lowest {
+            lowest = i;
+        }
+    }
+    lowest as u32
 }
 
 impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
