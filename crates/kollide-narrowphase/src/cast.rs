@@ -14,6 +14,10 @@
 //! 4. stop when `|v|` is below the tolerance: `x` is on the surface, and the last `v` is its
 //!    outward normal.
 //!
+//! The simplex is solved again from its points of `X` at every step (shifting them by the
+//! current `x`). A ray against one shape needs only `λ` and the normal, so its simplex stores
+//! the bare points; shape casts store the witness points too, for the contact points.
+//!
 //! **Shape cast.** B moving with velocity `vel` (relative to A) hits A at the first `t` with
 //! `t·vel ∈ A − B`: a ray from the origin along `vel` against the Minkowski difference.
 //!
@@ -25,7 +29,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap, SupportPoint};
 
 use crate::query::scale_of;
-use crate::{Cso, QuerySettings, SingleShape, Status};
+use crate::{Cso, QuerySettings, Simplex, SimplexVertex, SingleShape, Status};
 
 /// A ray `origin + t · dir`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,28 +65,91 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     tolerance: N,
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
-    ray_cast_cso::<N, D, C, true>(cso, origin, dir, max_t, tolerance, settings)
+    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, max_t, tolerance, settings)
 }
 
-/// [`gjk_ray_cast`], with the witness points of the closest point tracked only when `WITNESSES`
-/// (a ray against one shape needs the hit parameter and normal alone; the returned support
-/// point then carries the closest point with both witnesses at the origin).
-fn ray_cast_cso<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized, const WITNESSES: bool>(
+/// What the ray cast keeps per simplex vertex: a [`SupportPoint`] when the witness points of the
+/// closest point are wanted (shape casts), the bare point otherwise (a ray against one shape
+/// needs the hit parameter and normal alone). The bare points make every copy of the simplex
+/// three numbers per vertex instead of nine; the arithmetic on the points is the same.
+trait CastVertex<N: Scalar, const D: usize>: SimplexVertex<N, D> {
+    /// The vertex for a support point of the CSO.
+    fn from_support(p: &SupportPoint<N, D>) -> Self;
+    /// `x − p` for this vertex `p`, keeping whatever else it carries.
+    fn shifted(&self, x: &Vector<N, D>) -> Self;
+    /// The closest point of `x − s` to the origin, as a support point (witnesses at the origin
+    /// when the vertices carry none); `vv` is `s`'s closest point.
+    fn closest(s: &Simplex<N, D, Self>, x: &Vector<N, D>, vv: &Vector<N, D>) -> SupportPoint<N, D>;
+}
+
+impl<N: Scalar, const D: usize> CastVertex<N, D> for SupportPoint<N, D> {
+    #[inline(always)]
+    fn from_support(p: &SupportPoint<N, D>) -> Self {
+        *p
+    }
+
+    #[inline(always)]
+    fn shifted(&self, x: &Vector<N, D>) -> Self {
+        SupportPoint { point: x - self.point, a: self.a, b: self.b }
+    }
+
+    #[inline(always)]
+    fn closest(
+        s: &Simplex<N, D, Self>,
+        x: &Vector<N, D>,
+        _vv: &Vector<N, D>,
+    ) -> SupportPoint<N, D> {
+        let (vv, a, b) = s.closest();
+        SupportPoint { point: x - vv, a: Point::from(a), b: Point::from(b) }
+    }
+}
+
+impl<N: Scalar, const D: usize> CastVertex<N, D> for Vector<N, D> {
+    #[inline(always)]
+    fn from_support(p: &SupportPoint<N, D>) -> Self {
+        p.point
+    }
+
+    #[inline(always)]
+    fn shifted(&self, x: &Vector<N, D>) -> Self {
+        x - self
+    }
+
+    #[inline(always)]
+    fn closest(
+        _s: &Simplex<N, D, Self>,
+        x: &Vector<N, D>,
+        vv: &Vector<N, D>,
+    ) -> SupportPoint<N, D> {
+        SupportPoint { point: x - vv, a: Point::origin(), b: Point::origin() }
+    }
+}
+
+/// [`gjk_ray_cast`], with the simplex vertices of type `V` (see [`CastVertex`]): with bare
+/// points, the returned support point carries the closest point with both witnesses at the
+/// origin.
+fn ray_cast_cso<N, const D: usize, C, V>(
     cso: &C,
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,
     max_t: N,
     tolerance: N,
     settings: &QuerySettings<N>,
-) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
+) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+    V: CastVertex<N, D>,
+{
     let mut lambda = N::zero();
     let mut x = *origin;
     let mut normal = Vector::<N, D>::zeros();
-    // Simplex of points of X; `y` holds x − p for the current x.
-    let mut ps: [SupportPoint<N, D>; 4] = [cso.support(dir); 4];
+    // Simplex of points of X; the simplex solved below holds x − p for the current x.
+    let first = cso.support(dir);
+    let mut ps: [V; 4] = [V::from_support(&first); 4];
     let mut len = 0usize;
-    let mut v = x - ps[0].point;
-    let mut closest = ps[0];
+    let mut v = x - first.point;
+    let mut closest = first;
     let tol2 = tolerance * tolerance;
     for _ in 0..settings.cast_max_iterations {
         if v.norm_squared() <= tol2 {
@@ -105,7 +172,7 @@ fn ray_cast_cso<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized, const WITNESSE
             normal = v;
             moved = true;
         }
-        let known = ps[..len].iter().any(|q| q.point == p.point);
+        let known = ps[..len].iter().any(|q| *q.point() == p.point);
         if !moved && (known || len == ps.len()) {
             // `x` stayed put and the support point is already spanned: we are as close as
             // rounding allows.
@@ -116,26 +183,22 @@ fn ray_cast_cso<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized, const WITNESSE
         // point as a hit (false hits and early entries; regression tests `ray_cast_regression_*`
         // in tests/hard_cases.rs).
         if !known && len < ps.len() {
-            ps[len] = p;
+            ps[len] = V::from_support(&p);
             len += 1;
         }
         // Closest point of {x − pᵢ} to the origin.
-        let mut s = crate::Simplex::new(shifted(&x, &ps[0]));
+        let mut s = Simplex::<N, D, V>::new(ps[0].shifted(&x));
         for q in &ps[1..len] {
-            s.push(shifted(&x, q));
+            s.push(q.shifted(&x));
         }
         let inside = s.reduce();
-        let (vv, a, b) = if WITNESSES {
-            s.closest()
-        } else {
-            (s.closest_point(), Vector::zeros(), Vector::zeros())
-        };
+        let vv = s.closest_point();
         // Keep the surviving points of X (undo the shift by x).
         len = s.len();
         for (k, q) in s.points().iter().enumerate() {
-            ps[k] = SupportPoint { point: x - q.point, a: q.a, b: q.b };
+            ps[k] = q.shifted(&x);
         }
-        closest = SupportPoint { point: x - vv, a: Point::from(a), b: Point::from(b) };
+        closest = V::closest(&s, &x, &vv);
         if inside {
             return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
         }
@@ -152,15 +215,6 @@ fn ray_cast_cso<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized, const WITNESSE
         v = vv;
     }
     Some((lambda, normalize_or_zero(&normal), closest, Status::IterationCap))
-}
-
-/// The simplex point for `p` seen from `x`: `x − p`, keeping `p`'s witness points.
-#[inline(always)]
-fn shifted<N: Scalar, const D: usize>(
-    x: &Vector<N, D>,
-    p: &SupportPoint<N, D>,
-) -> SupportPoint<N, D> {
-    SupportPoint { point: x - p.point, a: p.a, b: p.b }
 }
 
 fn normalize_or_zero<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vector<N, D> {
@@ -199,7 +253,7 @@ where
     let tol = settings.tolerances.length(scale) * N::lit(0.01);
     let cso = SingleShape { shape, with_radius: true };
     let (t, n, _, status) =
-        ray_cast_cso::<N, D, _, false>(&cso, &origin, &dir, max_t, tol, settings)?;
+        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, max_t, tol, settings)?;
     let hit = pose.transform_point(&Point::from(origin + dir * t));
     Some(CastHit { t, normal: pose.transform_vector(&n), point_a: hit, point_b: hit, status })
 }

@@ -49,5 +49,5 @@ pub use polygon_depth::{Owner, PolygonSeparation, max_edge_separation, polygon_s
 pub use query::{
     GjkCache, Intersection, ShapeContact, closest_points, contact, distance, intersection_test,
 };
-pub use simplex::Simplex;
+pub use simplex::{Simplex, SimplexVertex};
 pub use status::{QuerySettings, Status};

@@ -1,9 +1,14 @@
 //! The GJK simplex and its closest point to the origin, written once for 2D and 3D.
 //!
-//! A simplex here is 1 to `D + 1` points of the Minkowski difference, each kept with its two
-//! witness points. [`Simplex::reduce`] finds the point of the simplex closest to the origin,
-//! drops the vertices that do not contribute to it, and stores the barycentric weights of the
-//! rest, so the same weights give the closest points on A and B.
+//! A simplex here is 1 to `D + 1` points of the Minkowski difference, by default each kept with
+//! its two witness points. [`Simplex::reduce`] finds the point of the simplex closest to the
+//! origin, drops the vertices that do not contribute to it, and stores the barycentric weights of
+//! the rest, so the same weights give the closest points on A and B.
+//!
+//! The vertex type is a parameter ([`SimplexVertex`]): a query that needs no witnesses (a ray
+//! against one shape) stores the bare points (`Vector<N, D>`), so that the copies the reduction
+//! makes move three numbers per vertex instead of nine. The arithmetic on the points is the same
+//! for both, so both give bit-identical closest points.
 //!
 //! The sub-cases follow Ericson, *Real-Time Collision Detection* (2005), §5.1: a segment and a
 //! triangle are solved with dot products only (Voronoi regions by barycentric signs), so the same
@@ -14,17 +19,39 @@
 use kollide_math::{Scalar, Vec3, Vector};
 use kollide_shapes::SupportPoint;
 
-/// Up to four support points (a tetrahedron in 3D, a triangle in 2D) with barycentric weights.
+/// What a [`Simplex`] stores per vertex: a point of the CSO, possibly with more data (such as
+/// witness points) that the reduction carries along without reading.
+pub trait SimplexVertex<N: Scalar, const D: usize>: Copy {
+    /// The point of the CSO.
+    fn point(&self) -> &Vector<N, D>;
+}
+
+impl<N: Scalar, const D: usize> SimplexVertex<N, D> for SupportPoint<N, D> {
+    #[inline(always)]
+    fn point(&self) -> &Vector<N, D> {
+        &self.point
+    }
+}
+
+impl<N: Scalar, const D: usize> SimplexVertex<N, D> for Vector<N, D> {
+    #[inline(always)]
+    fn point(&self) -> &Vector<N, D> {
+        self
+    }
+}
+
+/// Up to four vertices (a tetrahedron in 3D, a triangle in 2D) with barycentric weights. The
+/// vertices are [`SupportPoint`]s (with witnesses) unless `V` says otherwise.
 #[derive(Clone, Copy, Debug)]
-pub struct Simplex<N: Scalar, const D: usize> {
-    pts: [SupportPoint<N, D>; 4],
+pub struct Simplex<N: Scalar, const D: usize, V = SupportPoint<N, D>> {
+    pts: [V; 4],
     bary: [N; 4],
     len: usize,
 }
 
-impl<N: Scalar, const D: usize> Simplex<N, D> {
+impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
     /// A simplex holding one point.
-    pub fn new(p: SupportPoint<N, D>) -> Self {
+    pub fn new(p: V) -> Self {
         Self { pts: [p; 4], bary: [N::one(), N::zero(), N::zero(), N::zero()], len: 1 }
     }
 
@@ -39,7 +66,7 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
     }
 
     /// The points.
-    pub fn points(&self) -> &[SupportPoint<N, D>] {
+    pub fn points(&self) -> &[V] {
         &self.pts[..self.len]
     }
 
@@ -49,7 +76,7 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
     }
 
     /// Appends a point. The caller keeps `len ≤ D + 1`.
-    pub fn push(&mut self, p: SupportPoint<N, D>) {
+    pub fn push(&mut self, p: V) {
         debug_assert!(self.len <= D);
         self.pts[self.len] = p;
         self.bary[self.len] = N::zero();
@@ -58,30 +85,17 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
 
     /// `true` when `p` is (exactly) one of the points.
     pub fn contains(&self, p: &Vector<N, D>) -> bool {
-        self.points().iter().any(|q| q.point == *p)
+        self.points().iter().any(|q| q.point() == p)
     }
 
     /// The closest point alone (no witnesses), from the current weights.
     #[inline]
-    pub(crate) fn closest_point(&self) -> Vector<N, D> {
+    pub fn closest_point(&self) -> Vector<N, D> {
         let mut v = Vector::zeros();
         for (p, w) in self.points().iter().zip(self.weights()) {
-            v += p.point * *w;
+            v += p.point() * *w;
         }
         v
-    }
-
-    /// The closest point and the two witness points, from the current weights.
-    pub fn closest(&self) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>) {
-        let mut v = Vector::zeros();
-        let mut a = Vector::zeros();
-        let mut b = Vector::zeros();
-        for (p, w) in self.points().iter().zip(self.weights()) {
-            v += p.point * *w;
-            a += p.a.coords * *w;
-            b += p.b.coords * *w;
-        }
-        (v, a, b)
     }
 
     /// Reduces the simplex to the smallest sub-simplex containing its closest point to the
@@ -130,8 +144,8 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
 
     #[inline]
     fn reduce_segment(&mut self, i: usize, j: usize) {
-        let a = self.pts[i].point;
-        let b = self.pts[j].point;
+        let a = *self.pts[i].point();
+        let b = *self.pts[j].point();
         let ab = b - a;
         let t = -a.dot(&ab);
         if t <= N::zero() {
@@ -150,9 +164,9 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
     /// Ericson's closest point on triangle, with the origin as the query point. Returns `true` when
     /// the closest point is in the interior of the face.
     fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> bool {
-        let a = self.pts[i].point;
-        let b = self.pts[j].point;
-        let c = self.pts[k].point;
+        let a = *self.pts[i].point();
+        let b = *self.pts[j].point();
+        let c = *self.pts[k].point();
         let ab = b - a;
         let ac = c - a;
         let ap = -a;
@@ -207,11 +221,11 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
 
     fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) {
         let candidates = [(i, j), (j, k), (i, k)];
-        let mut best: Option<(Simplex<N, D>, N)> = None;
+        let mut best: Option<(Self, N)> = None;
         for (p, q) in candidates {
             let mut s = *self;
             s.reduce_segment(p, q);
-            let d = s.closest().0.norm_squared();
+            let d = s.closest_point().norm_squared();
             if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
                 best = Some((s, d));
             }
@@ -222,17 +236,17 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
     }
 
     fn reduce_tetrahedron(&mut self) -> bool {
-        let p: [Vec3<N>; 4] = core::array::from_fn(|i| to3(&self.pts[i].point));
+        let p: [Vec3<N>; 4] = core::array::from_fn(|i| to3(self.pts[i].point()));
         // Faces with the index of the opposite vertex.
         const FACES: [([usize; 3], usize); 4] =
             [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
-        let mut best: Option<(Simplex<N, D>, N)> = None;
+        let mut best: Option<(Self, N)> = None;
         let mut outside_any = false;
-        let search_face = |f: [usize; 3], best: &mut Option<(Simplex<N, D>, N)>| {
+        let search_face = |f: [usize; 3], best: &mut Option<(Self, N)>| {
             let mut s = *self;
             s.len = 4;
             let _ = s.reduce_triangle(f[0], f[1], f[2]);
-            let d = s.closest().0.norm_squared();
+            let d = s.closest_point().norm_squared();
             if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
                 *best = Some((s, d));
             }
@@ -282,6 +296,21 @@ impl<N: Scalar, const D: usize> Simplex<N, D> {
             *self = s;
         }
         false
+    }
+}
+
+impl<N: Scalar, const D: usize> Simplex<N, D, SupportPoint<N, D>> {
+    /// The closest point and the two witness points, from the current weights.
+    pub fn closest(&self) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>) {
+        let mut v = Vector::zeros();
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for (p, w) in self.points().iter().zip(self.weights()) {
+            v += p.point * *w;
+            a += p.a.coords * *w;
+            b += p.b.coords * *w;
+        }
+        (v, a, b)
     }
 }
 

@@ -30,10 +30,14 @@
 //!
 //! ## Support mapping and hill climbing
 //! [`SupportMap::local_core_support`] scans every vertex and returns the lowest index among the
-//! maximisers of `v · dir`. [`SupportMap::local_core_support_hinted`] does the same scan for small
-//! polyhedra (at most [`ConvexPolyhedron::SCAN_LIMIT`] vertices), and for larger ones *hill
-//! climbs* (the distance seed's "hill climbing"; van den Bergen, *Collision Detection in
-//! Interactive 3D Environments*, 2004, §4.3.3): start at the hinted vertex, move to the neighbour
+//! maximisers of `v · dir`. In `f32` the scan reads the vertex lanes (coordinates by axis, see
+//! below) eight at a time with `wide::f32x8`, each lane keeping its best value and the first
+//! index it was seen at, and merges the lanes without a branch per lane; `f64` scans four
+//! interleaved scalar lanes. Both give exactly the sequential scan's index.
+//! [`SupportMap::local_core_support_hinted`] does the same scan for small polyhedra (at most
+//! [`ConvexPolyhedron::SCAN_LIMIT`] vertices), and for larger ones *hill climbs* (the distance
+//! seed's "hill climbing"; van den Bergen, *Collision Detection in Interactive 3D Environments*,
+//! 2004, §4.3.3): start at the hinted vertex, move to the neighbour
 //! with the largest dot product while it is strictly larger, stop when no neighbour improves. On a
 //! convex polyhedron a vertex that no neighbour beats is a global maximum (the vertex graph of the
 //! maximising face of a linear function is connected, and every non-maximal vertex has an
@@ -101,6 +105,8 @@
 //! assert_eq!((cube.vertices().len(), cube.num_faces(), cube.edges().len()), (8, 6, 12));
 //! assert_eq!(cube.local_support_point(&Vec3::new(1.0, 2.0, 3.0)), Point3::new(1.0, 1.0, 1.0));
 //! ```
+
+use core::any::Any;
 
 use kollide_math::{Mat3, Point3, Pose, Scalar, UnitVec3, Vec3};
 
@@ -671,9 +677,13 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         &self.vertex_edges[self.vertex_offsets[i] as usize..self.vertex_offsets[i + 1] as usize]
     }
 
-    /// The vertex with the largest `v · dir`, lowest index on ties, by a linear scan.
+    /// The vertex with the largest `v · dir`, lowest index on ties, by a linear scan (eight
+    /// vertices per step for `f32`; see the module docs).
     #[inline]
     pub fn support_vertex(&self, dir: &Vec3<N>) -> u32 {
+        if let Some((lanes, d)) = as_f32(&self.cache.sat.lanes, dir) {
+            return scan_lanes_f32(lanes, d);
+        }
         scan_vertices(&self.vertices, dir)
     }
 
@@ -814,6 +824,68 @@ fn scan_vertices<N: Scalar>(vertices: &[Point3<N>], dir: &Vec3<N>) -> u32 {
         }
     }
     best
+}
+
+/// The vertex lanes and the direction as `f32` when `N` is `f32` (`None` for `f64`). `N` is
+/// known at compile time, so after monomorphisation this is a constant branch, not a run-time
+/// type test: the `f32` build takes the SIMD scan and the `f64` build the generic one.
+#[inline(always)]
+fn as_f32<'a, N: Scalar>(
+    lanes: &'a [Vec<N>; 3],
+    dir: &'a Vec3<N>,
+) -> Option<(&'a [Vec<f32>; 3], &'a Vec3<f32>)> {
+    let lanes = (lanes as &dyn Any).downcast_ref::<[Vec<f32>; 3]>()?;
+    let dir = (dir as &dyn Any).downcast_ref::<Vec3<f32>>()?;
+    Some((lanes, dir))
+}
+
+/// [`scan_vertices`] for `f32` on the vertex lanes (coordinates by axis, padded to a multiple of
+/// eight with copies of vertex 0), eight vertices per step with `wide::f32x8`: each lane keeps
+/// the largest dot product it has seen and the index where it first saw it (a strict `>`, so the
+/// lowest index of the lane's maximum), then the lanes are merged by value, then index. That is
+/// exactly the sequential scan's answer: the dot products are rounded as `Vec3::dot` rounds them
+/// (`(x·dx + y·dy) + z·dz`, no fused multiply-add), the padding ties with vertex 0 and loses to
+/// its lower index, and a NaN dot product never wins (the lanes start at −∞ with index 0; a NaN
+/// at vertex 0, which the sequential scan keeps, is tested first).
+fn scan_lanes_f32(lanes: &[Vec<f32>; 3], dir: &Vec3<f32>) -> u32 {
+    use wide::f32x8;
+    let [xs, ys, zs] = lanes;
+    let (dx, dy, dz) = (f32x8::splat(dir.x), f32x8::splat(dir.y), f32x8::splat(dir.z));
+    if ((xs[0] * dir.x + ys[0] * dir.y) + zs[0] * dir.z).is_nan() {
+        return 0;
+    }
+    // Indices as f32: exact below 2²⁴, far above any hull's vertex count.
+    debug_assert!(xs.len() < 1 << 24);
+    let mut best = f32x8::splat(f32::NEG_INFINITY);
+    let mut best_id = f32x8::splat(0.0);
+    let mut id = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    let step = f32x8::splat(8.0);
+    let lane = |c: &[f32]| f32x8::new(c.try_into().unwrap_or([0.0; 8]));
+    for ((x, y), z) in xs.chunks_exact(8).zip(ys.chunks_exact(8)).zip(zs.chunks_exact(8)) {
+        let d = (lane(x) * dx + lane(y) * dy) + lane(z) * dz;
+        let better = d.simd_gt(best);
+        best = better.select(d, best);
+        best_id = better.select(id, best_id);
+        id += step;
+    }
+    // Merge without a branch per lane (which lane wins is data-dependent, such branches
+    // mispredict): the largest value by a tree of maxima, then the lanes holding it as a bit
+    // mask. Usually one lane holds it; otherwise (ties, padding) the lowest of their indices.
+    let v = best.to_array();
+    let max = |a: f32, b: f32| if b > a { b } else { a };
+    let m = max(max(max(v[0], v[1]), max(v[2], v[3])), max(max(v[4], v[5]), max(v[6], v[7])));
+    let holders = best.simd_eq(f32x8::splat(m)).to_bitmask();
+    let ids = best_id.to_array();
+    if holders.is_power_of_two() {
+        return ids[holders.trailing_zeros() as usize & 7] as u32;
+    }
+    let mut lowest = f32::INFINITY;
+    for (l, &i) in ids.iter().enumerate() {
+        if holders & (1 << l) != 0 && i < lowest {
+            lowest = i;
+        }
+    }
+    lowest as u32
 }
 
 impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
@@ -1081,6 +1153,52 @@ mod tests {
         let sphere = ConvexPolyhedron::<N>::from_points(&sphere_points(256)).unwrap();
         assert_eq!(sphere.vertices().len(), 256);
         climbing_is_exact(&sphere, &mut rng, 3000);
+    }
+
+    /// `support_vertex` (the eight-lane scan for `f32`) returns exactly the sequential scan's
+    /// index: random directions, the ties of axis-aligned ones on grids and cubes, and zero, NaN
+    /// and infinite directions; vertex counts below, at and above multiples of eight.
+    #[test]
+    fn lane_scan_matches_the_sequential_scan() {
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let mut special: Vec<Vec3<f32>> = vec![Vec3::zeros(), v3(f64::NAN, 1.0, 0.0)];
+        for axis in 0..3 {
+            for sign in [1.0, -1.0] {
+                let mut d = [0.0; 3];
+                d[axis] = sign;
+                special.push(v3(d[0], d[1], d[2]));
+                d[axis] = sign * f64::INFINITY;
+                special.push(v3(d[0], d[1], d[2]));
+            }
+        }
+        special.push(v3(1.0, 1.0, 0.0));
+        special.push(v3(-1.0, 1.0, 1.0));
+        special.push(v3(f64::INFINITY, -f64::INFINITY, 1.0));
+        let mut shapes = vec![
+            ConvexPolyhedron::from_cuboid(v3::<f32>(1.0, 2.0, 0.5)).unwrap(),
+            ConvexPolyhedron::from_points(&cube_cloud::<f32>()).unwrap(),
+        ];
+        for k in 0..40 {
+            let kind = [Cloud::Uniform, Cloud::Sphere, Cloud::RotatedGrid, Cloud::Flat][k % 4];
+            shapes.push(ConvexPolyhedron::from_points(&cloud::<f32>(kind, &mut rng)).unwrap());
+        }
+        for n in [4, 7, 8, 9, 16, 31, 32, 33, 64] {
+            shapes.push(ConvexPolyhedron::from_points(&sphere_points::<f32>(n)).unwrap());
+        }
+        for shape in &shapes {
+            let dirs = special.iter().copied().chain((0..200).map(|_| {
+                let d = random_dir(&mut rng);
+                v3::<f32>(d.x, d.y, d.z)
+            }));
+            for d in dirs {
+                assert_eq!(
+                    shape.support_vertex(&d),
+                    scan_vertices(shape.vertices(), &d),
+                    "{} vertices, direction {d:?}",
+                    shape.vertices().len()
+                );
+            }
+        }
     }
 
     #[test]
