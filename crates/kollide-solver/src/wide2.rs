@@ -19,30 +19,9 @@
 //! reference.
 
 use kollide_math::Vec2;
-use wide::f32x4;
 
 use crate::contact_solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
-
-/// Constraints per bundle.
-pub(crate) const LANES: usize = 4;
-
-type W = f32x4;
-
-/// A mask with every lane on where `on[l]`.
-fn mask(on: [bool; LANES]) -> W {
-    W::new(on.map(|b| if b { f32::from_bits(u32::MAX) } else { 0.0 }))
-}
-
-/// `min_of` and `max_of` of the scalar solver (the first argument wins ties), as selects.
-#[inline(always)]
-fn min(a: W, b: W) -> W {
-    a.simd_le(b).select(a, b)
-}
-
-#[inline(always)]
-fn max(a: W, b: W) -> W {
-    a.simd_ge(b).select(a, b)
-}
+use crate::wide::{self, LANES, W, mask, max, min};
 
 /// One contact point of four constraints.
 #[derive(Clone, Copy, Debug, Default)]
@@ -125,84 +104,84 @@ impl WideBody {
 }
 
 /// Packs the constraints (in wave order, `waves[k]` the wave of constraint `k`) into bundles of
-/// up to four consecutive constraints of the same wave.
+/// up to four consecutive constraints of the same wave (`scratch` is reused storage).
 pub(crate) fn pack(
     constraints: &[ContactConstraint<f32, 2>],
     points: &[ConstraintPoint<f32, 2>],
     waves: &[u32],
     bundles: &mut Vec<Bundle>,
+    scratch: &mut Vec<u32>,
 ) {
     bundles.clear();
     let missing = ConstraintPoint::<f32, 2>::zero();
-    let mut start = 0;
-    while start < constraints.len() {
-        let mut end = start + 1;
-        while end < constraints.len() && end - start < LANES && waves[end] == waves[start] {
-            end += 1;
-        }
-        let used = |l: usize| start + l < end;
-        let k: [usize; LANES] = core::array::from_fn(|l| if used(l) { start + l } else { start });
-        let c: [&ContactConstraint<f32, 2>; LANES] = k.map(|k| &constraints[k]);
-        // Each lane's point `i`, or zeros where the lane has no such point.
-        let point = |i: usize| -> [&ConstraintPoint<f32, 2>; LANES] {
-            core::array::from_fn(|l| {
-                if used(l) && i < c[l].count as usize {
-                    &points[c[l].first as usize + i]
-                } else {
-                    &missing
-                }
-            })
-        };
-        let lanes = |f: &dyn Fn(&ContactConstraint<f32, 2>) -> f32| {
-            W::new([f(c[0]), f(c[1]), f(c[2]), f(c[3])])
-        };
-        let wide_point = |i: usize| {
-            let p = point(i);
-            let g = |f: &dyn Fn(&ConstraintPoint<f32, 2>) -> f32| {
-                W::new([f(p[0]), f(p[1]), f(p[2]), f(p[3])])
+    // One class: runs of up to four consecutive constraints of a wave.
+    wide::group(
+        waves,
+        |_| 0,
+        scratch,
+        |g| {
+            let used = |l: usize| g.used(l);
+            let c: [&ContactConstraint<f32, 2>; LANES] = g.lanes.map(|k| &constraints[k as usize]);
+            // Each lane's point `i`, or zeros where the lane has no such point.
+            let point = |i: usize| -> [&ConstraintPoint<f32, 2>; LANES] {
+                core::array::from_fn(|l| {
+                    if used(l) && i < c[l].count as usize {
+                        &points[c[l].first as usize + i]
+                    } else {
+                        &missing
+                    }
+                })
             };
-            WidePoint {
-                exists: mask(core::array::from_fn(|l| used(l) && i < c[l].count as usize)),
-                r_a: [g(&|p| p.r_a.x), g(&|p| p.r_a.y)],
-                r_b: [g(&|p| p.r_b.x), g(&|p| p.r_b.y)],
-                adjusted_separation: g(&|p| p.adjusted_separation),
-                normal_mass: g(&|p| p.normal_mass),
-                tangent_mass: g(&|p| p.tangent_mass[0]),
-                normal_impulse: g(&|p| p.normal_impulse),
-                tangent_impulse: g(&|p| p.tangent_impulse[0]),
-                max_normal_impulse: g(&|p| p.max_normal_impulse),
-                relative_velocity: g(&|p| p.relative_velocity),
-                normal_arm: [g(&|p| p.normal_arm[0]), g(&|p| p.normal_arm[1])],
-                normal_turn: [g(&|p| p.normal_turn[0]), g(&|p| p.normal_turn[1])],
-                tangent_arm: [g(&|p| p.tangent_arm[0][0]), g(&|p| p.tangent_arm[0][1])],
-                tangent_turn: [g(&|p| p.tangent_turn[0][0]), g(&|p| p.tangent_turn[0][1])],
-            }
-        };
-        bundles.push(Bundle {
-            a: c.map(|c| c.a),
-            b: c.map(|c| c.b),
-            constraint: k.map(|k| k as u32),
-            used: (end - start) as u8,
-            write_a: core::array::from_fn(|l| used(l) && c[l].dynamic_a),
-            write_b: core::array::from_fn(|l| used(l) && c[l].dynamic_b),
-            has_block: mask(core::array::from_fn(|l| used(l) && c[l].has_block)),
-            normal: [lanes(&|c| c.normal.x), lanes(&|c| c.normal.y)],
-            tangent: [lanes(&|c| c.tangents[0].x), lanes(&|c| c.tangents[0].y)],
-            friction: lanes(&|c| c.friction),
-            bias_rate: lanes(&|c| c.softness.bias_rate),
-            mass_scale: lanes(&|c| c.softness.mass_scale),
-            impulse_scale: lanes(&|c| c.softness.impulse_scale),
-            inv_mass_a: lanes(&|c| c.inv_mass_a),
-            inv_mass_b: lanes(&|c| c.inv_mass_b),
-            k_inv: [
-                [lanes(&|c| c.k_inv[0][0]), lanes(&|c| c.k_inv[0][1])],
-                [lanes(&|c| c.k_inv[1][0]), lanes(&|c| c.k_inv[1][1])],
-            ],
-            k_diag: [lanes(&|c| c.k_diag[0]), lanes(&|c| c.k_diag[1])],
-            points: [wide_point(0), wide_point(1)],
-        });
-        start = end;
-    }
+            let lanes = |f: &dyn Fn(&ContactConstraint<f32, 2>) -> f32| {
+                W::new([f(c[0]), f(c[1]), f(c[2]), f(c[3])])
+            };
+            let wide_point = |i: usize| {
+                let p = point(i);
+                let g = |f: &dyn Fn(&ConstraintPoint<f32, 2>) -> f32| {
+                    W::new([f(p[0]), f(p[1]), f(p[2]), f(p[3])])
+                };
+                WidePoint {
+                    exists: mask(core::array::from_fn(|l| used(l) && i < c[l].count as usize)),
+                    r_a: [g(&|p| p.r_a.x), g(&|p| p.r_a.y)],
+                    r_b: [g(&|p| p.r_b.x), g(&|p| p.r_b.y)],
+                    adjusted_separation: g(&|p| p.adjusted_separation),
+                    normal_mass: g(&|p| p.normal_mass),
+                    tangent_mass: g(&|p| p.tangent_mass[0]),
+                    normal_impulse: g(&|p| p.normal_impulse),
+                    tangent_impulse: g(&|p| p.tangent_impulse[0]),
+                    max_normal_impulse: g(&|p| p.max_normal_impulse),
+                    relative_velocity: g(&|p| p.relative_velocity),
+                    normal_arm: [g(&|p| p.normal_arm[0]), g(&|p| p.normal_arm[1])],
+                    normal_turn: [g(&|p| p.normal_turn[0]), g(&|p| p.normal_turn[1])],
+                    tangent_arm: [g(&|p| p.tangent_arm[0][0]), g(&|p| p.tangent_arm[0][1])],
+                    tangent_turn: [g(&|p| p.tangent_turn[0][0]), g(&|p| p.tangent_turn[0][1])],
+                }
+            };
+            bundles.push(Bundle {
+                a: c.map(|c| c.a),
+                b: c.map(|c| c.b),
+                constraint: g.lanes,
+                used: g.used as u8,
+                write_a: core::array::from_fn(|l| used(l) && c[l].dynamic_a),
+                write_b: core::array::from_fn(|l| used(l) && c[l].dynamic_b),
+                has_block: mask(core::array::from_fn(|l| used(l) && c[l].has_block)),
+                normal: [lanes(&|c| c.normal.x), lanes(&|c| c.normal.y)],
+                tangent: [lanes(&|c| c.tangents[0].x), lanes(&|c| c.tangents[0].y)],
+                friction: lanes(&|c| c.friction),
+                bias_rate: lanes(&|c| c.softness.bias_rate),
+                mass_scale: lanes(&|c| c.softness.mass_scale),
+                impulse_scale: lanes(&|c| c.softness.impulse_scale),
+                inv_mass_a: lanes(&|c| c.inv_mass_a),
+                inv_mass_b: lanes(&|c| c.inv_mass_b),
+                k_inv: [
+                    [lanes(&|c| c.k_inv[0][0]), lanes(&|c| c.k_inv[0][1])],
+                    [lanes(&|c| c.k_inv[1][0]), lanes(&|c| c.k_inv[1][1])],
+                ],
+                k_diag: [lanes(&|c| c.k_diag[0]), lanes(&|c| c.k_diag[1])],
+                points: [wide_point(0), wide_point(1)],
+            });
+        },
+    );
 }
 
 /// Copies the accumulated impulses (and what the restitution pass reads) back to the scalar

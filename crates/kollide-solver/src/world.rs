@@ -24,8 +24,8 @@ use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{
     self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
 };
-use crate::wide2;
 use crate::{Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError};
+use crate::{wide2, wide3};
 use std::any::Any;
 
 /// Accumulated impulses of one contact, carried across steps for warm starting.
@@ -104,7 +104,10 @@ where
     /// The wave of each constraint, and (2D `f32`) the constraints in bundles of four.
     constraint_waves: Vec<u32>,
     bundles: Vec<wide2::Bundle>,
-    /// Solve 2D `f32` contacts four at a time (the same numbers as the scalar loop; the tests
+    /// The constraints of 3D `f32` worlds in bundles of four (see `wide3.rs`).
+    bundles3: wide3::Bundles,
+    scratch_group: Vec<u32>,
+    /// Solve `f32` contacts four at a time (the same numbers as the scalar loop; the tests
     /// turn it off to compare).
     pub(crate) simd: bool,
 }
@@ -153,6 +156,8 @@ where
             constraint_points: Vec::new(),
             constraint_waves: Vec::new(),
             bundles: Vec::new(),
+            bundles3: wide3::Bundles::default(),
+            scratch_group: Vec::new(),
             simd: true,
         }
     }
@@ -542,7 +547,13 @@ where
                     reverse: p.reverse,
                 }
             };
-            wide2::pack(constraints, points, &constraint_waves, &mut bundles);
+            wide2::pack(
+                constraints,
+                points,
+                &constraint_waves,
+                &mut bundles,
+                &mut self.scratch_group,
+            );
             for sub in 0..substeps as usize {
                 cs::integrate_velocities::<f32, 2>(states, bodies, gravity, h);
                 if settings.warm_starting {
@@ -553,7 +564,23 @@ where
                 wide2::solve(states, &mut bundles, pass(sub, false));
             }
             wide2::unpack(&bundles, constraints, points);
-        } else {
+        } else if !(self.simd
+            && wide3::substeps(
+                &mut self.bundles3,
+                wide3::Step {
+                    states: &mut states,
+                    bodies: &mut bodies,
+                    constraints: &constraints,
+                    points: &mut points,
+                    waves: &constraint_waves,
+                    gravity: &self.gravity,
+                    h,
+                    substeps,
+                    warm_starting: settings.warm_starting,
+                    pass: &pass,
+                },
+            ))
+        {
             for sub in 0..substeps as usize {
                 cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
                 if settings.warm_starting {
