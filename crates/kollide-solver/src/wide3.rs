@@ -201,6 +201,19 @@ fn class(c: &ContactConstraint<f32, 3>) -> u8 {
     if c.count > 2 { c.count as u8 } else { 2 }
 }
 
+/// `f` of each lane's item, in four lanes.
+#[inline(always)]
+fn lanes<T>(x: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
+    W::new(x.map(f))
+}
+
+/// `f` of each lane's item, a vector in four lanes.
+#[inline(always)]
+fn vector<T>(x: &[&T; LANES], f: impl Fn(&T) -> Vec3<f32>) -> V {
+    let v = x.map(f);
+    [W::new(v.map(|v| v.x)), W::new(v.map(|v| v.y)), W::new(v.map(|v| v.z))]
+}
+
 /// Packs the constraints (in wave order, `waves[k]` the wave of constraint `k`) into bundles.
 pub(crate) fn pack(
     constraints: &[ContactConstraint<f32, 3>],
@@ -225,41 +238,44 @@ pub(crate) fn pack(
                 let p: [&ConstraintPoint<f32, 3>; LANES] = core::array::from_fn(|l| {
                     if has(l, i) { &points[c[l].first as usize + i] } else { &missing }
                 });
-                let g = |f: &dyn Fn(&ConstraintPoint<f32, 3>) -> f32| {
-                    W::new([f(p[0]), f(p[1]), f(p[2]), f(p[3])])
-                };
-                let v = |f: &dyn Fn(&ConstraintPoint<f32, 3>) -> Vec3<f32>| -> V {
-                    [g(&|p| f(p).x), g(&|p| f(p).y), g(&|p| f(p).z)]
-                };
                 wide_points.push(WidePoint {
                     exists: wide::mask(core::array::from_fn(|l| has(l, i))),
-                    r_a: v(&|p| p.r_a),
-                    r_b: v(&|p| p.r_b),
-                    adjusted_separation: g(&|p| p.adjusted_separation),
-                    normal_mass: g(&|p| p.normal_mass),
-                    tangent_mass: [g(&|p| p.tangent_mass[0]), g(&|p| p.tangent_mass[1])],
-                    normal_impulse: g(&|p| p.normal_impulse),
-                    tangent_impulse: [g(&|p| p.tangent_impulse[0]), g(&|p| p.tangent_impulse[1])],
-                    max_normal_impulse: g(&|p| p.max_normal_impulse),
-                    relative_velocity: g(&|p| p.relative_velocity),
-                    normal_arm: [v(&|p| p.normal_arm[0]), v(&|p| p.normal_arm[1])],
-                    normal_turn: [v(&|p| p.normal_turn[0]), v(&|p| p.normal_turn[1])],
+                    r_a: vector(&p, |p| p.r_a),
+                    r_b: vector(&p, |p| p.r_b),
+                    adjusted_separation: lanes(&p, |p| p.adjusted_separation),
+                    normal_mass: lanes(&p, |p| p.normal_mass),
+                    tangent_mass: [
+                        lanes(&p, |p| p.tangent_mass[0]),
+                        lanes(&p, |p| p.tangent_mass[1]),
+                    ],
+                    normal_impulse: lanes(&p, |p| p.normal_impulse),
+                    tangent_impulse: [
+                        lanes(&p, |p| p.tangent_impulse[0]),
+                        lanes(&p, |p| p.tangent_impulse[1]),
+                    ],
+                    max_normal_impulse: lanes(&p, |p| p.max_normal_impulse),
+                    relative_velocity: lanes(&p, |p| p.relative_velocity),
+                    normal_arm: [vector(&p, |p| p.normal_arm[0]), vector(&p, |p| p.normal_arm[1])],
+                    normal_turn: [
+                        vector(&p, |p| p.normal_turn[0]),
+                        vector(&p, |p| p.normal_turn[1]),
+                    ],
                     tangent_arm: [
-                        [v(&|p| p.tangent_arm[0][0]), v(&|p| p.tangent_arm[0][1])],
-                        [v(&|p| p.tangent_arm[1][0]), v(&|p| p.tangent_arm[1][1])],
+                        [vector(&p, |p| p.tangent_arm[0][0]), vector(&p, |p| p.tangent_arm[0][1])],
+                        [vector(&p, |p| p.tangent_arm[1][0]), vector(&p, |p| p.tangent_arm[1][1])],
                     ],
                     tangent_turn: [
-                        [v(&|p| p.tangent_turn[0][0]), v(&|p| p.tangent_turn[0][1])],
-                        [v(&|p| p.tangent_turn[1][0]), v(&|p| p.tangent_turn[1][1])],
+                        [
+                            vector(&p, |p| p.tangent_turn[0][0]),
+                            vector(&p, |p| p.tangent_turn[0][1]),
+                        ],
+                        [
+                            vector(&p, |p| p.tangent_turn[1][0]),
+                            vector(&p, |p| p.tangent_turn[1][1]),
+                        ],
                     ],
                 });
             }
-            let lanes = |f: &dyn Fn(&ContactConstraint<f32, 3>) -> f32| {
-                W::new([f(c[0]), f(c[1]), f(c[2]), f(c[3])])
-            };
-            let vec = |f: &dyn Fn(&ContactConstraint<f32, 3>) -> Vec3<f32>| -> V {
-                [lanes(&|c| f(c).x), lanes(&|c| f(c).y), lanes(&|c| f(c).z)]
-            };
             bundles.push(Bundle {
                 a: c.map(|c| c.a),
                 b: c.map(|c| c.b),
@@ -270,19 +286,19 @@ pub(crate) fn pack(
                 first,
                 count: count as u8,
                 has_block: wide::mask(core::array::from_fn(|l| g.used(l) && c[l].has_block)),
-                normal: vec(&|c| c.normal),
-                tangents: [vec(&|c| c.tangents[0]), vec(&|c| c.tangents[1])],
-                friction: lanes(&|c| c.friction),
-                bias_rate: lanes(&|c| c.softness.bias_rate),
-                mass_scale: lanes(&|c| c.softness.mass_scale),
-                impulse_scale: lanes(&|c| c.softness.impulse_scale),
-                inv_mass_a: lanes(&|c| c.inv_mass_a),
-                inv_mass_b: lanes(&|c| c.inv_mass_b),
+                normal: vector(&c, |c| c.normal),
+                tangents: [vector(&c, |c| c.tangents[0]), vector(&c, |c| c.tangents[1])],
+                friction: lanes(&c, |c| c.friction),
+                bias_rate: lanes(&c, |c| c.softness.bias_rate),
+                mass_scale: lanes(&c, |c| c.softness.mass_scale),
+                impulse_scale: lanes(&c, |c| c.softness.impulse_scale),
+                inv_mass_a: lanes(&c, |c| c.inv_mass_a),
+                inv_mass_b: lanes(&c, |c| c.inv_mass_b),
                 k_inv: [
-                    [lanes(&|c| c.k_inv[0][0]), lanes(&|c| c.k_inv[0][1])],
-                    [lanes(&|c| c.k_inv[1][0]), lanes(&|c| c.k_inv[1][1])],
+                    [lanes(&c, |c| c.k_inv[0][0]), lanes(&c, |c| c.k_inv[0][1])],
+                    [lanes(&c, |c| c.k_inv[1][0]), lanes(&c, |c| c.k_inv[1][1])],
                 ],
-                k_diag: [lanes(&|c| c.k_diag[0]), lanes(&|c| c.k_diag[1])],
+                k_diag: [lanes(&c, |c| c.k_diag[0]), lanes(&c, |c| c.k_diag[1])],
             });
         },
     );
