@@ -511,8 +511,9 @@ fn solve_bundle(
 
     // The other lanes: point by point. Manifolds of three or more points start at point
     // `pass mod count` (every lane of such a bundle has `count` points).
+    let lead = if count > 2 { index % count } else { 0 };
     for i in 0..count {
-        let k = if count > 2 { (i + index) % count } else { i };
+        let k = if i + lead < count { i + lead } else { i + lead - count };
         let s = s[k];
         let p = &mut pts[k];
         let m = !block & p.exists;
@@ -546,9 +547,13 @@ fn solve_bundle(
             len2 += *x * *x;
         }
         let over = len2.simd_gt(max_f * max_f);
-        let scale = max_f / len2.sqrt();
-        for x in &mut new {
-            *x = over.select(*x * scale, *x);
+        // Sliding is the exception in a pile: the square root and division only when a lane
+        // needs them.
+        if over.any() {
+            let scale = max_f / len2.sqrt();
+            for x in &mut new {
+                *x = over.select(*x * scale, *x);
+            }
         }
         for (t, &x) in new.iter().enumerate() {
             let delta = x - p.tangent_impulse[t];
