@@ -46,8 +46,8 @@
 //! flat array in constraint order. Each point stores its rows' angular parts (`r × n`, and the
 //! same through the inverse inertia), so a relative velocity or an impulse costs a few multiplies.
 //! The world hands the constraints over in "waves" that keep consecutive constraints independent
-//! (see `World::step`); 2D `f32` worlds solve each wave four constraints at a time with the same
-//! arithmetic in SIMD lanes (`wide2.rs`).
+//! (see `World::step`); `f32` worlds solve each wave four constraints at a time with the same
+//! arithmetic in SIMD lanes (`wide2.rs` in 2D, `wide3.rs` in 3D).
 
 use kollide_manifold::Manifold;
 use kollide_math::{Point, Scalar, Vector};

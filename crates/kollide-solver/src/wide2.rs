@@ -15,8 +15,8 @@
 //! lanes (the last bundle of a wave) hold zeros and are never written back; a missing point
 //! (one-point manifolds) has zero mass, arms and impulses, so its rows apply zero.
 //!
-//! Only 2D `f32` worlds take this path; `f64` and 3D worlds use the scalar loop, which stays the
-//! reference.
+//! Only 2D `f32` worlds take this path (3D `f32` worlds take `wide3.rs`); `f64` worlds use the
+//! scalar loop, which stays the reference.
 
 use kollide_math::Vec2;
 
