@@ -106,6 +106,7 @@ where
     bundles: Vec<wide2::Bundle>,
     /// The constraints of 3D `f32` worlds in bundles of four (see `wide3.rs`).
     bundles3: wide3::Bundles,
+    /// Reused while grouping a wave's constraints into 2D bundles.
     scratch_group: Vec<u32>,
     /// Solve `f32` contacts four at a time (the same numbers as the scalar loop; the tests
     /// turn it off to compare).
