@@ -46,8 +46,8 @@
 //! flat array in constraint order. Each point stores its rows' angular parts (`r × n`, and the
 //! same through the inverse inertia), so a relative velocity or an impulse costs a few multiplies.
 //! The world hands the constraints over in "waves" that keep consecutive constraints independent
-//! (see `World::step`); 2D `f32` worlds solve each wave four constraints at a time with the same
-//! arithmetic in SIMD lanes (`wide2.rs`).
+//! (see `World::step`); `f32` worlds solve each wave four constraints at a time with the same
+//! arithmetic in SIMD lanes (`wide2.rs` in 2D, `wide3.rs` in 3D).
 
 use kollide_manifold::Manifold;
 use kollide_math::{Point, Scalar, Vector};
@@ -139,6 +139,32 @@ where
     /// The same for each tangent (`[tangent][body]`; the second tangent is unused in 2D).
     pub tangent_arm: [[Ang<N, D>; 2]; 2],
     pub tangent_turn: [[Ang<N, D>; 2]; 2],
+}
+
+impl<N: Scalar, const D: usize> ConstraintPoint<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// A point with every number zero: the missing point of a SIMD bundle, whose impulses
+    /// stay zero.
+    pub(crate) fn zero() -> Self {
+        let (z, a) = (N::zero(), Dim::<D>::angular_zero());
+        Self {
+            r_a: Vector::zeros(),
+            r_b: Vector::zeros(),
+            adjusted_separation: z,
+            normal_mass: z,
+            tangent_mass: [z; 2],
+            normal_impulse: z,
+            tangent_impulse: [z; 2],
+            max_normal_impulse: z,
+            relative_velocity: z,
+            normal_arm: [a; 2],
+            normal_turn: [a; 2],
+            tangent_arm: [[a; 2]; 2],
+            tangent_turn: [[a; 2]; 2],
+        }
+    }
 }
 
 /// The constraint of one manifold. Its points are `points[first..first + count]` of the
@@ -260,23 +286,23 @@ where
         - Dim::<D>::angular_dot(&la.w, &arm[0])
 }
 
+/// The effective mass `1 / (m_A⁻¹ + m_B⁻¹ + arm_A·turn_A + arm_B·turn_B)` of a row from its
+/// angular parts (see [`ConstraintPoint::normal_arm`]); zero when nothing responds. The turns of
+/// bodies that do not respond to impulses are zero, as are their inverse masses.
 #[inline(always)]
 fn effective_mass<N: Scalar, const D: usize>(
     a: &SolverBody<N, D>,
     b: &SolverBody<N, D>,
-    r_a: &Vector<N, D>,
-    r_b: &Vector<N, D>,
-    dir: &Vector<N, D>,
+    arm: &[Ang<N, D>; 2],
+    turn: &[Ang<N, D>; 2],
 ) -> N
 where
     Dim<D>: SolverDim<N, D>,
 {
-    let ca = Dim::<D>::cross(r_a, dir);
-    let cb = Dim::<D>::cross(r_b, dir);
     let k = a.inv_mass
         + b.inv_mass
-        + Dim::<D>::angular_dot(&ca, &Dim::<D>::apply_inertia(&a.inv_inertia, &ca))
-        + Dim::<D>::angular_dot(&cb, &Dim::<D>::apply_inertia(&b.inv_inertia, &cb));
+        + Dim::<D>::angular_dot(&arm[0], &turn[0])
+        + Dim::<D>::angular_dot(&arm[1], &turn[1]);
     if k > N::zero() { N::one() / k } else { N::zero() }
 }
 
@@ -329,10 +355,6 @@ where
         let va = sa.v + Dim::<D>::cross_angular(&sa.w, &r_a);
         let vb = sb.v + Dim::<D>::cross_angular(&sb.w, &r_b);
         let dv = vb - va;
-        let mut tangent_mass = [N::zero(); 2];
-        for (mass, t) in tangent_mass.iter_mut().zip(&tangents).take(D - 1) {
-            *mass = effective_mass(ba, bb, &r_a, &r_b, t);
-        }
         let (normal_impulse, tangent_impulse) = if input.warm_start {
             (mp.user.normal, mp.user.tangent)
         } else {
@@ -342,14 +364,16 @@ where
         let zero = Dim::<D>::angular_zero();
         let mut tangent_arm = [[zero; 2]; 2];
         let mut tangent_turn = [[zero; 2]; 2];
+        let mut tangent_mass = [N::zero(); 2];
         for t in 0..D - 1 {
             (tangent_arm[t], tangent_turn[t]) = arms(&r_a, &r_b, &tangents[t]);
+            tangent_mass[t] = effective_mass(ba, bb, &tangent_arm[t], &tangent_turn[t]);
         }
         points.push(ConstraintPoint {
             r_a,
             r_b,
             adjusted_separation: mp.separation - (r_b - r_a).dot(&normal),
-            normal_mass: effective_mass(ba, bb, &r_a, &r_b, &normal),
+            normal_mass: effective_mass(ba, bb, &normal_arm, &normal_turn),
             tangent_mass,
             normal_impulse,
             tangent_impulse,

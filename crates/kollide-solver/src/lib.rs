@@ -36,7 +36,9 @@ mod draw;
 mod error;
 mod handle;
 mod settings;
+mod wide;
 mod wide2;
+mod wide3;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};

@@ -27,35 +27,12 @@
 //! reference.
 
 use kollide_math::{Rot2, Vec2};
-use wide::f32x4;
 
 use kollide_manifold::Contact;
 
 use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody};
+use crate::wide::{self, LANES, W, mask, max, min};
 use crate::{ContactImpulse, ContactPair};
-
-/// Constraints per bundle.
-pub(crate) const LANES: usize = 4;
-
-type W = f32x4;
-
-/// A mask with every lane on where `on[l]`.
-fn mask(on: [bool; LANES]) -> W {
-    W::new(on.map(|b| if b { f32::from_bits(u32::MAX) } else { 0.0 }))
-}
-
-/// `min_of` and `max_of` of the scalar solver (`a <= b ? a : b`, `a >= b ? a : b`), as one
-/// `minps`/`maxps` each (`a < b ? a : b`, `a > b ? a : b`): the same number, NaNs included,
-/// except that a tie between `+0` and `−0` may give the other zero.
-#[inline(always)]
-fn min(a: W, b: W) -> W {
-    a.fast_min(b)
-}
-
-#[inline(always)]
-fn max(a: W, b: W) -> W {
-    a.fast_max(b)
-}
 
 /// One contact point of four constraints.
 #[derive(Clone, Copy, Debug, Default)]
@@ -220,46 +197,31 @@ pub(crate) fn prepare(
     bodies: &[SolverBody<f32, 2>],
     states: &[BodyState<f32, 2>],
     spare: u32,
+    classes: &mut Vec<u8>,
     order: &mut Vec<u32>,
     bundles: &mut Vec<Bundle>,
 ) {
     bundles.clear();
-    let likely_block = |k: u32| {
-        let input = &inputs[k as usize];
+    // Class 0: two points that touched and pushed last step (likely block solves); class 1:
+    // the rest.
+    classes.clear();
+    classes.extend(inputs.iter().map(|input| {
         let m = &pairs[input.pair as usize].manifold;
-        m.len() == 2
+        let block = m.len() == 2
             && m.contacts()
                 .iter()
-                .all(|c| c.separation <= 0.0 && (!input.warm_start || c.user.normal > 0.0))
-    };
-    let mut start = 0;
-    while start < inputs.len() {
-        let mut end = start + 1;
-        while end < inputs.len() && waves[end] == waves[start] {
-            end += 1;
-        }
-        // The likely-block constraints from the front, the others from the back.
-        order.clear();
-        order.resize(end - start, 0);
-        let (mut blocks, mut others) = (0, order.len());
-        for k in start as u32..end as u32 {
-            if likely_block(k) {
-                order[blocks] = k;
-                blocks += 1;
-            } else {
-                others -= 1;
-                order[others] = k;
-            }
-        }
-        for class in [&order[..blocks], &order[blocks..]] {
-            for chunk in class.chunks(LANES) {
-                let input: [&PrepareInput<f32>; LANES] =
-                    core::array::from_fn(|l| &inputs[chunk[l.min(chunk.len() - 1)] as usize]);
-                bundles.push(prepare_bundle(input, chunk.len(), pairs, bodies, states, spare));
-            }
-        }
-        start = end;
-    }
+                .all(|c| c.separation <= 0.0 && (!input.warm_start || c.user.normal > 0.0));
+        u8::from(!block)
+    }));
+    wide::group(
+        waves,
+        |k| classes[k],
+        order,
+        |g| {
+            let input: [&PrepareInput<f32>; LANES] = g.lanes.map(|k| &inputs[k as usize]);
+            bundles.push(prepare_bundle(input, g.used, pairs, bodies, states, spare));
+        },
+    );
 }
 
 /// One number of four items in lanes.
@@ -343,7 +305,7 @@ fn effective_mass(a: &PrepBody, b: &PrepBody, r_a: &[W; 2], r_b: &[W; 2], dir: &
     k.simd_gt(W::splat(0.0)).select(W::splat(1.0) / k, W::splat(0.0))
 }
 
-/// The constraints of up to four pairs (`used` lanes; the rest repeat the last one and are
+/// The constraints of up to four pairs (`used` lanes; the rest repeat the first one and are
 /// never written back).
 fn prepare_bundle(
     input: [&PrepareInput<f32>; LANES],

@@ -25,6 +25,7 @@ use crate::contact_solver::{
     self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
 };
 use crate::wide2::{self, Separations};
+use crate::wide3;
 use crate::{Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError};
 use std::any::Any;
 
@@ -107,7 +108,10 @@ where
     /// (2D `f32`) the body states as the SIMD loops keep them.
     slots_simd: Vec<wide2::Slot>,
     scratch_inputs: Vec<cs::PrepareInput<N>>,
-    /// Solve 2D `f32` contacts four at a time (the same numbers as the scalar loop; the tests
+    scratch_classes: Vec<u8>,
+    /// The constraints of 3D `f32` worlds in bundles of four (see `wide3.rs`).
+    bundles3: wide3::Bundles,
+    /// Solve `f32` contacts four at a time (the same numbers as the scalar loop; the tests
     /// turn it off to compare).
     pub(crate) simd: bool,
 }
@@ -158,6 +162,8 @@ where
             bundles: Vec::new(),
             slots_simd: Vec::new(),
             scratch_inputs: Vec::new(),
+            scratch_classes: Vec::new(),
+            bundles3: wide3::Bundles::default(),
             simd: true,
         }
     }
@@ -538,6 +544,7 @@ where
                 bodies,
                 states,
                 spare,
+                &mut self.scratch_classes,
                 &mut order,
                 &mut bundles,
             );
@@ -567,7 +574,25 @@ where
                 let m = &pairs[input.pair as usize].manifold;
                 constraints.push(cs::prepare(&bodies, &states, m, *input, &mut points));
             }
-            for sub in 0..substeps as usize {
+            // 3D `f32` worlds solve four constraints at a time (the same numbers; see
+            // `wide3.rs`); everything else runs the scalar loop.
+            let wide = self.simd
+                && wide3::substeps(
+                    &mut self.bundles3,
+                    wide3::Step {
+                        states: &mut states,
+                        bodies: &mut bodies,
+                        constraints: &constraints,
+                        points: &mut points,
+                        waves: &constraint_waves,
+                        gravity: &self.gravity,
+                        h,
+                        substeps,
+                        warm_starting: settings.warm_starting,
+                        pass: &pass,
+                    },
+                );
+            for sub in (0..substeps as usize).filter(|_| !wide) {
                 cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
                 if settings.warm_starting {
                     cs::warm_start(&mut states, &constraints, &points);
