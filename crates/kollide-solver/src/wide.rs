@@ -95,3 +95,33 @@ pub(crate) fn group(
         start = end;
     }
 }
+
+/// Test support shared by `wide2.rs` and `wide3.rs`.
+#[cfg(test)]
+pub(crate) mod testing {
+    use kollide_math::Scalar;
+
+    use crate::{Dim, SolverDim, World};
+
+    /// Steps two copies of a world, one on the SIMD path and one on the scalar loop, and
+    /// requires every number `state` reads to be equal after every step (a zero velocity may
+    /// differ in its sign: a masked lane adds a zero impulse where the scalar loop adds
+    /// nothing, and `+0 == −0`).
+    pub(crate) fn same_with_and_without_simd<N: Scalar, const D: usize>(
+        make: impl Fn() -> World<N, D>,
+        state: impl Fn(&World<N, D>) -> Vec<N>,
+        steps: usize,
+    ) where
+        Dim<D>: SolverDim<N, D>,
+    {
+        let mut simd = make();
+        let mut scalar = make();
+        scalar.simd = false;
+        let dt = N::lit(1.0 / 60.0);
+        for step in 0..steps {
+            simd.step(dt).unwrap();
+            scalar.step(dt).unwrap();
+            assert!(state(&simd) == state(&scalar), "the SIMD solver diverged at step {step}");
+        }
+    }
+}

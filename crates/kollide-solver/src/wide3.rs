@@ -642,16 +642,7 @@ mod tests {
     }
 
     fn same_with_and_without_simd(make: impl Fn() -> World3<f32>, steps: usize) {
-        let mut simd = make();
-        let mut scalar = make();
-        scalar.simd = false;
-        for step in 0..steps {
-            simd.step(1.0 / 60.0).unwrap();
-            scalar.step(1.0 / 60.0).unwrap();
-            // Equal values (a zero velocity may differ in its sign: a masked lane adds a zero
-            // impulse where the scalar loop adds nothing).
-            assert!(state(&simd) == state(&scalar), "the SIMD solver diverged at step {step}");
-        }
+        crate::wide::testing::same_with_and_without_simd(make, state, steps);
     }
 
     /// The physics tests run in `f64` (the scalar loop); this is the `f32` stack on the SIMD
