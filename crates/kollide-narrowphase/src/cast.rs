@@ -73,8 +73,6 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
 /// needs the hit parameter and normal alone). The bare points make every copy of the simplex
 /// three numbers per vertex instead of nine; the arithmetic on the points is the same.
 trait CastVertex<N: Scalar, const D: usize>: SimplexVertex<N, D> {
-    /// The vertex for a support point of the CSO.
-    fn from_support(p: &SupportPoint<N, D>) -> Self;
     /// `x − p` for this vertex `p`, keeping whatever else it carries.
     fn shifted(&self, x: &Vector<N, D>) -> Self;
     /// The closest point of `x − s` to the origin, as a support point (witnesses at the origin
@@ -83,11 +81,6 @@ trait CastVertex<N: Scalar, const D: usize>: SimplexVertex<N, D> {
 }
 
 impl<N: Scalar, const D: usize> CastVertex<N, D> for SupportPoint<N, D> {
-    #[inline(always)]
-    fn from_support(p: &SupportPoint<N, D>) -> Self {
-        *p
-    }
-
     #[inline(always)]
     fn shifted(&self, x: &Vector<N, D>) -> Self {
         SupportPoint { point: x - self.point, a: self.a, b: self.b }
@@ -105,11 +98,6 @@ impl<N: Scalar, const D: usize> CastVertex<N, D> for SupportPoint<N, D> {
 }
 
 impl<N: Scalar, const D: usize> CastVertex<N, D> for Vector<N, D> {
-    #[inline(always)]
-    fn from_support(p: &SupportPoint<N, D>) -> Self {
-        p.point
-    }
-
     #[inline(always)]
     fn shifted(&self, x: &Vector<N, D>) -> Self {
         x - self

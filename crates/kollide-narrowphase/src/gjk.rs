@@ -22,7 +22,7 @@
 use kollide_math::{Scalar, Vector};
 use kollide_shapes::SupportPoint;
 
-use crate::{Cso, QuerySettings, Simplex, Status};
+use crate::{Cso, QuerySettings, Simplex, SimplexVertex, Status};
 
 /// What GJK found.
 #[derive(Clone, Copy, Debug)]
@@ -42,12 +42,12 @@ pub enum GjkOutcome<N: Scalar, const D: usize> {
 
 /// The full result of a GJK run: outcome, final simplex, status and iteration count.
 #[derive(Clone, Copy, Debug)]
-pub struct GjkResult<N: Scalar, const D: usize> {
+pub struct GjkResult<N: Scalar, const D: usize, V = SupportPoint<N, D>> {
     /// Intersecting or separated.
     pub outcome: GjkOutcome<N, D>,
     /// The final simplex: the supporting feature of the closest point, or a simplex around the
-    /// origin for EPA.
-    pub simplex: Simplex<N, D>,
+    /// origin for EPA (its vertices with their witnesses, unless `V` drops them).
+    pub simplex: Simplex<N, D, V>,
     /// How the run ended.
     pub status: Status,
     /// Iterations used.
@@ -78,13 +78,31 @@ pub fn gjk<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     touch_tolerance: N,
     settings: &QuerySettings<N>,
 ) -> GjkResult<N, D> {
+    gjk_with(cso, search_dir, max_distance, touch_tolerance, settings)
+}
+
+/// [`gjk`] with simplex vertices of type `V`: bare points (`Vector<N, D>`) for a query that
+/// needs no witness points (the boolean intersection test), whose simplex copies then move a
+/// third of the numbers. The arithmetic on the points is the same, so is the outcome.
+pub fn gjk_with<N, const D: usize, C, V>(
+    cso: &C,
+    search_dir: &Vector<N, D>,
+    max_distance: N,
+    touch_tolerance: N,
+    settings: &QuerySettings<N>,
+) -> GjkResult<N, D, V>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+    V: SimplexVertex<N, D>,
+{
     let mut dir = *search_dir;
     if dir.norm_squared() == N::zero() || !dir.iter().all(|x| x.is_finite_value()) {
         dir = Vector::zeros();
         dir[0] = N::one();
     }
     let first: SupportPoint<N, D> = cso.support(&dir);
-    let mut simplex = Simplex::new(first);
+    let mut simplex = Simplex::new(V::from_support(&first));
     let mut v = first.point;
     let mut lower_bound = N::zero();
     // Warm start: if the first search direction already separates (a cached direction from last
@@ -115,7 +133,7 @@ pub fn gjk<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
                 iterations: iteration,
             };
         }
-        let w = cso.support(&-v);
+        let w: SupportPoint<N, D> = cso.support(&-v);
         let vw = v.dot(&w.point);
         if vw > N::zero() {
             lower_bound = lower_bound.max_of(vw / vv.sqrt());
@@ -137,7 +155,7 @@ pub fn gjk<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             };
         }
         let previous = simplex;
-        simplex.push(w);
+        simplex.push(V::from_support(&w));
         if simplex.reduce() {
             return GjkResult {
                 outcome: GjkOutcome::Intersecting,

@@ -43,7 +43,7 @@ mod status;
 pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, shape_cast};
 pub use cso::{Cso, SingleShape};
 pub use epa::{EpaResult, epa};
-pub use gjk::{GjkOutcome, GjkResult, gjk};
+pub use gjk::{GjkOutcome, GjkResult, gjk, gjk_with};
 pub use manifold::{manifold2, manifold3};
 pub use polygon_depth::{Owner, PolygonSeparation, max_edge_separation, polygon_separation};
 pub use query::{

@@ -11,7 +11,7 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
-use crate::{GjkOutcome, QuerySettings, Status, epa, gjk};
+use crate::{GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
 /// the hill-climbing vertices of both shapes.
@@ -179,7 +179,8 @@ where
     };
     let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
-    let g = gjk(&md, &dir, radii, touch, settings);
+    // Only the outcome is read: the simplex keeps bare points, no witnesses.
+    let g = gjk_with::<_, D, _, Vector<N, D>>(&md, &dir, radii, touch, settings);
     let intersecting = match g.outcome {
         GjkOutcome::Intersecting => true,
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,

@@ -24,6 +24,8 @@ use kollide_shapes::SupportPoint;
 pub trait SimplexVertex<N: Scalar, const D: usize>: Copy {
     /// The point of the CSO.
     fn point(&self) -> &Vector<N, D>;
+    /// The vertex for a support point of the CSO (keeping what this vertex type keeps).
+    fn from_support(p: &SupportPoint<N, D>) -> Self;
 }
 
 impl<N: Scalar, const D: usize> SimplexVertex<N, D> for SupportPoint<N, D> {
@@ -31,12 +33,20 @@ impl<N: Scalar, const D: usize> SimplexVertex<N, D> for SupportPoint<N, D> {
     fn point(&self) -> &Vector<N, D> {
         &self.point
     }
+    #[inline(always)]
+    fn from_support(p: &SupportPoint<N, D>) -> Self {
+        *p
+    }
 }
 
 impl<N: Scalar, const D: usize> SimplexVertex<N, D> for Vector<N, D> {
     #[inline(always)]
     fn point(&self) -> &Vector<N, D> {
         self
+    }
+    #[inline(always)]
+    fn from_support(p: &SupportPoint<N, D>) -> Self {
+        p.point
     }
 }
 
