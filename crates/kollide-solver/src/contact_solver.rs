@@ -141,32 +141,6 @@ where
     pub tangent_turn: [[Ang<N, D>; 2]; 2],
 }
 
-impl<N: Scalar, const D: usize> ConstraintPoint<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    /// A point with every number zero: the missing point of a SIMD bundle, whose impulses
-    /// stay zero.
-    pub(crate) fn zero() -> Self {
-        let (z, a) = (N::zero(), Dim::<D>::angular_zero());
-        Self {
-            r_a: Vector::zeros(),
-            r_b: Vector::zeros(),
-            adjusted_separation: z,
-            normal_mass: z,
-            tangent_mass: [z; 2],
-            normal_impulse: z,
-            tangent_impulse: [z; 2],
-            max_normal_impulse: z,
-            relative_velocity: z,
-            normal_arm: [a; 2],
-            normal_turn: [a; 2],
-            tangent_arm: [[a; 2]; 2],
-            tangent_turn: [[a; 2]; 2],
-        }
-    }
-}
-
 /// The constraint of one manifold. Its points are `points[first..first + count]` of the
 /// solver's flat point array.
 #[derive(Clone, Copy, Debug)]

@@ -51,14 +51,6 @@ pub(crate) struct Group {
     pub used: usize,
 }
 
-impl Group {
-    /// Whether lane `l` holds a constraint.
-    #[inline(always)]
-    pub fn used(&self, l: usize) -> bool {
-        l < self.used
-    }
-}
-
 /// Groups the constraints (in wave order, `waves[k]` the wave of constraint `k`) into bundles of
 /// up to four constraints of the same wave and the same class (`class(k)`), calling `emit` for
 /// each bundle in wave order. `scratch` is reused storage.

@@ -4,14 +4,19 @@
 //! dynamic body, so four of them are solved side by side, every number an `f32x4` with one lane
 //! per constraint (structure of arrays). Grouping, masks and selects come from `wide.rs`.
 //!
+//! The whole contact part of a 3D `f32` step runs here ([`run`]): the scalar `prepare`, four
+//! manifolds at a time straight into [`Bundle`]s, warm starting, the solve and relax passes, the
+//! restitution pass, and writing the impulses back into the manifolds.
+//!
 //! **Same answers.** Each lane performs exactly the scalar solver's operations
 //! (`contact_solver.rs`) in the same order, with no fused multiply-adds, and branches become
 //! selects:
 //!
+//! - sums are taken left to right as nalgebra takes them: a dot product `(x + y) + z`, a matrix
+//!   times a vector row by row the same way;
 //! - the current separation `n · (Δp_B − Δp_A + q_B r_B − q_A r_A) + s₀` rotates the anchors
 //!   with the bodies' rotation since the step started, written as nalgebra's unit quaternion
-//!   times vector (`t = 2 q⃗ × r`, `r + w t + q⃗ × t`), and sums dot products as nalgebra does
-//!   (`(x + y) + z`);
+//!   times vector (`t = 2 q⃗ × r`, `r + w t + q⃗ × t`);
 //! - two-point manifolds try the block solver on both normal impulses first; lanes where it fails
 //!   (a speculative point, or an impulse that would pull) solve point by point;
 //! - manifolds of three or more points start at point `pass mod count`, so a bundle holds
@@ -26,71 +31,69 @@
 //!
 //! The tests step worlds both ways and compare every number of every body (a velocity of `−0.0`
 //! may come out `+0.0`, where a lane applies a zero impulse that the scalar loop skips).
-//!
-//! Contacts are still prepared by the scalar `prepare` and packed here once per step; the
-//! restitution pass runs on the scalar points after [`unpack`].
 
 use std::any::Any;
 
+use kollide_manifold::Contact;
 use kollide_math::{Scalar, Vec3, Vector};
 
-use crate::contact_solver::{
-    self as cs, BodyState, ConstraintPoint, ContactConstraint, Pass, SolverBody,
-};
-use crate::wide::{self, LANES, W, max, min};
-use crate::{Dim, SolverDim};
+use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody};
+use crate::wide::{self, LANES, W, mask, max, min};
+use crate::{ContactImpulse, ContactPair, Dim, SolverDim};
 
-/// What the substeps of a world step work on (the world's solver buffers).
+/// What the contact part of a world step works on (the world's buffers).
 pub(crate) struct Step<'a, N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    pub states: &'a mut Vec<BodyState<N, D>>,
-    pub bodies: &'a mut Vec<SolverBody<N, D>>,
-    pub constraints: &'a Vec<ContactConstraint<N, D>>,
-    pub points: &'a mut Vec<ConstraintPoint<N, D>>,
-    /// The wave of each constraint.
+    /// The touching pairs' solver inputs in wave order, and the wave of each.
+    pub inputs: &'a Vec<PrepareInput<N>>,
     pub waves: &'a [u32],
+    pub pairs: &'a mut Vec<ContactPair<N, D>>,
+    pub bodies: &'a mut Vec<SolverBody<N, D>>,
+    pub states: &'a mut Vec<BodyState<N, D>>,
     pub gravity: &'a Vector<N, D>,
     /// The substep.
     pub h: N,
     pub substeps: u32,
     pub warm_starting: bool,
+    pub restitution_threshold: N,
     /// The settings of the pass of a substep, with or without the soft bias.
     pub pass: &'a dyn Fn(usize, bool) -> Pass<N>,
+    /// Scratch buffers.
+    pub classes: &'a mut Vec<u8>,
+    pub order: &'a mut Vec<u32>,
 }
 
-/// Runs the substeps of a 3D `f32` world four constraints at a time and returns `true`; returns
-/// `false`, doing nothing, for any other world (the caller then runs the scalar loop).
-pub(crate) fn substeps<N: Scalar, const D: usize>(
-    packed: &mut Bundles,
-    step: Step<'_, N, D>,
-) -> bool
+/// Runs the contact part of a 3D `f32` world step four constraints at a time and returns `true`;
+/// returns `false`, doing nothing, for any other world (the caller then runs the scalar loop).
+pub(crate) fn run<N: Scalar, const D: usize>(packed: &mut Bundles, step: Step<'_, N, D>) -> bool
 where
     Dim<D>: SolverDim<N, D>,
 {
     fn cast<T: Any>(x: &mut dyn Any) -> Option<&mut T> {
         x.downcast_mut::<T>()
     }
-    let (Some(states), Some(bodies), Some(points)) = (
+    let (Some(states), Some(bodies), Some(pairs)) = (
         cast::<Vec<BodyState<f32, 3>>>(step.states),
         cast::<Vec<SolverBody<f32, 3>>>(step.bodies),
-        cast::<Vec<ConstraintPoint<f32, 3>>>(step.points),
+        cast::<Vec<ContactPair<f32, 3>>>(step.pairs),
     ) else {
         return false;
     };
-    let constraints = (step.constraints as &dyn Any)
-        .downcast_ref::<Vec<ContactConstraint<f32, 3>>>()
-        .expect("3D f32 constraints with 3D f32 states");
+    let inputs = (step.inputs as &dyn Any)
+        .downcast_ref::<Vec<PrepareInput<f32>>>()
+        .expect("f32 inputs with 3D f32 states");
     let gravity = (step.gravity as &dyn Any)
         .downcast_ref::<Vec3<f32>>()
         .expect("3D f32 gravity with 3D f32 states");
     let h = step.h.to_f64() as f32;
+    let threshold = step.restitution_threshold.to_f64() as f32;
     let pass = |sub: usize, use_bias: bool| {
         let p = (step.pass)(sub, use_bias);
         *(&p as &dyn Any).downcast_ref::<Pass<f32>>().expect("f32 pass settings")
     };
-    pack(constraints, points, step.waves, packed);
+    prepare(inputs, step.waves, pairs, bodies, states, step.classes, step.order, packed);
     for sub in 0..step.substeps as usize {
         cs::integrate_velocities::<f32, 3>(states, bodies, gravity, h);
         if step.warm_starting {
@@ -101,12 +104,16 @@ where
         cs::integrate_positions::<f32, 3>(states, bodies, h);
         solve(states, packed, pass(sub, false), true);
     }
-    unpack(packed, constraints, points);
+    restitution(states, packed, threshold);
+    store_impulses(packed, pairs);
     true
 }
 
 /// A 3D vector in four lanes.
 type V = [W; 3];
+
+/// A 3×3 matrix in four lanes, by rows.
+type M = [V; 3];
 
 /// One contact point of four constraints.
 #[derive(Clone, Copy, Debug, Default)]
@@ -124,6 +131,8 @@ pub(crate) struct WidePoint {
     relative_velocity: W,
     /// The separation as of the last pass that computed it (see [`solve`]).
     separation: W,
+    /// The rows' angular parts, as the scalar `ConstraintPoint` keeps them: `r × dir` for each
+    /// body, and the same through the body's inverse inertia.
     normal_arm: [V; 2],
     normal_turn: [V; 2],
     /// `[tangent][body]`.
@@ -137,8 +146,8 @@ pub(crate) struct Bundle {
     /// Body (state) indices; unused lanes repeat lane 0's bodies and are never written.
     a: [u32; LANES],
     b: [u32; LANES],
-    /// Index of each lane's constraint in the scalar list.
-    constraint: [u32; LANES],
+    /// Index of each lane's pair in the world's pair list.
+    pair: [u32; LANES],
     used: u8,
     write_a: [bool; LANES],
     write_b: [bool; LANES],
@@ -149,21 +158,23 @@ pub(crate) struct Bundle {
     normal: V,
     tangents: [V; 2],
     friction: W,
+    restitution: W,
     bias_rate: W,
     mass_scale: W,
     impulse_scale: W,
+    /// Inverse masses (zero for bodies that do not respond to impulses).
     inv_mass_a: W,
     inv_mass_b: W,
-    k_inv: [[W; 2]; 2],
+    /// `K⁻¹` (symmetric): its entries 00, 01 (= 10) and 11.
+    k_inv: [W; 3],
     k_diag: [W; 2],
 }
 
-/// The packed constraints of a step, and buffers reused from step to step.
+/// The bundles of a step, and buffers reused from step to step.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Bundles {
     bundles: Vec<Bundle>,
     points: Vec<WidePoint>,
-    scratch: Vec<u32>,
 }
 
 /// A body's velocities in four lanes.
@@ -216,12 +227,6 @@ impl WideBody {
     }
 }
 
-/// The bundle class of a constraint: its point count when it is three or more (those lanes
-/// must agree on the point order), else one class for one and two points.
-fn class(c: &ContactConstraint<f32, 3>) -> u8 {
-    if c.count > 2 { c.count as u8 } else { 2 }
-}
-
 /// `f` of each lane's item, in four lanes.
 #[inline(always)]
 fn lanes<T>(x: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
@@ -235,115 +240,276 @@ fn vector<T>(x: &[&T; LANES], f: impl Fn(&T) -> Vec3<f32>) -> V {
     [W::new(v.map(|v| v.x)), W::new(v.map(|v| v.y)), W::new(v.map(|v| v.z))]
 }
 
-/// Packs the constraints (in wave order, `waves[k]` the wave of constraint `k`) into bundles.
-pub(crate) fn pack(
-    constraints: &[ContactConstraint<f32, 3>],
-    points: &[ConstraintPoint<f32, 3>],
+/// Builds the bundles: the scalar `prepare` of every constraint (`inputs`, in wave order,
+/// `waves[k]` the wave of `inputs[k]`), four at a time in lanes, with the same arithmetic in
+/// the same order.
+///
+/// Within a wave the order is free (its constraints share no dynamic body), so a wave's
+/// constraints are grouped by point count: manifolds of three or more points rotate the point
+/// that leads with the pass, which all lanes of a bundle must agree on; one- and two-point
+/// manifolds share bundles.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prepare(
+    inputs: &[PrepareInput<f32>],
     waves: &[u32],
+    pairs: &[ContactPair<f32, 3>],
+    bodies: &[SolverBody<f32, 3>],
+    states: &[BodyState<f32, 3>],
+    classes: &mut Vec<u8>,
+    order: &mut Vec<u32>,
     out: &mut Bundles,
 ) {
-    let Bundles { bundles, points: wide_points, scratch } = out;
+    let Bundles { bundles, points } = out;
     bundles.clear();
-    wide_points.clear();
-    let missing = ConstraintPoint::<f32, 3>::zero();
+    points.clear();
+    classes.clear();
+    classes.extend(inputs.iter().map(|input| {
+        let n = pairs[input.pair as usize].manifold.len();
+        if n > 2 { n as u8 } else { 2 }
+    }));
     wide::group(
         waves,
-        |k| class(&constraints[k]),
-        scratch,
+        |k| classes[k],
+        order,
         |g| {
-            let c: [&ContactConstraint<f32, 3>; LANES] = g.lanes.map(|k| &constraints[k as usize]);
-            let has = |l: usize, i: usize| g.used(l) && i < c[l].count as usize;
-            let count = (0..g.used).map(|l| c[l].count).max().unwrap_or(0);
-            let first = wide_points.len() as u32;
-            for i in 0..count as usize {
-                let p: [&ConstraintPoint<f32, 3>; LANES] = core::array::from_fn(|l| {
-                    if has(l, i) { &points[c[l].first as usize + i] } else { &missing }
-                });
-                wide_points.push(WidePoint {
-                    exists: wide::mask(core::array::from_fn(|l| has(l, i))),
-                    r_a: vector(&p, |p| p.r_a),
-                    r_b: vector(&p, |p| p.r_b),
-                    adjusted_separation: lanes(&p, |p| p.adjusted_separation),
-                    normal_mass: lanes(&p, |p| p.normal_mass),
-                    tangent_mass: [
-                        lanes(&p, |p| p.tangent_mass[0]),
-                        lanes(&p, |p| p.tangent_mass[1]),
-                    ],
-                    normal_impulse: lanes(&p, |p| p.normal_impulse),
-                    tangent_impulse: [
-                        lanes(&p, |p| p.tangent_impulse[0]),
-                        lanes(&p, |p| p.tangent_impulse[1]),
-                    ],
-                    max_normal_impulse: lanes(&p, |p| p.max_normal_impulse),
-                    relative_velocity: lanes(&p, |p| p.relative_velocity),
-                    separation: W::splat(0.0),
-                    normal_arm: [vector(&p, |p| p.normal_arm[0]), vector(&p, |p| p.normal_arm[1])],
-                    normal_turn: [
-                        vector(&p, |p| p.normal_turn[0]),
-                        vector(&p, |p| p.normal_turn[1]),
-                    ],
-                    tangent_arm: [
-                        [vector(&p, |p| p.tangent_arm[0][0]), vector(&p, |p| p.tangent_arm[0][1])],
-                        [vector(&p, |p| p.tangent_arm[1][0]), vector(&p, |p| p.tangent_arm[1][1])],
-                    ],
-                    tangent_turn: [
-                        [
-                            vector(&p, |p| p.tangent_turn[0][0]),
-                            vector(&p, |p| p.tangent_turn[0][1]),
-                        ],
-                        [
-                            vector(&p, |p| p.tangent_turn[1][0]),
-                            vector(&p, |p| p.tangent_turn[1][1]),
-                        ],
-                    ],
-                });
-            }
-            bundles.push(Bundle {
-                a: c.map(|c| c.a),
-                b: c.map(|c| c.b),
-                constraint: g.lanes,
-                used: g.used as u8,
-                write_a: core::array::from_fn(|l| g.used(l) && c[l].dynamic_a),
-                write_b: core::array::from_fn(|l| g.used(l) && c[l].dynamic_b),
-                first,
-                count: count as u8,
-                has_block: wide::mask(core::array::from_fn(|l| g.used(l) && c[l].has_block)),
-                normal: vector(&c, |c| c.normal),
-                tangents: [vector(&c, |c| c.tangents[0]), vector(&c, |c| c.tangents[1])],
-                friction: lanes(&c, |c| c.friction),
-                bias_rate: lanes(&c, |c| c.softness.bias_rate),
-                mass_scale: lanes(&c, |c| c.softness.mass_scale),
-                impulse_scale: lanes(&c, |c| c.softness.impulse_scale),
-                inv_mass_a: lanes(&c, |c| c.inv_mass_a),
-                inv_mass_b: lanes(&c, |c| c.inv_mass_b),
-                k_inv: [
-                    [lanes(&c, |c| c.k_inv[0][0]), lanes(&c, |c| c.k_inv[0][1])],
-                    [lanes(&c, |c| c.k_inv[1][0]), lanes(&c, |c| c.k_inv[1][1])],
-                ],
-                k_diag: [lanes(&c, |c| c.k_diag[0]), lanes(&c, |c| c.k_diag[1])],
-            });
+            let input: [&PrepareInput<f32>; LANES] = g.lanes.map(|k| &inputs[k as usize]);
+            prepare_bundle(input, g.used, pairs, bodies, states, bundles, points);
         },
     );
 }
 
-/// Copies the accumulated impulses (and what the restitution pass reads) back to the scalar
-/// points.
-pub(crate) fn unpack(
-    packed: &Bundles,
-    constraints: &[ContactConstraint<f32, 3>],
-    points: &mut [ConstraintPoint<f32, 3>],
+/// A body of each lane as `prepare` reads it.
+struct PrepBody {
+    center: V,
+    v: V,
+    w: V,
+    /// Inverse mass and inertia as stored (the effective masses use these) and as applied
+    /// (zero unless the body is dynamic).
+    inv_mass: W,
+    inv_inertia: M,
+    applied_inv_mass: W,
+    applied_inv_inertia: M,
+}
+
+impl PrepBody {
+    #[inline(always)]
+    fn gather(
+        bodies: &[SolverBody<f32, 3>],
+        states: &[BodyState<f32, 3>],
+        at: [u32; LANES],
+    ) -> Self {
+        let b = at.map(|i| &bodies[i as usize]);
+        let s = at.map(|i| &states[i as usize]);
+        let dynamic = mask(b.map(|b| b.dynamic));
+        let zero = W::splat(0.0);
+        let inv_mass = lanes(&b, |b| b.inv_mass);
+        let inv_inertia: M = core::array::from_fn(|i| {
+            core::array::from_fn(|j| lanes(&b, |b| b.inv_inertia[(i, j)]))
+        });
+        Self {
+            center: vector(&b, |b| b.center.coords),
+            v: vector(&s, |s| s.v),
+            w: vector(&s, |s| s.w),
+            inv_mass,
+            inv_inertia,
+            applied_inv_mass: dynamic.select(inv_mass, zero),
+            applied_inv_inertia: inv_inertia.map(|row| row.map(|x| dynamic.select(x, zero))),
+        }
+    }
+}
+
+/// `m · v`, summed as nalgebra's 3×3 matrix times vector sums each row.
+#[inline(always)]
+fn apply(m: &M, v: &V) -> V {
+    core::array::from_fn(|i| m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2])
+}
+
+/// `a − b`.
+#[inline(always)]
+fn sub(a: &V, b: &V) -> V {
+    core::array::from_fn(|k| a[k] - b[k])
+}
+
+/// The constraints of up to four pairs (`used` lanes; the rest repeat the first one and are
+/// never written back), appended to `bundles` and their points to `points`.
+fn prepare_bundle(
+    input: [&PrepareInput<f32>; LANES],
+    used: usize,
+    pairs: &[ContactPair<f32, 3>],
+    bodies: &[SolverBody<f32, 3>],
+    states: &[BodyState<f32, 3>],
+    bundles: &mut Vec<Bundle>,
+    points: &mut Vec<WidePoint>,
 ) {
+    let zero = W::splat(0.0);
+    let one = W::splat(1.0);
+    let in_use = |l: usize| l < used;
+    let m = input.map(|i| &pairs[i.pair as usize].manifold);
+    let (a_at, b_at) = (input.map(|i| i.a), input.map(|i| i.b));
+    let ba = PrepBody::gather(bodies, states, a_at);
+    let bb = PrepBody::gather(bodies, states, b_at);
+    let normal = vector(&m, |m| m.normal);
+    let t: [[Vec3<f32>; 2]; LANES] = m.map(|m| Dim::<3>::tangents(&m.normal));
+    let t = [&t[0], &t[1], &t[2], &t[3]];
+    let tangents = [vector(&t, |t| t[0]), vector(&t, |t| t[1])];
+    let count = (0..used).map(|l| m[l].len()).max().unwrap_or(0);
+    let first = points.len() as u32;
+    let missing = Contact::default();
+    // A row's arms `[r_A × dir, r_B × dir]` and turns (the arms through the applied inverse
+    // inertias), and its effective mass (from the stored inverse masses).
+    let arms = |r_a: &V, r_b: &V, dir: &V| {
+        let arm = [cross(r_a, dir), cross(r_b, dir)];
+        let turn =
+            [apply(&ba.applied_inv_inertia, &arm[0]), apply(&bb.applied_inv_inertia, &arm[1])];
+        (arm, turn)
+    };
+    let effective_mass = |arm: &[V; 2], turn: &[V; 2]| {
+        let k = ba.inv_mass + bb.inv_mass + dot(&arm[0], &turn[0]) + dot(&arm[1], &turn[1]);
+        k.simd_gt(zero).select(one / k, zero)
+    };
+    for i in 0..count {
+        let c: [&Contact<f32, 3, ContactImpulse<f32>>; LANES] =
+            core::array::from_fn(|l| m[l].contacts().get(i).unwrap_or(&missing));
+        let exists = mask(core::array::from_fn(|l| in_use(l) && i < m[l].len()));
+        let keep = |x: W| exists.select(x, zero);
+        let keep_v = |v: V| v.map(keep);
+        // Every pair of a step shares the warm-start setting.
+        let warm = input[0].warm_start;
+        let half = W::splat(0.5);
+        let (pa, pb) = (vector(&c, |c| c.point_a.coords), vector(&c, |c| c.point_b.coords));
+        let mid: V = core::array::from_fn(|k| (pa[k] + pb[k]) * half);
+        let r_a = sub(&mid, &ba.center);
+        let r_b = sub(&mid, &bb.center);
+        // v + ω × r for each body.
+        let wa = cross(&ba.w, &r_a);
+        let wb = cross(&bb.w, &r_b);
+        let va: V = core::array::from_fn(|k| ba.v[k] + wa[k]);
+        let vb: V = core::array::from_fn(|k| bb.v[k] + wb[k]);
+        let dv = sub(&vb, &va);
+        let (normal_arm, normal_turn) = arms(&r_a, &r_b, &normal);
+        let rows = [arms(&r_a, &r_b, &tangents[0]), arms(&r_a, &r_b, &tangents[1])];
+        let tangent_mass = rows.map(|(arm, turn)| keep(effective_mass(&arm, &turn)));
+        let warm_of = |f: fn(&ContactImpulse<f32>) -> f32| {
+            if warm { keep(lanes(&c, |c| f(&c.user))) } else { zero }
+        };
+        points.push(WidePoint {
+            exists,
+            r_a: keep_v(r_a),
+            r_b: keep_v(r_b),
+            adjusted_separation: keep(lanes(&c, |c| c.separation) - dot(&sub(&r_b, &r_a), &normal)),
+            normal_mass: keep(effective_mass(&normal_arm, &normal_turn)),
+            tangent_mass,
+            normal_impulse: warm_of(|u| u.normal),
+            tangent_impulse: [warm_of(|u| u.tangent[0]), warm_of(|u| u.tangent[1])],
+            max_normal_impulse: zero,
+            relative_velocity: keep(dot(&normal, &dv)),
+            separation: zero,
+            normal_arm: normal_arm.map(keep_v),
+            normal_turn: normal_turn.map(keep_v),
+            tangent_arm: rows.map(|(arm, _)| arm.map(keep_v)),
+            tangent_turn: rows.map(|(_, turn)| turn.map(keep_v)),
+        });
+    }
+
+    // The scalar `block_inverse`, where a lane has exactly two points (with the stored inverse
+    // masses and inertias).
+    let two = mask(core::array::from_fn(|l| in_use(l) && m[l].len() == 2));
+    let mut block = zero.simd_gt(zero);
+    let mut k_inv = [zero; 3];
+    let mut k_diag = [zero; 2];
+    if count >= 2 && two.any() {
+        let (p0, p1) = (&points[first as usize], &points[first as usize + 1]);
+        let ang = |inv_inertia: &M, r1: &V, r2: &V| {
+            dot(&cross(r1, &normal), &apply(inv_inertia, &cross(r2, &normal)))
+        };
+        let mass = ba.inv_mass + bb.inv_mass;
+        let (ia, ib) = (&ba.inv_inertia, &bb.inv_inertia);
+        let k11 = mass + ang(ia, &p0.r_a, &p0.r_a) + ang(ib, &p0.r_b, &p0.r_b);
+        let k22 = mass + ang(ia, &p1.r_a, &p1.r_a) + ang(ib, &p1.r_b, &p1.r_b);
+        let k12 = mass + ang(ia, &p0.r_a, &p1.r_a) + ang(ib, &p0.r_b, &p1.r_b);
+        let det = k11 * k22 - k12 * k12;
+        block = two & det.simd_gt(zero) & !(k11 * k11).simd_ge(W::splat(1000.0) * det);
+        let inv = one / det;
+        let on = |x: W| block.select(x, zero);
+        k_inv = [on(k22 * inv), on(-k12 * inv), on(k11 * inv)];
+        k_diag = [on(k11), on(k22)];
+    }
+    bundles.push(Bundle {
+        a: a_at,
+        b: b_at,
+        pair: input.map(|i| i.pair),
+        used: used as u8,
+        write_a: core::array::from_fn(|l| in_use(l) && bodies[a_at[l] as usize].dynamic),
+        write_b: core::array::from_fn(|l| in_use(l) && bodies[b_at[l] as usize].dynamic),
+        first,
+        count: count as u8,
+        has_block: block,
+        normal,
+        tangents,
+        friction: lanes(&input, |i| i.friction),
+        restitution: lanes(&input, |i| i.restitution),
+        bias_rate: lanes(&input, |i| i.softness.bias_rate),
+        mass_scale: lanes(&input, |i| i.softness.mass_scale),
+        impulse_scale: lanes(&input, |i| i.softness.impulse_scale),
+        inv_mass_a: ba.applied_inv_mass,
+        inv_mass_b: bb.applied_inv_mass,
+        k_inv,
+        k_diag,
+    });
+}
+
+/// The scalar `restitution` pass on the bundles: points that approached faster than `threshold`
+/// and pushed bounce back with `e ×` their approach speed.
+pub(crate) fn restitution(states: &mut [BodyState<f32, 3>], packed: &mut Bundles, threshold: f32) {
+    let zero = W::splat(0.0);
+    let Bundles { bundles, points } = packed;
+    for bundle in bundles.iter() {
+        let pts = &mut points[bundle.first as usize..][..bundle.count as usize];
+        let bouncing = |p: &WidePoint| {
+            p.exists
+                & !bundle.restitution.simd_eq(zero)
+                & !p.relative_velocity.simd_gt(W::splat(-threshold))
+                & !p.max_normal_impulse.simd_eq(zero)
+        };
+        if pts.iter().all(|p| bouncing(p).none()) {
+            continue;
+        }
+        let mut a = WideBody::load(states, &bundle.a);
+        let mut b = WideBody::load(states, &bundle.b);
+        for p in pts.iter_mut() {
+            let m = bouncing(p);
+            let vn = row_velocity(&a, &b, &bundle.normal, &p.normal_arm);
+            let impulse = -p.normal_mass * (vn + bundle.restitution * p.relative_velocity);
+            let new = max(p.normal_impulse + impulse, zero);
+            let delta = new - p.normal_impulse;
+            p.normal_impulse = m.select(new, p.normal_impulse);
+            p.max_normal_impulse = m.select(max(p.max_normal_impulse, new), p.max_normal_impulse);
+            apply_row(
+                bundle,
+                &mut a,
+                &mut b,
+                &bundle.normal,
+                &p.normal_turn,
+                m.select(delta, zero),
+            );
+        }
+        a.store(states, &bundle.a, &bundle.write_a);
+        b.store(states, &bundle.b, &bundle.write_b);
+    }
+}
+
+/// Writes the accumulated impulses into the pairs' manifolds (for next step's warm start), as
+/// the scalar path does from its points.
+pub(crate) fn store_impulses(packed: &Bundles, pairs: &mut [ContactPair<f32, 3>]) {
     for b in &packed.bundles {
         let wide_points = &packed.points[b.first as usize..][..b.count as usize];
         for l in 0..b.used as usize {
-            let c = &constraints[b.constraint[l] as usize];
-            for (i, wp) in wide_points.iter().enumerate().take(c.count as usize) {
-                let cp = &mut points[c.first as usize + i];
-                cp.normal_impulse = wp.normal_impulse.to_array()[l];
-                cp.tangent_impulse =
-                    [wp.tangent_impulse[0].to_array()[l], wp.tangent_impulse[1].to_array()[l]];
-                cp.max_normal_impulse = wp.max_normal_impulse.to_array()[l];
-                cp.relative_velocity = wp.relative_velocity.to_array()[l];
+            let m = &mut pairs[b.pair[l] as usize].manifold;
+            for (contact, wp) in m.contacts_mut().iter_mut().zip(wide_points) {
+                contact.user = ContactImpulse {
+                    normal: wp.normal_impulse.to_array()[l],
+                    tangent: wp.tangent_impulse.map(|t| t.to_array()[l]),
+                };
             }
         }
     }
@@ -491,8 +657,8 @@ fn solve_bundle(
         let (l0, l1) = (pts[0].normal_impulse, pts[1].normal_impulse);
         let e0 = ms * rhs0 + is * bundle.k_diag[0] * l0;
         let e1 = ms * rhs1 + is * bundle.k_diag[1] * l1;
-        let d0 = -(bundle.k_inv[0][0] * e0 + bundle.k_inv[0][1] * e1);
-        let d1 = -(bundle.k_inv[1][0] * e0 + bundle.k_inv[1][1] * e1);
+        let d0 = -(bundle.k_inv[0] * e0 + bundle.k_inv[1] * e1);
+        let d1 = -(bundle.k_inv[1] * e0 + bundle.k_inv[2] * e1);
         let (n0, n1) = (l0 + d0, l1 + d1);
         // The block holds where both points touch (not speculative) and both impulses push.
         block = bundle.has_block
@@ -677,5 +843,16 @@ mod tests {
         for seed in 0..3 {
             same_with_and_without_simd(|| jumble(seed), 300);
         }
+    }
+
+    #[test]
+    fn simd_matches_the_scalar_solver_without_warm_starting_and_with_bounces() {
+        let make = || {
+            let mut w = jumble(7);
+            w.settings.warm_starting = false;
+            w.settings.restitution_threshold = 0.2;
+            w
+        };
+        same_with_and_without_simd(make, 300);
     }
 }

@@ -569,30 +569,33 @@ where
             wide2::store_impulses(&bundles, pairs, settings.warm_starting);
             self.slots_simd = slots;
             self.bundles = bundles;
-        } else {
+        } else if !(self.simd
+            && wide3::run(
+                &mut self.bundles3,
+                wide3::Step {
+                    inputs: &inputs,
+                    waves: &constraint_waves,
+                    pairs: &mut pairs,
+                    bodies: &mut bodies,
+                    states: &mut states,
+                    gravity: &self.gravity,
+                    h,
+                    substeps,
+                    warm_starting: settings.warm_starting,
+                    restitution_threshold: settings.restitution_threshold,
+                    pass: &pass,
+                    classes: &mut self.scratch_classes,
+                    order: &mut order,
+                },
+            ))
+        {
+            // 3D `f32` worlds took the SIMD path above (the same numbers; see `wide3.rs`);
+            // everything else runs the scalar loop, which stays the reference.
             for input in &inputs {
                 let m = &pairs[input.pair as usize].manifold;
                 constraints.push(cs::prepare(&bodies, &states, m, *input, &mut points));
             }
-            // 3D `f32` worlds solve four constraints at a time (the same numbers; see
-            // `wide3.rs`); everything else runs the scalar loop.
-            let wide = self.simd
-                && wide3::substeps(
-                    &mut self.bundles3,
-                    wide3::Step {
-                        states: &mut states,
-                        bodies: &mut bodies,
-                        constraints: &constraints,
-                        points: &mut points,
-                        waves: &constraint_waves,
-                        gravity: &self.gravity,
-                        h,
-                        substeps,
-                        warm_starting: settings.warm_starting,
-                        pass: &pass,
-                    },
-                );
-            for sub in (0..substeps as usize).filter(|_| !wide) {
+            for sub in 0..substeps as usize {
                 cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
                 if settings.warm_starting {
                     cs::warm_start(&mut states, &constraints, &points);
