@@ -34,7 +34,17 @@
 //!
 //! **Accumulated impulses.** The normal impulse is clamped as a total, never per iteration:
 //! `λ ← max(λ + Δλ, 0)`, so a contact can pull back an earlier over-push but never pull the bodies
-//! together. Friction is clamped to the Coulomb disc `|λ_t| ≤ μ λ_n`.
+//! together. Friction is clamped to the Coulomb limit of the normal impulses it rides on.
+//!
+//! **Friction.** In 2D each point has its friction row, clamped to `|λ_t| ≤ μ λ_n`. In 3D
+//! friction acts on the manifold as a whole (a *friction patch*, as in PhysX's patch friction
+//! and rapier's simplified friction model): two tangent rows at the centroid `c` of the points,
+//! whose impulse `λ_t` is clamped to the Coulomb disc `|λ_t| ≤ μ Σ λ_n,i`, and one twist row for
+//! the relative spin about the normal, clamped to `|λ_τ| ≤ μ Σ λ_n,i |p_i − c|`: the largest
+//! torque the points' own friction could resist. That is three rows per manifold instead of
+//! two per point (a face contact of four points: 7 rows instead of 12), with the same limits on
+//! the force and on the torque about the normal. Warm starting keeps the patch impulses as equal
+//! shares on the manifold's contacts, so they survive contacts coming and going.
 //!
 //! **Speculative contacts.** A contact with `s > 0` (within the speculative margin) removes only
 //! the approach velocity that would close the gap within the substep: `bias = s / h`.
@@ -136,9 +146,33 @@ where
     /// impulse; zero for bodies that do not respond to impulses).
     pub normal_arm: [Ang<N, D>; 2],
     pub normal_turn: [Ang<N, D>; 2],
-    /// The same for each tangent (`[tangent][body]`; the second tangent is unused in 2D).
+    /// The same for each tangent (`[tangent][body]`; the second tangent is unused in 2D, and
+    /// 3D keeps its friction in the constraint's [`Patch`] instead).
     pub tangent_arm: [[Ang<N, D>; 2]; 2],
     pub tangent_turn: [[Ang<N, D>; 2]; 2],
+    /// 3D: the point's distance from the friction patch's centre, its lever for the twist
+    /// limit.
+    pub twist_arm: N,
+}
+
+/// The friction of a whole 3D manifold (see "Friction" above): two tangent rows at the
+/// centroid of its points and a twist row about the normal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Patch<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The tangent rows' angular parts (`[tangent][body]`, as [`ConstraintPoint::tangent_arm`]),
+    /// effective masses and accumulated impulses.
+    pub tangent_arm: [[Ang<N, D>; 2]; 2],
+    pub tangent_turn: [[Ang<N, D>; 2]; 2],
+    pub tangent_mass: [N; 2],
+    pub tangent_impulse: [N; 2],
+    /// The twist row: the normal through each body's inverse inertia (zero unless dynamic),
+    /// its effective mass `1 / (n·I_A⁻¹n + n·I_B⁻¹n)` and its accumulated impulse.
+    pub twist_turn: [Ang<N, D>; 2],
+    pub twist_mass: N,
+    pub twist_impulse: N,
 }
 
 /// The constraint of one manifold. Its points are `points[first..first + count]` of the
@@ -171,6 +205,8 @@ where
     /// diagonal, when `K` is well conditioned.
     pub k_inv: [[N; 2]; 2],
     pub k_diag: [N; 2],
+    /// 3D friction (unused in 2D).
+    pub patch: Patch<N, D>,
 }
 
 impl<N: Scalar, const D: usize> ContactConstraint<N, D>
@@ -199,6 +235,13 @@ where
         la.w -= turn[0] * impulse;
         lb.v += p * self.inv_mass_b;
         lb.w += turn[1] * impulse;
+    }
+
+    /// Applies the twist impulse `λ` about the normal: `−λ n` to A's spin, `+λ n` to B's.
+    #[inline(always)]
+    fn apply_twist(&self, la: &mut Local<N, D>, lb: &mut Local<N, D>, impulse: N) {
+        la.w -= self.patch.twist_turn[0] * impulse;
+        lb.w += self.patch.twist_turn[1] * impulse;
     }
 
     #[inline(always)]
@@ -322,6 +365,18 @@ where
         ];
         (arm, turn)
     };
+    // 3D friction acts at the centroid of the points (see "Friction" above).
+    let patch_friction = D == 3;
+    let count = manifold.len();
+    let centre = if patch_friction && count > 0 {
+        let mut sum = Vector::<N, D>::zeros();
+        for mp in manifold.contacts() {
+            sum += mp.midpoint().coords;
+        }
+        sum / N::lit(count as f64)
+    } else {
+        Vector::zeros()
+    };
     for mp in manifold.contacts() {
         let p = mp.midpoint();
         let r_a = p - ba.center;
@@ -339,10 +394,11 @@ where
         let mut tangent_arm = [[zero; 2]; 2];
         let mut tangent_turn = [[zero; 2]; 2];
         let mut tangent_mass = [N::zero(); 2];
-        for t in 0..D - 1 {
+        for t in (0..D - 1).filter(|_| !patch_friction) {
             (tangent_arm[t], tangent_turn[t]) = arms(&r_a, &r_b, &tangents[t]);
             tangent_mass[t] = effective_mass(ba, bb, &tangent_arm[t], &tangent_turn[t]);
         }
+        let twist_arm = if patch_friction { (p.coords - centre).norm() } else { N::zero() };
         points.push(ConstraintPoint {
             r_a,
             r_b,
@@ -357,9 +413,14 @@ where
             normal_turn,
             tangent_arm,
             tangent_turn,
+            twist_arm,
         });
     }
-    let count = points.len() - first;
+    let patch = if patch_friction {
+        self::patch(ba, bb, manifold, &centre, &tangents, &inv_inertia_a, &inv_inertia_b, input)
+    } else {
+        Patch::zero()
+    };
     let block = if count == 2 {
         block_inverse(ba, bb, &points[first], &points[first + 1], &normal)
     } else {
@@ -384,6 +445,104 @@ where
         inv_mass_b: if bb.dynamic { bb.inv_mass } else { N::zero() },
         k_inv,
         k_diag,
+        patch,
+    }
+}
+
+impl<N: Scalar, const D: usize> Patch<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// No patch friction (2D).
+    fn zero() -> Self {
+        let z = Dim::<D>::angular_zero();
+        Self {
+            tangent_arm: [[z; 2]; 2],
+            tangent_turn: [[z; 2]; 2],
+            tangent_mass: [N::zero(); 2],
+            tangent_impulse: [N::zero(); 2],
+            twist_turn: [z; 2],
+            twist_mass: N::zero(),
+            twist_impulse: N::zero(),
+        }
+    }
+}
+
+/// The friction patch of a 3D manifold whose points have the centroid `centre`; the warm start
+/// sums the contacts' shares of last step's patch impulses.
+#[allow(clippy::too_many_arguments)]
+fn patch<N: Scalar, const D: usize>(
+    ba: &SolverBody<N, D>,
+    bb: &SolverBody<N, D>,
+    manifold: &Manifold<N, D, ContactImpulse<N>>,
+    centre: &Vector<N, D>,
+    tangents: &[Vector<N, D>; 2],
+    inv_inertia_a: &Inertia<N, D>,
+    inv_inertia_b: &Inertia<N, D>,
+    input: PrepareInput<N>,
+) -> Patch<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let r_a = centre - ba.center.coords;
+    let r_b = centre - bb.center.coords;
+    let mut tangent_arm = [[Dim::<D>::angular_zero(); 2]; 2];
+    let mut tangent_turn = tangent_arm;
+    let mut tangent_mass = [N::zero(); 2];
+    for t in 0..2 {
+        tangent_arm[t] = [Dim::<D>::cross(&r_a, &tangents[t]), Dim::<D>::cross(&r_b, &tangents[t])];
+        tangent_turn[t] = [
+            Dim::<D>::apply_inertia(inv_inertia_a, &tangent_arm[t][0]),
+            Dim::<D>::apply_inertia(inv_inertia_b, &tangent_arm[t][1]),
+        ];
+        tangent_mass[t] = effective_mass(ba, bb, &tangent_arm[t], &tangent_turn[t]);
+    }
+    let axis = Dim::<D>::twist_axis(&manifold.normal);
+    let twist_turn = [
+        Dim::<D>::apply_inertia(inv_inertia_a, &axis),
+        Dim::<D>::apply_inertia(inv_inertia_b, &axis),
+    ];
+    let k =
+        Dim::<D>::angular_dot(&axis, &twist_turn[0]) + Dim::<D>::angular_dot(&axis, &twist_turn[1]);
+    let twist_mass = if k > N::zero() { N::one() / k } else { N::zero() };
+    let mut tangent_impulse = [N::zero(); 2];
+    let mut twist_impulse = N::zero();
+    if input.warm_start {
+        for c in manifold.contacts() {
+            tangent_impulse[0] += c.user.tangent[0];
+            tangent_impulse[1] += c.user.tangent[1];
+            twist_impulse += c.user.twist;
+        }
+    }
+    Patch {
+        tangent_arm,
+        tangent_turn,
+        tangent_mass,
+        tangent_impulse,
+        twist_turn,
+        twist_mass,
+        twist_impulse,
+    }
+}
+
+/// The impulses of the constraint's `i`th point as the manifold keeps them for the next step:
+/// in 3D each contact holds an equal share of the patch impulses.
+pub(crate) fn stored_impulse<N: Scalar, const D: usize>(
+    c: &ContactConstraint<N, D>,
+    cp: &ConstraintPoint<N, D>,
+) -> ContactImpulse<N>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    if D == 3 {
+        let share = N::lit(c.count as f64);
+        ContactImpulse {
+            normal: cp.normal_impulse,
+            tangent: c.patch.tangent_impulse.map(|t| t / share),
+            twist: c.patch.twist_impulse / share,
+        }
+    } else {
+        ContactImpulse { normal: cp.normal_impulse, tangent: cp.tangent_impulse, twist: N::zero() }
     }
 }
 
@@ -493,15 +652,18 @@ pub(crate) fn warm_start<N: Scalar, const D: usize>(
         let (mut la, mut lb) = c.load(states);
         for cp in &points[c.range()] {
             c.apply_row(&mut la, &mut lb, &c.normal, &cp.normal_turn, cp.normal_impulse);
-            for t in 0..D - 1 {
-                c.apply_row(
-                    &mut la,
-                    &mut lb,
-                    &c.tangents[t],
-                    &cp.tangent_turn[t],
-                    cp.tangent_impulse[t],
-                );
+            if D == 2 {
+                let (t, turn) = (&c.tangents[0], &cp.tangent_turn[0]);
+                c.apply_row(&mut la, &mut lb, t, turn, cp.tangent_impulse[0]);
             }
+        }
+        if D == 3 {
+            let patch = &c.patch;
+            for t in 0..2 {
+                let (dir, turn) = (&c.tangents[t], &patch.tangent_turn[t]);
+                c.apply_row(&mut la, &mut lb, dir, turn, patch.tangent_impulse[t]);
+            }
+            c.apply_twist(&mut la, &mut lb, patch.twist_impulse);
         }
         c.store(states, &la, &lb);
     }
@@ -526,21 +688,21 @@ pub(crate) struct Pass<N> {
 /// One pass over the contacts: non-penetration (soft when `use_bias`), then friction.
 pub(crate) fn solve<N: Scalar, const D: usize>(
     states: &mut [BodyState<N, D>],
-    constraints: &[ContactConstraint<N, D>],
+    constraints: &mut [ContactConstraint<N, D>],
     points: &mut [ConstraintPoint<N, D>],
     pass: Pass<N>,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
     if pass.reverse {
-        for c in constraints.iter().rev() {
+        for c in constraints.iter_mut().rev() {
             let (mut la, mut lb) = c.load(states);
             solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
             c.store(states, &la, &lb);
         }
         return;
     }
-    for c in constraints {
+    for c in constraints.iter_mut() {
         let (mut la, mut lb) = c.load(states);
         solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
         c.store(states, &la, &lb);
@@ -550,7 +712,7 @@ pub(crate) fn solve<N: Scalar, const D: usize>(
 /// Solves one constraint on its bodies' local copies.
 #[inline(always)]
 fn solve_one<N: Scalar, const D: usize>(
-    c: &ContactConstraint<N, D>,
+    c: &mut ContactConstraint<N, D>,
     la: &mut Local<N, D>,
     lb: &mut Local<N, D>,
     pts: &mut [ConstraintPoint<N, D>],
@@ -603,42 +765,73 @@ fn solve_one<N: Scalar, const D: usize>(
             c.apply_row(la, lb, &normal, &cp.normal_turn, delta);
         }
     }
+    if D == 3 {
+        solve_patch(c, la, lb, pts);
+        return;
+    }
+    // 2D: each point's Coulomb disc is the interval `[−max_f, max_f]`: a clamp, written as two
+    // selects (an `if`/`else if` chain compiles to branches that mispredict whenever friction
+    // saturates).
     for cp in pts.iter_mut() {
         let max_f = c.friction * cp.normal_impulse;
-        if D == 2 {
-            // In 2D the Coulomb disc is the interval `[−max_f, max_f]`: a clamp, written as two
-            // selects (an `if`/`else if` chain compiles to branches that mispredict whenever
-            // friction saturates).
-            let vt = row_velocity(la, lb, &c.tangents[0], &cp.tangent_arm[0]);
-            let x = cp.tangent_impulse[0] - cp.tangent_mass[0] * vt;
-            let low = if x < -max_f { -max_f } else { x };
-            let new = if low > max_f { max_f } else { low };
-            let delta = new - cp.tangent_impulse[0];
-            cp.tangent_impulse[0] = new;
-            c.apply_row(la, lb, &c.tangents[0], &cp.tangent_turn[0], delta);
-        } else {
-            // Unclamped impulses per tangent (from the same velocities), then clamp the total
-            // to the Coulomb disc.
-            let mut new = [N::zero(); 2];
-            let mut len2 = N::zero();
-            for (t, x) in new.iter_mut().enumerate().take(D - 1) {
-                let vt = row_velocity(la, lb, &c.tangents[t], &cp.tangent_arm[t]);
-                *x = cp.tangent_impulse[t] - cp.tangent_mass[t] * vt;
-                len2 += *x * *x;
-            }
-            if len2 > max_f * max_f {
-                let scale = max_f / len2.sqrt();
-                for x in new.iter_mut().take(D - 1) {
-                    *x *= scale;
-                }
-            }
-            for (t, &x) in new.iter().enumerate().take(D - 1) {
-                let delta = x - cp.tangent_impulse[t];
-                c.apply_row(la, lb, &c.tangents[t], &cp.tangent_turn[t], delta);
-            }
-            cp.tangent_impulse = new;
+        let vt = row_velocity(la, lb, &c.tangents[0], &cp.tangent_arm[0]);
+        let x = cp.tangent_impulse[0] - cp.tangent_mass[0] * vt;
+        let low = if x < -max_f { -max_f } else { x };
+        let new = if low > max_f { max_f } else { low };
+        let delta = new - cp.tangent_impulse[0];
+        cp.tangent_impulse[0] = new;
+        c.apply_row(la, lb, &c.tangents[0], &cp.tangent_turn[0], delta);
+    }
+}
+
+/// 3D friction on the whole manifold: both tangent rows at the patch centre from the same
+/// velocities, their impulse scaled back onto the disc `|λ_t| ≤ μ Σ λ_n,i`, then the twist row
+/// clamped to `|λ_τ| ≤ μ Σ λ_n,i r_i`.
+#[inline(always)]
+fn solve_patch<N: Scalar, const D: usize>(
+    c: &mut ContactConstraint<N, D>,
+    la: &mut Local<N, D>,
+    lb: &mut Local<N, D>,
+    pts: &[ConstraintPoint<N, D>],
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    let mut pushed = N::zero();
+    let mut torque = N::zero();
+    for cp in pts {
+        pushed += cp.normal_impulse;
+        torque += cp.normal_impulse * cp.twist_arm;
+    }
+    let max_f = c.friction * pushed;
+    let patch = c.patch;
+    let mut new = [N::zero(); 2];
+    let mut len2 = N::zero();
+    for (t, x) in new.iter_mut().enumerate() {
+        let vt = row_velocity(la, lb, &c.tangents[t], &patch.tangent_arm[t]);
+        *x = patch.tangent_impulse[t] - patch.tangent_mass[t] * vt;
+        len2 += *x * *x;
+    }
+    if len2 > max_f * max_f {
+        let scale = max_f / len2.sqrt();
+        for x in &mut new {
+            *x *= scale;
         }
     }
+    for (t, &x) in new.iter().enumerate() {
+        let delta = x - patch.tangent_impulse[t];
+        c.apply_row(la, lb, &c.tangents[t], &patch.tangent_turn[t], delta);
+    }
+    c.patch.tangent_impulse = new;
+
+    let axis = Dim::<D>::twist_axis(&c.normal);
+    let spin = Dim::<D>::angular_dot(&lb.w, &axis) - Dim::<D>::angular_dot(&la.w, &axis);
+    let max_t = c.friction * torque;
+    let x = patch.twist_impulse - patch.twist_mass * spin;
+    let low = if x < -max_t { -max_t } else { x };
+    let new = if low > max_t { max_t } else { low };
+    let delta = new - patch.twist_impulse;
+    c.patch.twist_impulse = new;
+    c.apply_twist(la, lb, delta);
 }
 
 /// The restitution pass: contacts that were approaching faster than `threshold` bounce back

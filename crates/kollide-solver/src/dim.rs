@@ -110,6 +110,9 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     fn rotation_angle(rot: &Self::Rotation) -> N;
     /// Unit tangents spanning the plane perpendicular to `n` (the second is zero in 2D).
     fn tangents(n: &Vector<N, D>) -> [Vector<N, D>; 2];
+    /// The angular direction of a twist about the normal `n` (3D: `n` itself; 2D has no
+    /// rotation about a contact normal, so zero).
+    fn twist_axis(n: &Vector<N, D>) -> Self::Angular;
     /// Mass properties of a shape for a density.
     fn mass(shape: &Self::Shape, density: N) -> Result<BodyMass<N, D, Self::Inertia>, ShapeError>;
     /// The inverse of a local inertia (zero stays zero).
@@ -187,6 +190,9 @@ impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
     }
     fn rotation_angle(rot: &Rot2<N>) -> N {
         rot.angle()
+    }
+    fn twist_axis(_: &Vec2<N>) -> N {
+        N::zero()
     }
     fn tangents(n: &Vec2<N>) -> [Vec2<N>; 2] {
         [Vec2::new(n.y, -n.x), Vec2::zeros()]
@@ -273,6 +279,9 @@ impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
     }
     fn rotation_angle(rot: &Rot3<N>) -> N {
         rot.angle()
+    }
+    fn twist_axis(n: &Vec3<N>) -> Vec3<N> {
+        *n
     }
     fn tangents(n: &Vec3<N>) -> [Vec3<N>; 2] {
         let (t, b) = geom::orthonormal_basis(n);

@@ -124,20 +124,17 @@ pub(crate) struct WidePoint {
     r_b: V,
     adjusted_separation: W,
     normal_mass: W,
-    tangent_mass: [W; 2],
     normal_impulse: W,
-    tangent_impulse: [W; 2],
     max_normal_impulse: W,
     relative_velocity: W,
     /// The separation as of the last pass that computed it (see [`solve`]).
     separation: W,
-    /// The rows' angular parts, as the scalar `ConstraintPoint` keeps them: `r × dir` for each
-    /// body, and the same through the body's inverse inertia.
+    /// The normal row's angular parts, as the scalar `ConstraintPoint` keeps them: `r × n` for
+    /// each body, and the same through the body's inverse inertia.
     normal_arm: [V; 2],
     normal_turn: [V; 2],
-    /// `[tangent][body]`.
-    tangent_arm: [[V; 2]; 2],
-    tangent_turn: [[V; 2]; 2],
+    /// The distance from the friction patch's centre.
+    twist_arm: W,
 }
 
 /// Four constraints of one wave with the same point count (or all of one or two points).
@@ -168,6 +165,15 @@ pub(crate) struct Bundle {
     /// `K⁻¹` (symmetric): its entries 00, 01 (= 10) and 11.
     k_inv: [W; 3],
     k_diag: [W; 2],
+    /// The friction patch (the scalar `Patch`): tangent rows at the points' centroid
+    /// (`[tangent][body]`) and the twist row about the normal.
+    tangent_arm: [[V; 2]; 2],
+    tangent_turn: [[V; 2]; 2],
+    tangent_mass: [W; 2],
+    tangent_impulse: [W; 2],
+    twist_turn: [V; 2],
+    twist_mass: W,
+    twist_impulse: W,
 }
 
 /// The bundles of a step, and buffers reused from step to step.
@@ -367,19 +373,36 @@ fn prepare_bundle(
         let k = ba.inv_mass + bb.inv_mass + dot(&arm[0], &turn[0]) + dot(&arm[1], &turn[1]);
         k.simd_gt(zero).select(one / k, zero)
     };
-    for i in 0..count {
-        let c: [&Contact<f32, 3, ContactImpulse<f32>>; LANES] =
-            core::array::from_fn(|l| m[l].contacts().get(i).unwrap_or(&missing));
-        let exists = mask(core::array::from_fn(|l| in_use(l) && i < m[l].len()));
+    // Every pair of a step shares the warm-start setting.
+    let warm = input[0].warm_start;
+    let half = W::splat(0.5);
+    let contact = |i: usize| -> [&Contact<f32, 3, ContactImpulse<f32>>; LANES] {
+        core::array::from_fn(|l| m[l].contacts().get(i).unwrap_or(&missing))
+    };
+    let exists = |i: usize| mask(core::array::from_fn(|l| in_use(l) && i < m[l].len()));
+    // The points' midpoints, and their centroid: the friction patch's centre (a missing point
+    // adds zero, which leaves each lane's sum as the scalar's).
+    let mut mids = [[zero; 3]; 4];
+    let mut sum = [zero; 3];
+    for (i, mid) in mids.iter_mut().enumerate().take(count) {
+        let c = contact(i);
+        let (pa, pb) = (vector(&c, |c| c.point_a.coords), vector(&c, |c| c.point_b.coords));
+        *mid = core::array::from_fn(|k| (pa[k] + pb[k]) * half);
+        let e = exists(i);
+        for k in 0..3 {
+            sum[k] += e.select(mid[k], zero);
+        }
+    }
+    let n = W::new(m.map(|m| m.len() as f32));
+    let centre: V = sum.map(|x| x / n);
+    let mut patch_impulse = [zero; 3];
+    for (i, mid) in mids.iter().enumerate().take(count) {
+        let c = contact(i);
+        let exists = exists(i);
         let keep = |x: W| exists.select(x, zero);
         let keep_v = |v: V| v.map(keep);
-        // Every pair of a step shares the warm-start setting.
-        let warm = input[0].warm_start;
-        let half = W::splat(0.5);
-        let (pa, pb) = (vector(&c, |c| c.point_a.coords), vector(&c, |c| c.point_b.coords));
-        let mid: V = core::array::from_fn(|k| (pa[k] + pb[k]) * half);
-        let r_a = sub(&mid, &ba.center);
-        let r_b = sub(&mid, &bb.center);
+        let r_a = sub(mid, &ba.center);
+        let r_b = sub(mid, &bb.center);
         // v + ω × r for each body.
         let wa = cross(&ba.w, &r_a);
         let wb = cross(&bb.w, &r_b);
@@ -387,29 +410,34 @@ fn prepare_bundle(
         let vb: V = core::array::from_fn(|k| bb.v[k] + wb[k]);
         let dv = sub(&vb, &va);
         let (normal_arm, normal_turn) = arms(&r_a, &r_b, &normal);
-        let rows = [arms(&r_a, &r_b, &tangents[0]), arms(&r_a, &r_b, &tangents[1])];
-        let tangent_mass = rows.map(|(arm, turn)| keep(effective_mass(&arm, &turn)));
         let warm_of = |f: fn(&ContactImpulse<f32>) -> f32| {
             if warm { keep(lanes(&c, |c| f(&c.user))) } else { zero }
         };
+        patch_impulse[0] += warm_of(|u| u.tangent[0]);
+        patch_impulse[1] += warm_of(|u| u.tangent[1]);
+        patch_impulse[2] += warm_of(|u| u.twist);
+        let off = sub(mid, &centre);
         points.push(WidePoint {
             exists,
             r_a: keep_v(r_a),
             r_b: keep_v(r_b),
             adjusted_separation: keep(lanes(&c, |c| c.separation) - dot(&sub(&r_b, &r_a), &normal)),
             normal_mass: keep(effective_mass(&normal_arm, &normal_turn)),
-            tangent_mass,
             normal_impulse: warm_of(|u| u.normal),
-            tangent_impulse: [warm_of(|u| u.tangent[0]), warm_of(|u| u.tangent[1])],
             max_normal_impulse: zero,
             relative_velocity: keep(dot(&normal, &dv)),
             separation: zero,
             normal_arm: normal_arm.map(keep_v),
             normal_turn: normal_turn.map(keep_v),
-            tangent_arm: rows.map(|(arm, _)| arm.map(keep_v)),
-            tangent_turn: rows.map(|(_, turn)| turn.map(keep_v)),
+            twist_arm: keep(dot(&off, &off).sqrt()),
         });
     }
+    // The patch rows (the scalar `patch`).
+    let (r_a, r_b) = (sub(&centre, &ba.center), sub(&centre, &bb.center));
+    let rows = [arms(&r_a, &r_b, &tangents[0]), arms(&r_a, &r_b, &tangents[1])];
+    let twist_turn =
+        [apply(&ba.applied_inv_inertia, &normal), apply(&bb.applied_inv_inertia, &normal)];
+    let k = dot(&normal, &twist_turn[0]) + dot(&normal, &twist_turn[1]);
 
     // The scalar `block_inverse`, where a lane has exactly two points (with the stored inverse
     // masses and inertias).
@@ -455,6 +483,13 @@ fn prepare_bundle(
         inv_mass_b: bb.applied_inv_mass,
         k_inv,
         k_diag,
+        tangent_arm: rows.map(|(arm, _)| arm),
+        tangent_turn: rows.map(|(_, turn)| turn),
+        tangent_mass: rows.map(|(arm, turn)| effective_mass(&arm, &turn)),
+        tangent_impulse: [patch_impulse[0], patch_impulse[1]],
+        twist_turn,
+        twist_mass: k.simd_gt(zero).select(one / k, zero),
+        twist_impulse: patch_impulse[2],
     });
 }
 
@@ -505,11 +540,14 @@ pub(crate) fn store_impulses(packed: &Bundles, pairs: &mut [ContactPair<f32, 3>]
         let wide_points = &packed.points[b.first as usize..][..b.count as usize];
         for l in 0..b.used as usize {
             let m = &mut pairs[b.pair[l] as usize].manifold;
+            // Each contact keeps an equal share of the patch impulses (the scalar
+            // `stored_impulse`).
+            let share = m.len() as f32;
+            let tangent = b.tangent_impulse.map(|t| t.to_array()[l] / share);
+            let twist = b.twist_impulse.to_array()[l] / share;
             for (contact, wp) in m.contacts_mut().iter_mut().zip(wide_points) {
-                contact.user = ContactImpulse {
-                    normal: wp.normal_impulse.to_array()[l],
-                    tangent: wp.tangent_impulse.map(|t| t.to_array()[l]),
-                };
+                contact.user =
+                    ContactImpulse { normal: wp.normal_impulse.to_array()[l], tangent, twist };
             }
         }
     }
@@ -565,6 +603,16 @@ fn apply_row(
     }
 }
 
+/// Applies the twist impulse `λ` about the normal: `−λ n` to A's spin, `+λ n` to B's, as the
+/// scalar `apply_twist`.
+#[inline(always)]
+fn apply_twist(bundle: &Bundle, a: &mut WideBody, b: &mut WideBody, impulse: W) {
+    for k in 0..3 {
+        a.w[k] -= bundle.twist_turn[0][k] * impulse;
+        b.w[k] += bundle.twist_turn[1][k] * impulse;
+    }
+}
+
 /// The current separation of a point from the motion since the step started.
 #[inline(always)]
 fn separation(bundle: &Bundle, a: &Motion, b: &Motion, p: &WidePoint) -> W {
@@ -582,11 +630,12 @@ pub(crate) fn warm_start(states: &mut [BodyState<f32, 3>], packed: &Bundles) {
         // Missing points hold zero impulses.
         for p in &packed.points[bundle.first as usize..][..bundle.count as usize] {
             apply_row(bundle, &mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
-            for t in 0..2 {
-                let (dir, turn) = (&bundle.tangents[t], &p.tangent_turn[t]);
-                apply_row(bundle, &mut a, &mut b, dir, turn, p.tangent_impulse[t]);
-            }
         }
+        for t in 0..2 {
+            let (dir, turn) = (&bundle.tangents[t], &bundle.tangent_turn[t]);
+            apply_row(bundle, &mut a, &mut b, dir, turn, bundle.tangent_impulse[t]);
+        }
+        apply_twist(bundle, &mut a, &mut b, bundle.twist_impulse);
         a.store(states, &bundle.a, &bundle.write_a);
         b.store(states, &bundle.b, &bundle.write_b);
     }
@@ -606,12 +655,12 @@ pub(crate) fn solve(
 ) {
     let Bundles { bundles, points, .. } = packed;
     if pass.reverse {
-        for bundle in bundles.iter().rev() {
+        for bundle in bundles.iter_mut().rev() {
             let pts = &mut points[bundle.first as usize..][..bundle.count as usize];
             solve_bundle(states, bundle, pts, pass, moved);
         }
     } else {
-        for bundle in bundles.iter() {
+        for bundle in bundles.iter_mut() {
             let pts = &mut points[bundle.first as usize..][..bundle.count as usize];
             solve_bundle(states, bundle, pts, pass, moved);
         }
@@ -621,7 +670,7 @@ pub(crate) fn solve(
 #[inline(always)]
 fn solve_bundle(
     states: &mut [BodyState<f32, 3>],
-    bundle: &Bundle,
+    bundle: &mut Bundle,
     pts: &mut [WidePoint],
     pass: Pass<f32>,
     moved: bool,
@@ -701,32 +750,47 @@ fn solve_bundle(
         apply_row(bundle, &mut a, &mut b, &bundle.normal, &p.normal_turn, m.select(delta, zero));
     }
 
-    // Friction: both tangents from the same velocities, then the pair clamped to the Coulomb
-    // disc. A missing point has zero mass, impulse and arms, so its impulses stay zero.
-    for p in pts.iter_mut() {
-        let max_f = bundle.friction * p.normal_impulse;
-        let mut new = [zero; 2];
-        let mut len2 = zero;
-        for (t, x) in new.iter_mut().enumerate() {
-            let vt = row_velocity(&a, &b, &bundle.tangents[t], &p.tangent_arm[t]);
-            *x = p.tangent_impulse[t] - p.tangent_mass[t] * vt;
-            len2 += *x * *x;
-        }
-        let over = len2.simd_gt(max_f * max_f);
-        // Sliding is the exception in a pile: the square root and division only when a lane
-        // needs them.
-        if over.any() {
-            let scale = max_f / len2.sqrt();
-            for x in &mut new {
-                *x = over.select(*x * scale, *x);
-            }
-        }
-        for (t, &x) in new.iter().enumerate() {
-            let delta = x - p.tangent_impulse[t];
-            apply_row(bundle, &mut a, &mut b, &bundle.tangents[t], &p.tangent_turn[t], delta);
-        }
-        p.tangent_impulse = new;
+    // Friction on the whole manifold (the scalar `solve_patch`): both tangents from the same
+    // velocities, the pair scaled back onto the Coulomb disc of the summed normal impulses,
+    // then the twist clamped to their summed torque. Missing points add zero.
+    let mut pushed = zero;
+    let mut torque = zero;
+    for p in pts.iter() {
+        pushed += p.normal_impulse;
+        torque += p.normal_impulse * p.twist_arm;
     }
+    let max_f = bundle.friction * pushed;
+    let mut new = [zero; 2];
+    let mut len2 = zero;
+    for (t, x) in new.iter_mut().enumerate() {
+        let vt = row_velocity(&a, &b, &bundle.tangents[t], &bundle.tangent_arm[t]);
+        *x = bundle.tangent_impulse[t] - bundle.tangent_mass[t] * vt;
+        len2 += *x * *x;
+    }
+    let over = len2.simd_gt(max_f * max_f);
+    // Sliding is the exception in a pile: the square root and division only when a lane
+    // needs them.
+    if over.any() {
+        let scale = max_f / len2.sqrt();
+        for x in &mut new {
+            *x = over.select(*x * scale, *x);
+        }
+    }
+    for (t, &x) in new.iter().enumerate() {
+        let delta = x - bundle.tangent_impulse[t];
+        apply_row(bundle, &mut a, &mut b, &bundle.tangents[t], &bundle.tangent_turn[t], delta);
+    }
+    bundle.tangent_impulse = new;
+    let n = &bundle.normal;
+    let spin = dot(&b.w, n) - dot(&a.w, n);
+    let max_t = bundle.friction * torque;
+    let x = bundle.twist_impulse - bundle.twist_mass * spin;
+    // `x < −max_t ? −max_t : x`, then `low > max_t ? max_t : low` (NaNs as the scalar).
+    let low = (-max_t).fast_max(x);
+    let new = max_t.fast_min(low);
+    let delta = new - bundle.twist_impulse;
+    bundle.twist_impulse = new;
+    apply_twist(bundle, &mut a, &mut b, delta);
 
     a.store(states, &bundle.a, &bundle.write_a);
     b.store(states, &bundle.b, &bundle.write_b);

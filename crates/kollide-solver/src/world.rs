@@ -34,8 +34,13 @@ use std::any::Any;
 pub struct ContactImpulse<N> {
     /// Normal impulse (N·s per substep).
     pub normal: N,
-    /// Friction impulses along the contact's tangents (the second is unused in 2D).
+    /// Friction impulses along the contact's tangents (the second is unused in 2D). In 3D,
+    /// friction acts on the whole manifold (see the solver's notes on friction), and each
+    /// contact holds an equal share of the manifold's friction impulse.
     pub tangent: [N; 2],
+    /// 3D: this contact's equal share of the manifold's twist impulse (torsional friction about
+    /// the normal, N·m·s per substep); zero in 2D.
+    pub twist: N,
 }
 
 /// A persistent pair of bodies whose AABBs overlap, with its current manifold (world frame).
@@ -600,17 +605,16 @@ where
                 if settings.warm_starting {
                     cs::warm_start(&mut states, &constraints, &points);
                 }
-                cs::solve(&mut states, &constraints, &mut points, pass(sub, true));
+                cs::solve(&mut states, &mut constraints, &mut points, pass(sub, true));
                 cs::integrate_positions(&mut states, &mut bodies, h);
-                cs::solve(&mut states, &constraints, &mut points, pass(sub, false));
+                cs::solve(&mut states, &mut constraints, &mut points, pass(sub, false));
             }
             cs::restitution(&mut states, &constraints, &mut points, settings.restitution_threshold);
             for c in &constraints {
                 let m = &mut pairs[c.pair as usize].manifold;
                 let pts = &points[c.first as usize..(c.first + c.count) as usize];
                 for (contact, cp) in m.contacts_mut().iter_mut().zip(pts) {
-                    contact.user =
-                        ContactImpulse { normal: cp.normal_impulse, tangent: cp.tangent_impulse };
+                    contact.user = cs::stored_impulse(c, cp);
                 }
             }
         }

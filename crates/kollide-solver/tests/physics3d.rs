@@ -132,3 +132,77 @@ fn same_scene_twice_is_bit_identical() {
     };
     assert_eq!(run_once(), run_once());
 }
+
+/// A unit cube on a slope of angle θ (about the z axis) with friction μ (both bodies). Returns
+/// its displacement down the slope after `t` seconds beyond the part due to its velocity when
+/// timing starts (0.1 s after release, once the contact has settled).
+fn slide(theta: f64, mu: f64, t: f64) -> f64 {
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    let axis = Vec3::z() * theta;
+    let rot = Iso3::rotation(axis);
+    let slope = Cuboid::new(Vec3::new(50.0, 0.5, 50.0)).unwrap();
+    let at = |y: f64| Iso3::new(rot * Vec3::new(0.0, y, 0.0), axis);
+    w.add(BodyDesc::fixed(slope).pose(at(-0.5)).friction(mu)).unwrap();
+    let cube = Cuboid::new(Vec3::repeat(0.5)).unwrap();
+    let b = w.add(BodyDesc::dynamic(cube).pose(at(0.5)).friction(mu)).unwrap();
+    run(&mut w, 0.1);
+    let p0 = w.body(b).unwrap().pose().translation.vector;
+    let v0 = w.body(b).unwrap().linear_velocity();
+    run(&mut w, t);
+    let down = rot * Vec3::new(-1.0, 0.0, 0.0);
+    let d = (w.body(b).unwrap().pose().translation.vector - p0).dot(&down);
+    d - v0.dot(&down) * t
+}
+
+#[test]
+fn friction_holds_or_slides_with_the_right_acceleration() {
+    // Friction acts on the whole face (a patch at the points' centroid, see the solver's
+    // notes): the same Coulomb law as point by point.
+    let theta = 20f64.to_radians();
+    let held = slide(theta, 0.5, 2.0);
+    assert!(held.abs() < 1e-3, "cube with μ > tanθ slid {held} m");
+    let (mu, t) = (0.2, 2.0);
+    let d = slide(theta, mu, t);
+    let expected = 9.81 * (theta.sin() - mu * theta.cos());
+    let a = 2.0 * d / (t * t);
+    eprintln!("3D slope: a = {a:.4} vs {expected:.4}");
+    assert!((a - expected).abs() / expected < 0.02, "a = {a}, expected {expected}");
+}
+
+/// A unit cube resting on the ground, spun about the vertical at `spin` rad/s with friction
+/// `mu`; returns its spin and its sideways drift after `t` seconds.
+fn spin_down(mu: f64, spin: f64, t: f64) -> (f64, f64) {
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    let ground = Cuboid::new(Vec3::new(20.0, 0.5, 20.0)).unwrap();
+    w.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -0.5, 0.0)).friction(mu)).unwrap();
+    let cube = Cuboid::new(Vec3::repeat(0.5)).unwrap();
+    let b = w.add(BodyDesc::dynamic(cube).pose(Iso3::translation(0.0, 0.5, 0.0)).friction(mu));
+    let b = b.unwrap();
+    // Settle, then spin.
+    run(&mut w, 0.5);
+    let desc = w.body(b).unwrap().desc().clone().angular_velocity(Vec3::new(0.0, spin, 0.0));
+    w.remove(b).unwrap();
+    let b = w.add(desc).unwrap();
+    run(&mut w, t);
+    let body = w.body(b).unwrap();
+    let p = body.pose().translation.vector;
+    (body.angular_velocity().y, (p.x * p.x + p.z * p.z).sqrt())
+}
+
+#[test]
+fn twist_friction_stops_a_spinning_cube_at_the_coulomb_rate() {
+    // The twist limit is μ Σ λᵢ rᵢ: with the four corners at r = √2/2 from the centre, the
+    // cube (I = m/6) spins down at α = μ g (√2/2) · 6, as it would with friction at each corner.
+    let (mu, spin) = (0.6, 5.0);
+    let alpha = mu * 9.81 * 0.5f64.sqrt() * 6.0;
+    let (w_half, _) = spin_down(mu, spin, 0.1);
+    let expected = spin - alpha * 0.1;
+    eprintln!("spin after 0.1 s: {w_half:.4} rad/s vs {expected:.4}");
+    assert!((w_half - expected).abs() < 0.05 * spin, "spin {w_half}, expected {expected}");
+    let (w_end, drift) = spin_down(mu, spin, 1.0);
+    assert!(w_end.abs() < 1e-3, "still spinning at {w_end} rad/s");
+    assert!(drift < 1e-3, "drifted {drift} m while spinning down");
+    // Without friction nothing resists the spin.
+    let (w_free, _) = spin_down(0.0, spin, 1.0);
+    assert!((w_free - spin).abs() < 1e-3 * spin, "frictionless spin fell to {w_free}");
+}
