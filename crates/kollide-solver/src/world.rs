@@ -99,6 +99,8 @@ where
     scratch_movable: Vec<bool>,
     scratch_moved: Vec<u32>,
     scratch_wave_of_body: Vec<u32>,
+    /// The colours (waves) taken at each body, one bit each.
+    scratch_colours: Vec<u64>,
     scratch_waves: Vec<u32>,
     scratch_order: Vec<u32>,
     scratch_unsorted_inputs: Vec<cs::PrepareInput<N>>,
@@ -155,6 +157,7 @@ where
             scratch_movable: Vec::new(),
             scratch_moved: Vec::new(),
             scratch_wave_of_body: Vec::new(),
+            scratch_colours: Vec::new(),
             scratch_waves: Vec::new(),
             scratch_order: Vec::new(),
             scratch_unsorted_inputs: Vec::new(),
@@ -381,14 +384,23 @@ where
         // pair's predecessor. The two pair buffers are swapped from step to step instead of
         // allocated.
         //
-        // The solver visits constraints in "waves" instead of pair order: a constraint's wave is
-        // one more than the last wave that touched either of its dynamic bodies. Two constraints
-        // that share a dynamic body keep their relative order, and constraints that share none
-        // commute (each reads and writes only its two bodies' velocities and its own points;
-        // static and kinematic bodies are never written), so every pass gives bit-identical
-        // results to solving in pair order. What changes is that consecutive constraints are now
-        // independent, so the processor overlaps them instead of waiting for each one's result
-        // (pair order chains every constraint of a body one after another).
+        // The solver visits constraints in "waves" instead of pair order, and the constraints of
+        // one wave share no dynamic body, so they commute (each reads and writes only its two
+        // bodies' velocities and its own points; static and kinematic bodies are never
+        // written): the SIMD solvers take four of a wave at a time, and consecutive
+        // constraints are independent, so the processor overlaps them.
+        //
+        // 2D: a constraint's wave is one more than the last wave that touched either of its
+        // dynamic bodies, so constraints that share a body keep their pair order and every pass
+        // gives bit-identical results to solving in pair order. That order is spatially
+        // coherent, and the 100-row pyramid sways least with it.
+        //
+        // 3D: greedy colouring (as Box2D v3 colours its constraint graph): a constraint takes
+        // the lowest colour free at both of its dynamic bodies. A few colours of many
+        // constraints each fill the four SIMD lanes better than pair-order waves (a base-10 cube
+        // pyramid: 149 waves, 734 bundles for 2,470 constraints), which makes the 3D step about
+        // 6% faster; the cube pyramid stands as well (apex drift 2.2 mm against 2.9 mm). Bodies
+        // with 64 contacts or more fall back to waves after the colours.
         let old = std::mem::take(&mut self.pairs);
         let mut pairs = std::mem::take(&mut self.spare_pairs);
         pairs.clear();
@@ -399,6 +411,9 @@ where
         let mut unsorted = std::mem::take(&mut self.scratch_unsorted_inputs);
         wave_of_body.clear();
         wave_of_body.resize(bodies.len(), 0);
+        let mut colours = std::mem::take(&mut self.scratch_colours);
+        colours.clear();
+        colours.resize(bodies.len(), 0);
         waves.clear();
         unsorted.clear();
         let mut report = StepReport::default();
@@ -441,15 +456,29 @@ where
             if !m.is_empty() {
                 let (a, b) = (i as usize, j as usize);
                 let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
-                let wave_a = if da { wave_of_body[a] } else { 0 };
-                let wave_b = if db { wave_of_body[b] } else { 0 };
-                let wave = wave_a.max(wave_b);
-                if da {
-                    wave_of_body[a] = wave + 1;
-                }
-                if db {
-                    wave_of_body[b] = wave + 1;
-                }
+                let taken = (if da { colours[a] } else { 0 }) | (if db { colours[b] } else { 0 });
+                let wave = if D == 3 && taken != u64::MAX {
+                    let colour = (!taken).trailing_zeros();
+                    for (d, k) in [(da, a), (db, b)] {
+                        if d {
+                            colours[k] |= 1 << colour;
+                        }
+                    }
+                    colour
+                } else {
+                    // 2D, or every colour is taken at one of the bodies (64 contacts or more):
+                    // one more than the last wave of either body (after the colours in 3D).
+                    let wave_a = if da { wave_of_body[a] } else { 0 };
+                    let wave_b = if db { wave_of_body[b] } else { 0 };
+                    let wave = wave_a.max(wave_b);
+                    if da {
+                        wave_of_body[a] = wave + 1;
+                    }
+                    if db {
+                        wave_of_body[b] = wave + 1;
+                    }
+                    if D == 3 { u64::BITS + wave } else { wave }
+                };
                 waves.push(wave);
                 report.touching_pairs += 1;
                 report.contacts += m.len();
@@ -492,6 +521,7 @@ where
             *slot += 1;
         }
         self.scratch_wave_of_body = wave_of_body;
+        self.scratch_colours = colours;
         self.scratch_waves = waves;
         self.scratch_unsorted_inputs = unsorted;
 
