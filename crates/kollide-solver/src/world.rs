@@ -398,7 +398,8 @@ where
         // 3D: greedy colouring (as Box2D v3 colours its constraint graph): a constraint takes
         // the lowest colour free at both of its dynamic bodies. A few colours of many
         // constraints each fill the four SIMD lanes better than pair-order waves (a base-10 cube
-        // pyramid: 149 waves, 734 bundles for 2,470 constraints), which makes the 3D step about
+        // pyramid: 16 colours and 633 bundles instead of 149 waves and 734 bundles for 2,470
+        // constraints), which makes the 3D step about
         // 6% faster; the cube pyramid stands as well (apex drift 2.2 mm against 2.9 mm). Bodies
         // with 64 contacts or more fall back to waves after the colours.
         let old = std::mem::take(&mut self.pairs);
