@@ -55,7 +55,7 @@ use kollide_math::{Iso3, Mat3, Point3, Pose, Scalar, Vec3, geom};
 use kollide_shapes::{Cuboid, FeatureId};
 
 use super::assemble3::{UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact};
-use super::cuboid_face_clip::{MAX_FACE_POINTS, cuboid_face_contact};
+use super::cuboid_face_clip::{FacePoints, MAX_FACE_POINTS, cuboid_face_contact};
 use super::segment_closest::segments_closest;
 
 /// `EDGE_IDS[lo][axis]`: see [`cuboid_edge_id`]; 12 where bit `axis` of `lo` is set.
@@ -92,6 +92,12 @@ const fn edge_ids_table() -> [[u32; 3]; 8] {
 #[inline]
 pub fn cuboid_edge_id(lo: u32, axis: u32) -> u32 {
     EDGE_IDS.get(lo as usize).and_then(|row| row.get(axis as usize)).copied().unwrap_or(12)
+}
+
+/// [`cuboid_edge_id`] for tables built at compile time: `lo < 8` and `axis < 3` (a bad pair
+/// fails the build).
+pub(crate) const fn cuboid_edge_id_const(lo: u32, axis: u32) -> u32 {
+    EDGE_IDS[lo as usize][axis as usize]
 }
 
 /// The winning axis of the SAT.
@@ -254,19 +260,27 @@ fn face_manifold<N: Scalar, U: Copy + Default>(
     slack: N,
     flip: bool,
 ) -> Manifold<N, 3, U> {
-    let mut cands: [Contact<N, 3, U>; MAX_FACE_POINTS] = [Contact::default(); MAX_FACE_POINTS];
-    let count = cuboid_face_contact(rf, axis, sign, inc, pos_ri, margin, slack, &mut cands);
-    let mut n = Vec3::zeros();
-    n[axis] = sign;
-    let mut idx = [0usize; 4];
-    let k = reduce_to_four(&cands[..count], &n, &mut idx);
+    let mut face = FacePoints::new();
+    let count = cuboid_face_contact(rf, axis, sign, inc, pos_ri, margin, slack, &mut face);
+    // Up to four points are all kept, in order (what the reduction would choose); more are
+    // reduced to four.
+    let mut idx = [0, 1, 2, 3];
+    let k = if count <= 4 {
+        count
+    } else {
+        let cands: [Contact<N, 3, U>; MAX_FACE_POINTS] =
+            core::array::from_fn(|i| face.contact(i, axis, sign));
+        let mut n = Vec3::zeros();
+        n[axis] = sign;
+        reduce_to_four(&cands[..count], &n, &mut idx)
+    };
     let world: Mat3<N> = pos_r.rotation.to_rotation_matrix().into_inner();
     let origin = pos_r.translation.vector;
     let place = |p: &Point3<N>| Point3::from(world * p.coords + origin);
     let normal = world.column(axis) * sign;
     let mut m = Manifold::with_normal(if flip { -normal } else { normal });
     for &i in &idx[..k] {
-        let c = &cands[i];
+        let c = &face.contact::<U>(i, axis, sign);
         let (on_ref, on_inc) = (place(&c.point_a), place(&c.point_b));
         m.push(if flip {
             Contact::new(on_inc, on_ref, c.separation, c.id.flipped())
@@ -452,6 +466,160 @@ mod tests {
             counts[agree(&pa, &a, &pb, &b, 0.02)] += 1;
         }
         assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
+    }
+
+    /// A posed pair and a margin: `(pose a, box a, pose b, box b, margin)`.
+    type Pair = (Iso3<f64>, Cuboid<f64, 3>, Iso3<f64>, Cuboid<f64, 3>, f64);
+
+    /// The pairs of [`dumps_every_answer`], in `f64`.
+    fn dump_pairs() -> Vec<Pair> {
+        use core::f64::consts::FRAC_PI_2;
+        let mut r = ChaCha8Rng::seed_from_u64(0xd0_5eed);
+        let mut out = Vec::new();
+        let unit = Cuboid::new(Vec3::new(0.5, 0.5, 0.5)).unwrap();
+        // The 24 rotations of a cube (as axis–angle, so not exact in floating point) and identity.
+        let quarter = |r: &mut ChaCha8Rng| {
+            let axis = [Vec3::x(), Vec3::y(), Vec3::z()][r.random_range(0..3)];
+            let turns = r.random_range(0..4) as f64;
+            let axis2 = [Vec3::x(), Vec3::y(), Vec3::z()][r.random_range(0..3)];
+            let turns2 = r.random_range(0..4) as f64;
+            Iso3::new(Vec3::zeros(), axis * turns * FRAC_PI_2)
+                * Iso3::new(Vec3::zeros(), axis2 * turns2 * FRAC_PI_2)
+        };
+        for k in 0..50_000usize {
+            match k % 5 {
+                // Random boxes in random poses.
+                0 => {
+                    let (a, b) = (random_box(&mut r), random_box(&mut r));
+                    let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
+                    let pa = Iso3::new(c, random_unit(&mut r) * r.random_range(0.0..3.1));
+                    let reach = a.half_extents.norm() + b.half_extents.norm();
+                    let offset = random_unit(&mut r) * r.random_range(0.0..reach);
+                    let pb = Iso3::new(c + offset, random_unit(&mut r) * r.random_range(0.0..3.1));
+                    out.push((pa, a, pb, b, r.random_range(0.0..0.05)));
+                }
+                // Resting: stacked on a face, tilted or not, equal boxes a third of the time.
+                1 => {
+                    let a = random_box(&mut r);
+                    let b = if k % 3 == 0 { a } else { random_box(&mut r) };
+                    let pa = if k % 2 == 0 {
+                        Iso3::identity()
+                    } else {
+                        Iso3::new(
+                            Vec3::new(1.0, -2.0, 0.5),
+                            random_unit(&mut r) * r.random_range(0.0..3.1),
+                        )
+                    };
+                    let tilt = match r.random_range(0..4) {
+                        0 => 0.0,
+                        1 => r.random_range(0.0..1e-6),
+                        _ => r.random_range(0.0..0.2),
+                    };
+                    let spin = random_unit(&mut r) * tilt;
+                    let axis = r.random_range(0..3);
+                    let side = if r.random_bool(0.5) { 1.0 } else { -1.0 };
+                    let mut offset = Vec3::new(
+                        r.random_range(-1.0..1.0) * a.half_extents.x,
+                        r.random_range(-1.0..1.0) * a.half_extents.y,
+                        r.random_range(-1.0..1.0) * a.half_extents.z,
+                    );
+                    let gap = match r.random_range(0..3) {
+                        0 => 0.0,
+                        1 => r.random_range(-1e-6..1e-6),
+                        _ => r.random_range(-0.05..0.03),
+                    };
+                    offset[axis] = side * (a.half_extents[axis] + b.half_extents[axis] + gap);
+                    let pb = pa * Iso3::new(offset, spin);
+                    out.push((pa, a, pb, b, 0.02));
+                }
+                // A pyramid of unit cubes: on four below (quarter faces) or beside a neighbour
+                // (exactly touching), in cube rotations, jittered or not, far from the origin.
+                2 | 3 => {
+                    let base = Vec3::new(
+                        r.random_range(-6.0f64..6.0).round(),
+                        r.random_range(0.0f64..10.0).round() + 0.5,
+                        r.random_range(-6.0f64..6.0).round(),
+                    );
+                    let offset = if k % 5 == 2 {
+                        let (sx, sz) = (
+                            if r.random_bool(0.5) { 0.5 } else { -0.5 },
+                            if r.random_bool(0.5) { 0.5 } else { -0.5 },
+                        );
+                        Vec3::new(sx, 1.0, sz)
+                    } else {
+                        [Vec3::x(), -Vec3::x(), Vec3::z(), -Vec3::z(), Vec3::y()][r.random_range(0..5)]
+                    };
+                    let jitter = match r.random_range(0..4) {
+                        0 => 0.0,
+                        1 => 1e-7,
+                        2 => 1e-4,
+                        _ => 1e-2,
+                    };
+                    let j = |r: &mut ChaCha8Rng| random_unit(r) * r.random_range(0.0..1.0) * jitter;
+                    let (rot_a, rot_b) = if r.random_bool(0.5) {
+                        (Iso3::identity(), Iso3::identity())
+                    } else {
+                        (quarter(&mut r), quarter(&mut r))
+                    };
+                    let pa = Iso3::new(base + j(&mut r), j(&mut r)) * rot_a;
+                    let pb = Iso3::new(base + offset + j(&mut r), j(&mut r)) * rot_b;
+                    let (pa, pb) = if r.random_bool(0.5) { (pa, pb) } else { (pb, pa) };
+                    let margin = [0.0, 0.02, 0.04][r.random_range(0..3)];
+                    out.push((pa, unit, pb, unit, margin));
+                }
+                // Near ties: boxes of nearly equal sizes nearly aligned, overlapping a little on
+                // two or three axes at once, and edge-on pairs (rotated 45° about an axis).
+                _ => {
+                    let a = random_box(&mut r);
+                    let eps = |r: &mut ChaCha8Rng| r.random_range(-1e-5..1e-5);
+                    let b = Cuboid::new(a.half_extents.map(|h| h * (1.0 + eps(&mut r)))).unwrap();
+                    let pa = Iso3::new(Vec3::new(0.3, 0.1, -0.2), random_unit(&mut r) * 0.7);
+                    let rot = if r.random_bool(0.5) {
+                        random_unit(&mut r) * r.random_range(0.0..1e-3)
+                    } else {
+                        [Vec3::x(), Vec3::y(), Vec3::z()][r.random_range(0..3)]
+                            * (core::f64::consts::FRAC_PI_4 + eps(&mut r))
+                    };
+                    let mut offset = Vec3::zeros();
+                    for i in 0..3 {
+                        if r.random_bool(0.6) {
+                            let s = if r.random_bool(0.5) { 1.0 } else { -1.0 };
+                            offset[i] = s * (a.half_extents[i] + b.half_extents[i])
+                                * r.random_range(0.9..1.01);
+                        }
+                    }
+                    let pb = pa * Iso3::new(offset, rot);
+                    out.push((pa, a, pb, b, r.random_range(0.0..0.03)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Writes every answer of [`contact_cuboids`] on 50,000 pairs, in `f64` and in `f32`, to the
+    /// file named by `KOLLIDE_CUBOID_DUMP` (floats in their shortest round-trip form, so two
+    /// dumps are equal byte for byte exactly when the answers are bit for bit). Changes to the
+    /// routine that must not change its output are checked by diffing the dumps before and after.
+    #[test]
+    #[ignore = "writes a file; run by hand with KOLLIDE_CUBOID_DUMP set"]
+    fn dumps_every_answer() {
+        use std::fmt::Write as _;
+        let Ok(path) = std::env::var("KOLLIDE_CUBOID_DUMP") else { return };
+        let mut text = String::new();
+        let mut kinds = [0usize; 6];
+        for (k, (pa, a, pb, b, margin)) in dump_pairs().iter().enumerate() {
+            let m = contact_cuboids::<f64, ()>(pa, a, pb, b, *margin);
+            writeln!(text, "{k} f64 {:?} {:?} {:?}", m.normal, m.frame, m.contacts()).unwrap();
+            kinds[m.len()] += 1;
+            let f32_box = |c: &Cuboid<f64, 3>| Cuboid::new(c.half_extents.cast::<f32>()).unwrap();
+            let (a32, b32) = (f32_box(a), f32_box(b));
+            let (pa32, pb32) = (pa.cast::<f32>(), pb.cast::<f32>());
+            let m = contact_cuboids::<f32, ()>(&pa32, &a32, &pb32, &b32, *margin as f32);
+            writeln!(text, "{k} f32 {:?} {:?} {:?}", m.normal, m.frame, m.contacts()).unwrap();
+            kinds[m.len()] += 1;
+        }
+        writeln!(text, "contacts per manifold {kinds:?}").unwrap();
+        std::fs::write(path, text).unwrap();
     }
 
     #[test]

@@ -27,6 +27,14 @@
 //!   `(reference edge, incident edge)`, crossings of two side planes are the reference corner
 //!   `(corner, incident face)`. A box has 26 features, so while clipping every id is a one-byte
 //!   code (vertices `0..8`, edges `8..20`, faces `20..26`), turned into [`FeatureId`]s at the end.
+//!   The side planes of each of the six faces (axis, sign, edge and corner codes) and the edge
+//!   codes of each face's corners are tables built at compile time.
+//! * **Planes that cut nothing are skipped.** Each pass first measures every point against its
+//!   plane: when all are inside, Sutherland–Hodgman would copy the polygon unchanged (same points,
+//!   same order, same ids), so the pass does nothing; when none is, the face contact is empty.
+//!   Only a plane that really cuts the polygon runs the clip, into the other of two buffers. Resting
+//!   boxes mostly meet the first case: a box on a larger one, or beside an equal one, has every
+//!   incident corner inside most side planes (inside all four when the faces coincide).
 //! * The **slack** and the corner correction follow [`super::face_clip`]: side planes move out
 //!   by `slack` when the faces are nearly anti-parallel (cosine ≥ 0.99), and a reference corner
 //!   left by the clip is put back on the line through the true corner along `n`, where it meets
@@ -34,13 +42,15 @@
 //! * Each point `p` left is lifted to the reference face: its gap is `n · p − h_w`, the point on
 //!   the reference face `p − gap·n`. Points with a gap above the margin are dropped.
 //!
-//! Nothing is allocated; the result goes to a caller's array of eight contacts.
+//! Nothing is allocated; the result goes to a caller's [`FacePoints`]: at most eight points on
+//! the incident box with their gaps and feature codes, which the caller turns into contacts (in
+//! the world, and reduced to four only when there are more than four).
 
 use kollide_manifold::{Contact, ContactId};
 use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_shapes::{Cuboid, FeatureId};
 
-use super::cuboid_cuboid::cuboid_edge_id;
+use super::cuboid_cuboid::cuboid_edge_id_const;
 use super::face_clip::newell_normal;
 
 /// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
@@ -73,9 +83,63 @@ const fn face_corners_table() -> [[u32; 4]; 6] {
     table
 }
 
-/// The code of the box edge between adjacent corners `u` and `v` (see [`Point`]).
-fn edge_code(u: u32, v: u32) -> u8 {
-    EDGE + cuboid_edge_id(u & v, (u ^ v).trailing_zeros()) as u8
+/// The code of the box edge between adjacent corners `u` and `v` (see [`Poly`]).
+const fn edge_code(u: u32, v: u32) -> u8 {
+    EDGE + cuboid_edge_id_const(u & v, (u ^ v).trailing_zeros()) as u8
+}
+
+/// `FACE_EDGES[f][k]`: the code of the edge of face `f` from corner `k` to corner `k + 1`.
+const FACE_EDGES: [[u8; 4]; 6] = face_edges_table();
+
+const fn face_edges_table() -> [[u8; 4]; 6] {
+    let mut table = [[0u8; 4]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut k = 0;
+        while k < 4 {
+            table[f][k] = edge_code(FACE_CORNERS[f][k], FACE_CORNERS[f][(k + 1) % 4]);
+            k += 1;
+        }
+        f += 1;
+    }
+    table
+}
+
+/// A side plane of a reference face: the plane of the face's edge from corner `k` to corner
+/// `k + 1` (along axis `e`) is `±p[axis] ≤ h[axis] + slack`, with `axis` the one that is neither
+/// the face's axis nor `e`, and the sign of corner `k` on it (`negative` when it is `−`).
+#[derive(Clone, Copy)]
+struct Side {
+    axis: u8,
+    negative: bool,
+    /// The code of the face edge.
+    edge: u8,
+    /// The code of corner `k` (where this plane meets the previous one).
+    corner: u8,
+}
+
+/// `SIDES[f]`: the four side planes of face `f`, in the order of its edges.
+const SIDES: [[Side; 4]; 6] = sides_table();
+
+const fn sides_table() -> [[Side; 4]; 6] {
+    let mut table = [[Side { axis: 0, negative: false, edge: 0, corner: 0 }; 4]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut k = 0;
+        while k < 4 {
+            let (u, v) = (FACE_CORNERS[f][k], FACE_CORNERS[f][(k + 1) % 4]);
+            let axis = 3 - f / 2 - (u ^ v).trailing_zeros() as usize;
+            table[f][k] = Side {
+                axis: axis as u8,
+                negative: u & (1 << axis) == 0,
+                edge: edge_code(u, v),
+                corner: u as u8,
+            };
+            k += 1;
+        }
+        f += 1;
+    }
+    table
 }
 
 /// Feature codes: vertices `0..8`, edges from [`EDGE`], faces from [`FACE`].
@@ -93,110 +157,146 @@ fn feature(code: u8) -> FeatureId {
     }
 }
 
-/// A point being clipped: the point, its feature pair `(a, b)` = (reference feature, incident
-/// feature) and what the edge leaving it lies on (`edge`: side plane `0..4`, or the code of an
-/// incident edge), all as one-byte feature codes so that the clip moves little memory.
-#[derive(Clone, Copy, Debug)]
-struct Point<N: Scalar> {
-    p: Point3<N>,
-    a: u8,
-    b: u8,
-    edge: u8,
-}
-
-/// A polygon being clipped, in fixed inline storage.
-struct Quad<N: Scalar> {
-    points: [Point<N>; MAX_FACE_POINTS],
+/// A polygon being clipped, in fixed inline storage: point `i` is `p[i]`, with its feature pair
+/// `(a[i], b[i])` = (reference feature, incident feature) and what the edge leaving it lies on
+/// (`edge[i]`: side plane `0..4`, or the code of an incident edge), all as one-byte feature
+/// codes so that the clip moves little memory.
+#[derive(Clone, Copy)]
+struct Poly<N: Scalar> {
+    p: [Point3<N>; MAX_FACE_POINTS],
+    a: [u8; MAX_FACE_POINTS],
+    b: [u8; MAX_FACE_POINTS],
+    edge: [u8; MAX_FACE_POINTS],
     len: usize,
 }
 
-impl<N: Scalar> Quad<N> {
+impl<N: Scalar> Poly<N> {
     fn new() -> Self {
-        let p = Point { p: Point3::origin(), a: UNKNOWN, b: UNKNOWN, edge: UNKNOWN };
-        Self { points: [p; MAX_FACE_POINTS], len: 0 }
+        Self {
+            p: [Point3::origin(); MAX_FACE_POINTS],
+            a: [UNKNOWN; MAX_FACE_POINTS],
+            b: [UNKNOWN; MAX_FACE_POINTS],
+            edge: [UNKNOWN; MAX_FACE_POINTS],
+            len: 0,
+        }
     }
 
-    fn push(&mut self, v: Point<N>) {
+    #[inline(always)]
+    fn push(&mut self, p: Point3<N>, a: u8, b: u8, edge: u8) {
         // A convex quad clipped by four planes never exceeds eight points; the guard only keeps
         // rounding from ever indexing past the end.
-        if self.len < MAX_FACE_POINTS {
-            self.points[self.len] = v;
-            self.len += 1;
+        let i = self.len;
+        if i < MAX_FACE_POINTS {
+            self.p[i] = p;
+            self.a[i] = a;
+            self.b[i] = b;
+            self.edge[i] = edge;
+            self.len = i + 1;
         }
     }
 }
 
-/// The reference face's side planes: plane `k` (of the edge from corner `k` to corner `k + 1`)
-/// is `sign[k] · p[axis[k]] ≤ offset[k]`; `corner[k]` and `edge[k]` are feature codes.
-struct Sides<N: Scalar> {
-    axis: [usize; 4],
-    sign: [N; 4],
-    offset: [N; 4],
-    edge: [u8; 4],
-    corner: [u8; 4],
-}
-
-/// Clips `input` against side plane `k` into `out` (one Sutherland–Hodgman pass, see
-/// [`super::clip3`]). `face` is the incident face's code.
+/// Clips `input` against side plane `k` of reference face `f` into `out` (one
+/// Sutherland–Hodgman pass, see [`super::clip3`]), given every point's signed distance `d` to
+/// the plane. `face` is the incident face's code.
+#[inline(always)]
 fn clip_to_side<N: Scalar>(
-    input: &Quad<N>,
-    sides: &Sides<N>,
+    input: &Poly<N>,
+    d: &[N; MAX_FACE_POINTS],
+    f: usize,
     k: usize,
     face: u8,
-    out: &mut Quad<N>,
+    out: &mut Poly<N>,
 ) {
     out.len = 0;
     let n = input.len;
-    if n == 0 {
-        return;
-    }
-    let (axis, sign, offset) = (sides.axis[k], sides.sign[k], sides.offset[k]);
-    let dist = |v: &Point<N>| sign * v.p[axis] - offset;
-    let crossing = |prev: &Point<N>, cur: &Point<N>, dp: N, dc: N| {
+    let side = &SIDES[f][k];
+    let crossing = |j: usize, i: usize| {
+        let (dp, dc) = (d[j], d[i]);
         let t = dp / (dp - dc);
-        let p = prev.p + (cur.p - prev.p) * t;
-        if prev.edge >= EDGE {
+        let p = input.p[j] + (input.p[i] - input.p[j]) * t;
+        let edge = input.edge[j];
+        if edge >= EDGE {
             // An incident edge through the plane.
-            (p, sides.edge[k], prev.edge)
+            (p, side.edge, edge)
         } else {
             // A piece of an earlier side plane through this one: the corner they share.
-            let other = usize::from(prev.edge);
+            let other = usize::from(edge);
             let corner = if other == (k + 3) % 4 {
-                sides.corner[k]
+                side.corner
             } else if other == (k + 1) % 4 {
-                sides.corner[(k + 1) % 4]
+                SIDES[f][(k + 1) % 4].corner
             } else {
                 UNKNOWN
             };
             (p, corner, face)
         }
     };
-    let mut prev = &input.points[n - 1];
-    let mut dp = dist(prev);
-    for cur in &input.points[..n] {
-        let dc = dist(cur);
-        let (prev_in, cur_in) = (dp <= N::zero(), dc <= N::zero());
+    let zero = N::zero();
+    let mut j = n - 1;
+    for i in 0..n {
+        let (prev_in, cur_in) = (d[j] <= zero, d[i] <= zero);
         if prev_in && cur_in {
-            out.push(*cur);
+            out.push(input.p[i], input.a[i], input.b[i], input.edge[i]);
         } else if prev_in {
-            let (p, a, b) = crossing(prev, cur, dp, dc);
-            out.push(Point { p, a, b, edge: k as u8 });
+            let (p, a, b) = crossing(j, i);
+            out.push(p, a, b, k as u8);
         } else if cur_in {
-            let (p, a, b) = crossing(prev, cur, dp, dc);
-            out.push(Point { p, a, b, edge: prev.edge });
-            out.push(*cur);
+            let (p, a, b) = crossing(j, i);
+            out.push(p, a, b, input.edge[j]);
+            out.push(input.p[i], input.a[i], input.b[i], input.edge[i]);
         }
-        prev = cur;
-        dp = dc;
+        j = i;
+    }
+}
+
+/// The points of a face contact, in the reference box's frame: point `i` of `len` is
+/// `on_inc[i]`, on the incident box, `gap[i]` away from the reference face along its normal,
+/// from the feature pair `(a[i], b[i])` (feature codes: reference feature, incident feature).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FacePoints<N: Scalar> {
+    on_inc: [Point3<N>; MAX_FACE_POINTS],
+    gap: [N; MAX_FACE_POINTS],
+    a: [u8; MAX_FACE_POINTS],
+    b: [u8; MAX_FACE_POINTS],
+    /// How many points there are.
+    pub(crate) len: usize,
+}
+
+impl<N: Scalar> FacePoints<N> {
+    /// No points.
+    pub(crate) fn new() -> Self {
+        Self {
+            on_inc: [Point3::origin(); MAX_FACE_POINTS],
+            gap: [N::zero(); MAX_FACE_POINTS],
+            a: [UNKNOWN; MAX_FACE_POINTS],
+            b: [UNKNOWN; MAX_FACE_POINTS],
+            len: 0,
+        }
+    }
+
+    /// Point `i` as a contact of the reference face on `axis` with outward normal
+    /// `sign · e_axis`: `(point on the reference face, point on the incident box)`, the gap as
+    /// the separation, ids `(feature of the reference box, feature of the incident box)`.
+    #[inline(always)]
+    pub(crate) fn contact<U: Copy + Default>(
+        &self,
+        i: usize,
+        axis: usize,
+        sign: N,
+    ) -> Contact<N, 3, U> {
+        let (p, gap) = (self.on_inc[i], self.gap[i]);
+        let mut on_ref = p;
+        on_ref[axis] -= sign * gap;
+        Contact::new(on_ref, p, gap, ContactId::new(feature(self.a[i]), feature(self.b[i])))
     }
 }
 
 /// The face contact of the reference box `r` (its face on `axis` with outward normal
 /// `sign · e_axis`, `sign = ±1`) and the box `inc` placed in `r`'s frame by `pos_ri`. Writes the
-/// contacts with a separation up to `margin` to `out`, in `r`'s frame as
-/// `(point on r, point on inc)` with ids `(feature of r, feature of inc)`, and returns how many.
-/// `slack` moves the side planes out for resting faces (see the module docs).
-pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
+/// points with a separation up to `margin` to `out` (see [`FacePoints`]), in `r`'s frame, and
+/// returns how many. `slack` moves the side planes out for resting faces (see the module docs).
+pub(crate) fn cuboid_face_contact<N: Scalar>(
     r: &Cuboid<N, 3>,
     axis: usize,
     sign: N,
@@ -204,31 +304,25 @@ pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
     pos_ri: &Iso3<N>,
     margin: N,
     slack: N,
-    out: &mut [Contact<N, 3, U>; MAX_FACE_POINTS],
+    out: &mut FacePoints<N>,
 ) -> usize {
+    out.len = 0;
     let zero = N::zero();
     let hr = r.half_extents;
     let ref_face = 2 * axis + usize::from(sign < zero);
-    let ref_corners = &FACE_CORNERS[ref_face];
-    let ref_code = FACE + ref_face as u8;
 
     // The incident face: the support face of `inc` in −n (in its own frame).
     let mut n = Vec3::zeros();
     n[axis] = sign;
-    let inc_face = inc.support_face_index(&pos_ri.inverse_transform_vector(&-n));
+    let inc_face = inc.support_face_index(&pos_ri.inverse_transform_vector(&-n)) as usize;
     let inc_code = FACE + inc_face as u8;
-    let inc_corners = &FACE_CORNERS[inc_face as usize];
-    let mut a = Quad::new();
+    let inc_corners = &FACE_CORNERS[inc_face];
+    let mut bufs = [Poly::new(), Poly::new()];
     let mut corners = [Point3::origin(); 4];
     for k in 0..4 {
         let v = inc_corners[k];
         corners[k] = pos_ri * inc.vertex(v);
-        a.push(Point {
-            p: corners[k],
-            a: ref_code,
-            b: v as u8,
-            edge: edge_code(v, inc_corners[(k + 1) % 4]),
-        });
+        bufs[0].push(corners[k], FACE + ref_face as u8, v as u8, FACE_EDGES[inc_face][k]);
     }
     // The incident face's outward normal (from its corners, as the general clipper has it), and
     // its cosine with n.
@@ -237,45 +331,54 @@ pub(crate) fn cuboid_face_contact<N: Scalar, U: Copy + Default>(
     let slack = if -inc_denom >= N::lit(PARALLEL_FACES) { slack } else { zero };
 
     // The side planes, in the order of the reference face's edges.
-    let mut sides =
-        Sides { axis: [0; 4], sign: [zero; 4], offset: [zero; 4], edge: [0; 4], corner: [0; 4] };
-    for k in 0..4 {
-        let (u, v) = (ref_corners[k], ref_corners[(k + 1) % 4]);
-        let c = 3 - axis - (u ^ v).trailing_zeros() as usize;
-        sides.axis[k] = c;
-        sides.sign[k] = if u & (1 << c) != 0 { N::one() } else { -N::one() };
-        sides.offset[k] = hr[c] + slack;
-        sides.edge[k] = edge_code(u, v);
-        sides.corner[k] = u as u8;
-    }
-    let mut b = Quad::new();
-    for k in 0..4 {
-        clip_to_side(&a, &sides, k, inc_code, &mut b);
-        core::mem::swap(&mut a, &mut b);
-        if a.len == 0 {
+    let mut cur = 0;
+    for (k, side) in SIDES[ref_face].iter().enumerate() {
+        let c = usize::from(side.axis);
+        let offset = hr[c] + slack;
+        let [b0, b1] = &mut bufs;
+        let (input, output) = if cur == 0 { (&*b0, b1) } else { (&*b1, b0) };
+        let count = input.len;
+        let mut d = [zero; MAX_FACE_POINTS];
+        let mut inside = 0;
+        for (di, p) in d.iter_mut().zip(&input.p[..count]) {
+            let x = p[c];
+            // `σ p_c − offset` with σ = ±1, the general clipper's dot product with `±e_c`.
+            *di = if side.negative { -x - offset } else { x - offset };
+            inside += usize::from(*di <= zero);
+        }
+        if inside == count {
+            continue;
+        }
+        if inside == 0 {
             return 0;
         }
+        clip_to_side(input, &d, ref_face, k, inc_code, output);
+        cur ^= 1;
     }
+    let clipped = &bufs[cur];
 
     // Lift the points to the reference face.
     let plane = sign * hr[axis];
     let fix_corners = inc_denom.abs() > N::lit(1e-3);
     let mut count = 0;
-    for v in &a.points[..a.len] {
-        let mut p = v.p;
-        if fix_corners && v.b == inc_code && v.a < EDGE {
+    for i in 0..clipped.len {
+        let mut p = clipped.p[i];
+        let (a, b) = (clipped.a[i], clipped.b[i]);
+        if fix_corners && b == inc_code && a < EDGE {
             // A reference corner: back onto the true corner's line along n.
-            let c = r.vertex(u32::from(v.a));
+            let c = r.vertex(u32::from(a));
             p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
         }
         let gap = sign * (p[axis] - plane);
         if gap <= margin {
-            let mut on_ref = p;
-            on_ref[axis] -= sign * gap;
-            out[count] = Contact::new(on_ref, p, gap, ContactId::new(feature(v.a), feature(v.b)));
+            out.on_inc[count] = p;
+            out.gap[count] = gap;
+            out.a[count] = a;
+            out.b[count] = b;
             count += 1;
         }
     }
+    out.len = count;
     count
 }
 
