@@ -399,9 +399,9 @@ where
         // the lowest colour free at both of its dynamic bodies. A few colours of many
         // constraints each fill the four SIMD lanes better than pair-order waves (a base-10 cube
         // pyramid: 16 colours and 633 bundles instead of 149 waves and 734 bundles for 2,470
-        // constraints), which makes the 3D step about
-        // 6% faster; the cube pyramid stands as well (apex drift 2.2 mm against 2.9 mm). Bodies
-        // with 64 contacts or more fall back to waves after the colours.
+        // constraints), which makes the 3D step about 6% faster; the cube pyramid stands as
+        // well (apex drift 2.2 mm against 2.9 mm). Bodies with 64 contacts or more fall back to
+        // waves after the colours.
         let old = std::mem::take(&mut self.pairs);
         let mut pairs = std::mem::take(&mut self.spare_pairs);
         pairs.clear();
