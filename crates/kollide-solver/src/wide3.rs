@@ -6,7 +6,9 @@
 //!
 //! The whole contact part of a 3D `f32` step runs here ([`run`]): the scalar `prepare`, four
 //! manifolds at a time straight into [`Bundle`]s, warm starting, the solve and relax passes, the
-//! restitution pass, and writing the impulses back into the manifolds.
+//! restitution pass, and writing the impulses back into the manifolds. Bodies live in [`Slot`]s
+//! meanwhile (four aligned rows each, turned into lanes by 4×4 transposes; lanes that must not
+//! write store to a spare slot), as in 2D.
 //!
 //! **Same answers.** Each lane performs exactly the scalar solver's operations
 //! (`contact_solver.rs`) in the same order, with no fused multiply-adds, and branches become
@@ -36,6 +38,7 @@ use std::any::Any;
 
 use kollide_manifold::Contact;
 use kollide_math::{Scalar, Vec3, Vector};
+use nalgebra::{Quaternion, UnitQuaternion};
 
 use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody};
 use crate::wide::{self, LANES, W, mask, max, min};
@@ -93,18 +96,23 @@ where
         let p = (step.pass)(sub, use_bias);
         *(&p as &dyn Any).downcast_ref::<Pass<f32>>().expect("f32 pass settings")
     };
-    prepare(inputs, step.waves, pairs, bodies, states, step.classes, step.order, packed);
+    let spare = bodies.len() as u32;
+    prepare(inputs, step.waves, pairs, bodies, states, spare, step.classes, step.order, packed);
+    let mut slots = std::mem::take(&mut packed.slots);
+    to_slots(states, &mut slots);
     for sub in 0..step.substeps as usize {
-        cs::integrate_velocities::<f32, 3>(states, bodies, gravity, h);
+        integrate_velocities(&mut slots, bodies, gravity, h);
         if step.warm_starting {
-            warm_start(states, packed);
+            warm_start(&mut slots, packed);
         }
         // Positions last moved before the previous substep's relax pass.
-        solve(states, packed, pass(sub, true), sub == 0);
-        cs::integrate_positions::<f32, 3>(states, bodies, h);
-        solve(states, packed, pass(sub, false), true);
+        solve(&mut slots, packed, pass(sub, true), sub == 0);
+        integrate_positions(&mut slots, bodies, h);
+        solve(&mut slots, packed, pass(sub, false), true);
     }
-    restitution(states, packed, threshold);
+    restitution(&mut slots, packed, threshold);
+    from_slots(&slots, states);
+    packed.slots = slots;
     store_impulses(packed, pairs);
     true
 }
@@ -146,8 +154,10 @@ pub(crate) struct Bundle {
     /// Index of each lane's pair in the world's pair list.
     pair: [u32; LANES],
     used: u8,
-    write_a: [bool; LANES],
-    write_b: [bool; LANES],
+    /// Where each lane's bodies are written: their own slots for dynamic bodies, the spare
+    /// slot for the rest (and for unused lanes).
+    write_a: [u32; LANES],
+    write_b: [u32; LANES],
     /// The bundle's points are `points[first..first + count]` of [`Bundles::points`].
     first: u32,
     count: u8,
@@ -181,6 +191,70 @@ pub(crate) struct Bundle {
 pub(crate) struct Bundles {
     bundles: Vec<Bundle>,
     points: Vec<WidePoint>,
+    slots: Vec<Slot>,
+}
+
+/// A body's state as the SIMD loops keep it: four rows of four numbers, `(v, 0)`, `(ω, 0)`,
+/// `(Δp, 0)` and the rotation since the step started `(i, j, k, w)`, so that four bodies load
+/// as aligned rows and one 4×4 transpose per row turns them into lanes. The solver keeps one
+/// slot per body and a spare slot at the end that takes the writes of lanes that must not
+/// write.
+pub(crate) type Slot = [W; 4];
+
+/// A body state as a slot.
+#[inline(always)]
+fn slot_of(s: &BodyState<f32, 3>) -> Slot {
+    let q = s.dq.coords;
+    [
+        W::new([s.v.x, s.v.y, s.v.z, 0.0]),
+        W::new([s.w.x, s.w.y, s.w.z, 0.0]),
+        W::new([s.dp.x, s.dp.y, s.dp.z, 0.0]),
+        W::new([q.x, q.y, q.z, q.w]),
+    ]
+}
+
+/// A slot as a body state.
+#[inline(always)]
+fn state_of(slot: &Slot) -> BodyState<f32, 3> {
+    let [v, w, dp, q] = slot.map(|r| r.to_array());
+    BodyState {
+        v: Vec3::new(v[0], v[1], v[2]),
+        w: Vec3::new(w[0], w[1], w[2]),
+        dp: Vec3::new(dp[0], dp[1], dp[2]),
+        dq: UnitQuaternion::new_unchecked(Quaternion::new(q[3], q[0], q[1], q[2])),
+    }
+}
+
+/// Copies the body states into slots (plus the spare slot).
+fn to_slots(states: &[BodyState<f32, 3>], slots: &mut Vec<Slot>) {
+    slots.clear();
+    slots.extend(states.iter().map(slot_of));
+    slots.push([W::splat(0.0); 4]);
+}
+
+/// Copies the slots back into the body states.
+fn from_slots(slots: &[Slot], states: &mut [BodyState<f32, 3>]) {
+    for (s, slot) in states.iter_mut().zip(slots) {
+        *s = state_of(slot);
+    }
+}
+
+/// The scalar `integrate_velocities` on slots (the same per-body routine).
+fn integrate_velocities(slots: &mut [Slot], bodies: &[SolverBody<f32, 3>], g: &Vec3<f32>, h: f32) {
+    for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
+        let mut s = state_of(slot);
+        cs::integrate_velocity(&mut s, b, g, h);
+        *slot = slot_of(&s);
+    }
+}
+
+/// The scalar `integrate_positions` on slots.
+fn integrate_positions(slots: &mut [Slot], bodies: &mut [SolverBody<f32, 3>], h: f32) {
+    for (slot, b) in slots.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        let mut s = state_of(slot);
+        cs::integrate_position(&mut s, b, h);
+        *slot = slot_of(&s);
+    }
 }
 
 /// A body's velocities in four lanes.
@@ -198,37 +272,34 @@ struct Motion {
 
 impl Motion {
     #[inline(always)]
-    fn load(states: &[BodyState<f32, 3>], index: &[u32; LANES]) -> Self {
-        let s: [&BodyState<f32, 3>; LANES] = index.map(|i| &states[i as usize]);
-        Self {
-            dp: [lanes(&s, |s| s.dp.x), lanes(&s, |s| s.dp.y), lanes(&s, |s| s.dp.z)],
-            dq: [
-                lanes(&s, |s| s.dq.i),
-                lanes(&s, |s| s.dq.j),
-                lanes(&s, |s| s.dq.k),
-                lanes(&s, |s| s.dq.w),
-            ],
-        }
+    fn load(slots: &[Slot], index: &[u32; LANES]) -> Self {
+        let s = index.map(|i| &slots[i as usize]);
+        let [dx, dy, dz, _] = W::transpose([s[0][2], s[1][2], s[2][2], s[3][2]]);
+        let dq = W::transpose([s[0][3], s[1][3], s[2][3], s[3][3]]);
+        Self { dp: [dx, dy, dz], dq }
     }
 }
 
 impl WideBody {
     #[inline(always)]
-    fn load(states: &[BodyState<f32, 3>], index: &[u32; LANES]) -> Self {
-        let s: [&BodyState<f32, 3>; LANES] = index.map(|i| &states[i as usize]);
-        Self { v: vector(&s, |s| s.v), w: vector(&s, |s| s.w) }
+    fn load(slots: &[Slot], index: &[u32; LANES]) -> Self {
+        let s = index.map(|i| &slots[i as usize]);
+        let [vx, vy, vz, _] = W::transpose([s[0][0], s[1][0], s[2][0], s[3][0]]);
+        let [wx, wy, wz, _] = W::transpose([s[0][1], s[1][1], s[2][1], s[3][1]]);
+        Self { v: [vx, vy, vz], w: [wx, wy, wz] }
     }
 
+    /// Writes the velocities back, lane `l` to slot `to[l]` (the spare slot for lanes that
+    /// must not write).
     #[inline(always)]
-    fn store(&self, states: &mut [BodyState<f32, 3>], index: &[u32; LANES], write: &[bool; 4]) {
-        let v = self.v.map(|x| x.to_array());
-        let w = self.w.map(|x| x.to_array());
+    fn store(&self, slots: &mut [Slot], to: &[u32; LANES]) {
+        let zero = W::splat(0.0);
+        let v = W::transpose([self.v[0], self.v[1], self.v[2], zero]);
+        let w = W::transpose([self.w[0], self.w[1], self.w[2], zero]);
         for l in 0..LANES {
-            if write[l] {
-                let s = &mut states[index[l] as usize];
-                s.v = Vec3::new(v[0][l], v[1][l], v[2][l]);
-                s.w = Vec3::new(w[0][l], w[1][l], w[2][l]);
-            }
+            let slot = &mut slots[to[l] as usize];
+            slot[0] = v[l];
+            slot[1] = w[l];
         }
     }
 }
@@ -261,11 +332,12 @@ pub(crate) fn prepare(
     pairs: &[ContactPair<f32, 3>],
     bodies: &[SolverBody<f32, 3>],
     states: &[BodyState<f32, 3>],
+    spare: u32,
     classes: &mut Vec<u8>,
     order: &mut Vec<u32>,
     out: &mut Bundles,
 ) {
-    let Bundles { bundles, points } = out;
+    let Bundles { bundles, points, .. } = out;
     bundles.clear();
     points.clear();
     classes.clear();
@@ -279,7 +351,7 @@ pub(crate) fn prepare(
         order,
         |g| {
             let input: [&PrepareInput<f32>; LANES] = g.lanes.map(|k| &inputs[k as usize]);
-            prepare_bundle(input, g.used, pairs, bodies, states, bundles, points);
+            prepare_bundle(input, g.used, pairs, bodies, states, spare, bundles, points);
         },
     );
 }
@@ -344,6 +416,7 @@ fn prepare_bundle(
     pairs: &[ContactPair<f32, 3>],
     bodies: &[SolverBody<f32, 3>],
     states: &[BodyState<f32, 3>],
+    spare: u32,
     bundles: &mut Vec<Bundle>,
     points: &mut Vec<WidePoint>,
 ) {
@@ -467,8 +540,12 @@ fn prepare_bundle(
         b: b_at,
         pair: input.map(|i| i.pair),
         used: used as u8,
-        write_a: core::array::from_fn(|l| in_use(l) && bodies[a_at[l] as usize].dynamic),
-        write_b: core::array::from_fn(|l| in_use(l) && bodies[b_at[l] as usize].dynamic),
+        write_a: core::array::from_fn(|l| {
+            if in_use(l) && bodies[a_at[l] as usize].dynamic { a_at[l] } else { spare }
+        }),
+        write_b: core::array::from_fn(|l| {
+            if in_use(l) && bodies[b_at[l] as usize].dynamic { b_at[l] } else { spare }
+        }),
         first,
         count: count as u8,
         has_block: block,
@@ -495,9 +572,9 @@ fn prepare_bundle(
 
 /// The scalar `restitution` pass on the bundles: points that approached faster than `threshold`
 /// and pushed bounce back with `e ×` their approach speed.
-pub(crate) fn restitution(states: &mut [BodyState<f32, 3>], packed: &mut Bundles, threshold: f32) {
+pub(crate) fn restitution(slots: &mut [Slot], packed: &mut Bundles, threshold: f32) {
     let zero = W::splat(0.0);
-    let Bundles { bundles, points } = packed;
+    let Bundles { bundles, points, .. } = packed;
     for bundle in bundles.iter() {
         let pts = &mut points[bundle.first as usize..][..bundle.count as usize];
         let bouncing = |p: &WidePoint| {
@@ -509,8 +586,8 @@ pub(crate) fn restitution(states: &mut [BodyState<f32, 3>], packed: &mut Bundles
         if pts.iter().all(|p| bouncing(p).none()) {
             continue;
         }
-        let mut a = WideBody::load(states, &bundle.a);
-        let mut b = WideBody::load(states, &bundle.b);
+        let mut a = WideBody::load(slots, &bundle.a);
+        let mut b = WideBody::load(slots, &bundle.b);
         for p in pts.iter_mut() {
             let m = bouncing(p);
             let vn = row_velocity(&a, &b, &bundle.normal, &p.normal_arm);
@@ -528,8 +605,8 @@ pub(crate) fn restitution(states: &mut [BodyState<f32, 3>], packed: &mut Bundles
                 m.select(delta, zero),
             );
         }
-        a.store(states, &bundle.a, &bundle.write_a);
-        b.store(states, &bundle.b, &bundle.write_b);
+        a.store(slots, &bundle.write_a);
+        b.store(slots, &bundle.write_b);
     }
 }
 
@@ -623,10 +700,10 @@ fn separation(bundle: &Bundle, a: &Motion, b: &Motion, p: &WidePoint) -> W {
 }
 
 /// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start(states: &mut [BodyState<f32, 3>], packed: &Bundles) {
+pub(crate) fn warm_start(slots: &mut [Slot], packed: &Bundles) {
     for bundle in &packed.bundles {
-        let mut a = WideBody::load(states, &bundle.a);
-        let mut b = WideBody::load(states, &bundle.b);
+        let mut a = WideBody::load(slots, &bundle.a);
+        let mut b = WideBody::load(slots, &bundle.b);
         // Missing points hold zero impulses.
         for p in &packed.points[bundle.first as usize..][..bundle.count as usize] {
             apply_row(bundle, &mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
@@ -636,8 +713,8 @@ pub(crate) fn warm_start(states: &mut [BodyState<f32, 3>], packed: &Bundles) {
             apply_row(bundle, &mut a, &mut b, dir, turn, bundle.tangent_impulse[t]);
         }
         apply_twist(bundle, &mut a, &mut b, bundle.twist_impulse);
-        a.store(states, &bundle.a, &bundle.write_a);
-        b.store(states, &bundle.b, &bundle.write_b);
+        a.store(slots, &bundle.write_a);
+        b.store(slots, &bundle.write_b);
     }
 }
 
@@ -647,29 +724,24 @@ pub(crate) fn warm_start(states: &mut [BodyState<f32, 3>], packed: &Bundles) {
 /// changes when positions are integrated, not within a pass. With `moved` the pass computes
 /// every separation and stores it with the point; without, it reuses the stored ones: the relax
 /// pass of one substep and the soft pass of the next see the same positions.
-pub(crate) fn solve(
-    states: &mut [BodyState<f32, 3>],
-    packed: &mut Bundles,
-    pass: Pass<f32>,
-    moved: bool,
-) {
+pub(crate) fn solve(slots: &mut [Slot], packed: &mut Bundles, pass: Pass<f32>, moved: bool) {
     let Bundles { bundles, points, .. } = packed;
     if pass.reverse {
         for bundle in bundles.iter_mut().rev() {
             let pts = &mut points[bundle.first as usize..][..bundle.count as usize];
-            solve_bundle(states, bundle, pts, pass, moved);
+            solve_bundle(slots, bundle, pts, pass, moved);
         }
     } else {
         for bundle in bundles.iter_mut() {
             let pts = &mut points[bundle.first as usize..][..bundle.count as usize];
-            solve_bundle(states, bundle, pts, pass, moved);
+            solve_bundle(slots, bundle, pts, pass, moved);
         }
     }
 }
 
 #[inline(always)]
 fn solve_bundle(
-    states: &mut [BodyState<f32, 3>],
+    slots: &mut [Slot],
     bundle: &mut Bundle,
     pts: &mut [WidePoint],
     pass: Pass<f32>,
@@ -678,13 +750,13 @@ fn solve_bundle(
     let Pass { inv_h, max_push, slop, use_bias, index, .. } = pass;
     let zero = W::splat(0.0);
     let one = W::splat(1.0);
-    let mut a = WideBody::load(states, &bundle.a);
-    let mut b = WideBody::load(states, &bundle.b);
+    let mut a = WideBody::load(slots, &bundle.a);
+    let mut b = WideBody::load(slots, &bundle.b);
     let count = pts.len();
     // The bodies' motion since the step started does not change within a pass, so every
     // point's separation is computed once, up front (or reused, see `solve`).
     if moved {
-        let (ma, mb) = (Motion::load(states, &bundle.a), Motion::load(states, &bundle.b));
+        let (ma, mb) = (Motion::load(slots, &bundle.a), Motion::load(slots, &bundle.b));
         for p in pts.iter_mut() {
             p.separation = separation(bundle, &ma, &mb, p);
         }
@@ -792,8 +864,8 @@ fn solve_bundle(
     bundle.twist_impulse = new;
     apply_twist(bundle, &mut a, &mut b, delta);
 
-    a.store(states, &bundle.a, &bundle.write_a);
-    b.store(states, &bundle.b, &bundle.write_b);
+    a.store(slots, &bundle.write_a);
+    b.store(slots, &bundle.write_b);
 }
 
 #[cfg(test)]

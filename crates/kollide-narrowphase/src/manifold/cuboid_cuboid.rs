@@ -547,7 +547,8 @@ mod tests {
                         );
                         Vec3::new(sx, 1.0, sz)
                     } else {
-                        [Vec3::x(), -Vec3::x(), Vec3::z(), -Vec3::z(), Vec3::y()][r.random_range(0..5)]
+                        [Vec3::x(), -Vec3::x(), Vec3::z(), -Vec3::z(), Vec3::y()]
+                            [r.random_range(0..5)]
                     };
                     let jitter = match r.random_range(0..4) {
                         0 => 0.0,
@@ -584,7 +585,8 @@ mod tests {
                     for i in 0..3 {
                         if r.random_bool(0.6) {
                             let s = if r.random_bool(0.5) { 1.0 } else { -1.0 };
-                            offset[i] = s * (a.half_extents[i] + b.half_extents[i])
+                            offset[i] = s
+                                * (a.half_extents[i] + b.half_extents[i])
                                 * r.random_range(0.9..1.01);
                         }
                     }
