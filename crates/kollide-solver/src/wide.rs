@@ -42,6 +42,12 @@ pub(crate) fn max(a: W, b: W) -> W {
     a.fast_max(b)
 }
 
+/// `f` of each of four items, in lanes.
+#[inline(always)]
+pub(crate) fn gather<T>(items: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
+    W::new([f(items[0]), f(items[1]), f(items[2]), f(items[3])])
+}
+
 /// The constraints of one bundle.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group {

@@ -31,7 +31,7 @@ use kollide_math::{Rot2, Vec2};
 use kollide_manifold::Contact;
 
 use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody};
-use crate::wide::{self, LANES, W, mask, max, min};
+use crate::wide::{self, LANES, W, gather, mask, max, min};
 use crate::{ContactImpulse, ContactPair};
 
 /// One contact point of four constraints.
@@ -222,12 +222,6 @@ pub(crate) fn prepare(
             bundles.push(prepare_bundle(input, g.used, pairs, bodies, states, spare));
         },
     );
-}
-
-/// One number of four items in lanes.
-#[inline(always)]
-fn gather<T>(items: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
-    W::new([f(items[0]), f(items[1]), f(items[2]), f(items[3])])
 }
 
 /// `r × d` in lanes, as `Dim::<2>::cross`.

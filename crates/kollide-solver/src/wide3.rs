@@ -41,7 +41,7 @@ use kollide_math::{Scalar, Vec3, Vector};
 use nalgebra::{Quaternion, UnitQuaternion};
 
 use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody};
-use crate::wide::{self, LANES, W, mask, max, min};
+use crate::wide::{self, LANES, W, gather, mask, max, min};
 use crate::{ContactImpulse, ContactPair, Dim, SolverDim};
 
 /// What the contact part of a world step works on (the world's buffers).
@@ -304,12 +304,6 @@ impl WideBody {
     }
 }
 
-/// `f` of each lane's item, in four lanes.
-#[inline(always)]
-fn lanes<T>(x: &[&T; LANES], f: impl Fn(&T) -> f32) -> W {
-    W::new(x.map(f))
-}
-
 /// `f` of each lane's item, a vector in four lanes.
 #[inline(always)]
 fn vector<T>(x: &[&T; LANES], f: impl Fn(&T) -> Vec3<f32>) -> V {
@@ -380,9 +374,9 @@ impl PrepBody {
         let s = at.map(|i| &states[i as usize]);
         let dynamic = mask(b.map(|b| b.dynamic));
         let zero = W::splat(0.0);
-        let inv_mass = lanes(&b, |b| b.inv_mass);
+        let inv_mass = gather(&b, |b| b.inv_mass);
         let inv_inertia: M = core::array::from_fn(|i| {
-            core::array::from_fn(|j| lanes(&b, |b| b.inv_inertia[(i, j)]))
+            core::array::from_fn(|j| gather(&b, |b| b.inv_inertia[(i, j)]))
         });
         Self {
             center: vector(&b, |b| b.center.coords),
@@ -484,7 +478,7 @@ fn prepare_bundle(
         let dv = sub(&vb, &va);
         let (normal_arm, normal_turn) = arms(&r_a, &r_b, &normal);
         let warm_of = |f: fn(&ContactImpulse<f32>) -> f32| {
-            if warm { keep(lanes(&c, |c| f(&c.user))) } else { zero }
+            if warm { keep(gather(&c, |c| f(&c.user))) } else { zero }
         };
         patch_impulse[0] += warm_of(|u| u.tangent[0]);
         patch_impulse[1] += warm_of(|u| u.tangent[1]);
@@ -494,7 +488,9 @@ fn prepare_bundle(
             exists,
             r_a: keep_v(r_a),
             r_b: keep_v(r_b),
-            adjusted_separation: keep(lanes(&c, |c| c.separation) - dot(&sub(&r_b, &r_a), &normal)),
+            adjusted_separation: keep(
+                gather(&c, |c| c.separation) - dot(&sub(&r_b, &r_a), &normal),
+            ),
             normal_mass: keep(effective_mass(&normal_arm, &normal_turn)),
             normal_impulse: warm_of(|u| u.normal),
             max_normal_impulse: zero,
@@ -551,11 +547,11 @@ fn prepare_bundle(
         has_block: block,
         normal,
         tangents,
-        friction: lanes(&input, |i| i.friction),
-        restitution: lanes(&input, |i| i.restitution),
-        bias_rate: lanes(&input, |i| i.softness.bias_rate),
-        mass_scale: lanes(&input, |i| i.softness.mass_scale),
-        impulse_scale: lanes(&input, |i| i.softness.impulse_scale),
+        friction: gather(&input, |i| i.friction),
+        restitution: gather(&input, |i| i.restitution),
+        bias_rate: gather(&input, |i| i.softness.bias_rate),
+        mass_scale: gather(&input, |i| i.softness.mass_scale),
+        impulse_scale: gather(&input, |i| i.softness.impulse_scale),
         inv_mass_a: ba.applied_inv_mass,
         inv_mass_b: bb.applied_inv_mass,
         k_inv,
