@@ -108,6 +108,9 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     fn rotation_identity() -> Self::Rotation;
     /// The rotation angle of `rot` (its magnitude in 3D), for reports.
     fn rotation_angle(rot: &Self::Rotation) -> N;
+    /// `2 sin(θ/2)` for the rotation angle `θ`: how far the rotation moves a point at unit
+    /// distance from its axis (a chord of the unit circle), without trigonometry.
+    fn rotation_chord(rot: &Self::Rotation) -> N;
     /// Unit tangents spanning the plane perpendicular to `n` (the second is zero in 2D).
     fn tangents(n: &Vector<N, D>) -> [Vector<N, D>; 2];
     /// The angular direction of a twist about the normal `n` (3D: `n` itself; 2D has no
@@ -190,6 +193,11 @@ impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
     }
     fn rotation_angle(rot: &Rot2<N>) -> N {
         rot.angle()
+    }
+    fn rotation_chord(rot: &Rot2<N>) -> N {
+        // |e^{iθ} − 1|.
+        let (c, s) = (rot.re - N::one(), rot.im);
+        (c * c + s * s).sqrt()
     }
     fn twist_axis(_: &Vec2<N>) -> N {
         N::zero()
@@ -279,6 +287,10 @@ impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
     }
     fn rotation_angle(rot: &Rot3<N>) -> N {
         rot.angle()
+    }
+    fn rotation_chord(rot: &Rot3<N>) -> N {
+        // A unit quaternion's vector part has length sin(θ/2).
+        rot.imag().norm() * N::lit(2.0)
     }
     fn twist_axis(n: &Vec3<N>) -> Vec3<N> {
         *n

@@ -17,7 +17,7 @@
 //! nothing depends on hashing or addresses.
 
 use kollide_manifold::Manifold;
-use kollide_math::{Scalar, Vector};
+use kollide_math::{Pose, Scalar, Vector};
 use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::broadphase::SweepAndPrune;
@@ -105,6 +105,10 @@ where
     scratch_order: Vec<u32>,
     scratch_unsorted_inputs: Vec<cs::PrepareInput<N>>,
     spare_pairs: Vec<ContactPair<N, D>>,
+    /// What each pair's manifold was computed from (aligned with `pairs`; see
+    /// [`StepSettings::manifold_reuse_distance`]), and the same for `spare_pairs`.
+    caches: Vec<PairCache<N, D>>,
+    spare_caches: Vec<PairCache<N, D>>,
     solver_bodies: Vec<SolverBody<N, D>>,
     solver_states: Vec<BodyState<N, D>>,
     constraints: Vec<ContactConstraint<N, D>>,
@@ -132,6 +136,53 @@ pub const FAT_MARGIN: f64 = 0.1;
 /// step's contact whose accumulated impulse it inherits when their feature ids differ (see
 /// [`kollide_manifold::Manifold::match_previous_or_nearest`]).
 pub const WARM_START_MATCH_FRACTION: f64 = 0.05;
+
+/// The largest relative motion within which a pair keeps its manifold, as a fraction of the
+/// smaller shape's bounding radius (see [`StepSettings::manifold_reuse_distance`], the limit in
+/// metres).
+pub const REUSE_FRACTION: f64 = 0.01;
+
+/// What a pair's manifold was computed from, so that a later step can tell whether it still
+/// holds (Jolt's body-pair cache does the same).
+#[derive(Clone, Copy, Debug)]
+struct PairCache<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The manifold in the bodies' local frames; empty when there is nothing to reuse.
+    local: Manifold<N, D, ContactImpulse<N>>,
+    /// B's pose in A's frame, and the speculative margin, when it was computed.
+    relative: <Dim<D> as SolverDim<N, D>>::Pose,
+    margin: N,
+}
+
+impl<N: Scalar, const D: usize> PairCache<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// Whether the manifold still holds for B at `relative` (in A's frame) with `margin`: no
+    /// point of B within `radius_b` of its origin has moved by `tolerance` or more as seen from
+    /// A (a translation `Δt` and a turn by `θ` move such a point by at most
+    /// `|Δt| + 2 sin(θ/2) · radius_b`), and the margin has not grown beyond the tolerance
+    /// (a faster approach wants a wider margin, which may hold more contacts).
+    fn fits(
+        &self,
+        relative: &<Dim<D> as SolverDim<N, D>>::Pose,
+        margin: N,
+        tolerance: N,
+        radius_b: N,
+    ) -> bool {
+        if self.local.is_empty() || margin > self.margin + tolerance {
+            return false;
+        }
+        let shift = (relative.translation() - self.relative.translation()).norm();
+        let turn = Dim::<D>::rotation_delta(
+            &Dim::<D>::rotation(relative),
+            &Dim::<D>::rotation(&self.relative),
+        );
+        shift + Dim::<D>::rotation_chord(&turn) * radius_b < tolerance
+    }
+}
 
 /// A 2D world.
 pub type World2<N> = World<N, 2>;
@@ -162,6 +213,8 @@ where
             scratch_order: Vec::new(),
             scratch_unsorted_inputs: Vec::new(),
             spare_pairs: Vec::new(),
+            caches: Vec::new(),
+            spare_caches: Vec::new(),
             solver_bodies: Vec::new(),
             solver_states: Vec::new(),
             constraints: Vec::new(),
@@ -203,6 +256,8 @@ where
         self.free.push(h.index);
         self.bodies_changed = true;
         self.pairs.retain(|p| p.a.index != h.index && p.b.index != h.index);
+        // Removal is rare: the pairs' manifolds are computed afresh next step.
+        self.caches.clear();
         Ok(body)
     }
 
@@ -403,9 +458,14 @@ where
         // well (apex drift 2.2 mm against 2.9 mm). Bodies with 64 contacts or more fall back to
         // waves after the colours.
         let old = std::mem::take(&mut self.pairs);
+        let old_caches = std::mem::take(&mut self.caches);
         let mut pairs = std::mem::take(&mut self.spare_pairs);
+        let mut caches = std::mem::take(&mut self.spare_caches);
         pairs.clear();
         pairs.reserve(found.len());
+        caches.clear();
+        caches.reserve(found.len());
+        let reuse = settings.manifold_reuse_distance;
         let mut wave_of_body = std::mem::take(&mut self.scratch_wave_of_body);
         let mut waves = std::mem::take(&mut self.scratch_waves);
         let mut order = std::mem::take(&mut self.scratch_order);
@@ -426,34 +486,53 @@ where
             };
             // The speculative margin grows with the pair's closing speed over the step.
             let closing = (ba.desc.linear_velocity - bb.desc.linear_velocity).norm() * dt;
+            let pair_margin = margin + closing;
             let (ha, hb) = (self.handle(i), self.handle(j));
+            while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
+                cursor += 1;
+            }
+            let prev = old.get(cursor).filter(|p| p.a == ha && p.b == hb);
+            let (pose_a, pose_b) = (&ba.desc.pose, &bb.desc.pose);
+            let relative = pose_a.inv_compose(pose_b);
+            let tolerance = reuse
+                .min_of(N::lit(REUSE_FRACTION) * ba.bounding_radius.min_of(bb.bounding_radius));
+            let cached = prev
+                .and(old_caches.get(cursor))
+                .filter(|c| c.fits(&relative, pair_margin, tolerance, bb.bounding_radius));
             // The manifold is written straight into its place in the list (a manifold is a few
             // hundred bytes; building it aside and pushing it copies it twice).
             pairs.push(ContactPair { a: ha, b: hb, manifold: Manifold::new() });
             let pair = pairs.len() - 1;
             let m = &mut pairs[pair].manifold;
-            *m = Dim::<D>::manifold(
-                &ba.desc.pose,
-                &ba.desc.shape,
-                &bb.desc.pose,
-                &bb.desc.shape,
-                margin + closing,
-            );
-            while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
-                cursor += 1;
+            if let (Some(cache), Some(prev)) = (cached, prev) {
+                // The bodies barely moved relative to each other since the manifold was
+                // computed: carry its points with them and keep last step's impulses (the same
+                // contacts, in the same order).
+                *m = cache.local.to_world(pose_a, pose_b);
+                for (c, p) in m.contacts_mut().iter_mut().zip(prev.manifold.contacts()) {
+                    c.user = p.user;
+                }
+                caches.push(*cache);
+            } else {
+                *m =
+                    Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, pair_margin);
+                if let Some(prev) = prev {
+                    // Feature ids can change while the contacts stay where they were (two
+                    // nearly tied faces swapping the reference role as the bodies turn by a
+                    // hair); such a contact takes the impulse of the previous contact nearest to
+                    // it, so a loaded stack does not lose its warm start and creep.
+                    let near = N::lit(WARM_START_MATCH_FRACTION)
+                        * ba.bounding_radius.min_of(bb.bounding_radius);
+                    m.match_previous_or_nearest(&prev.manifold, near);
+                }
+                let local = if reuse > N::zero() && !m.is_empty() {
+                    m.to_local(pose_a, pose_b)
+                } else {
+                    Manifold::new()
+                };
+                caches.push(PairCache { local, relative, margin: pair_margin });
             }
-            if let Some(prev) = old.get(cursor)
-                && prev.a == ha
-                && prev.b == hb
-            {
-                // Feature ids can change while the contacts stay where they were (two nearly
-                // tied faces swapping the reference role as the bodies turn by a hair); such a
-                // contact takes the impulse of the previous contact nearest to it, so a loaded
-                // stack does not lose its warm start and creep.
-                let near = N::lit(WARM_START_MATCH_FRACTION)
-                    * ba.bounding_radius.min_of(bb.bounding_radius);
-                m.match_previous_or_nearest(&prev.manifold, near);
-            }
+            let m = &pairs[pair].manifold;
             if !m.is_empty() {
                 let (a, b) = (i as usize, j as usize);
                 let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
@@ -498,6 +577,8 @@ where
         self.scratch_pairs = found;
         self.scratch_moved = moved;
         self.spare_pairs = old;
+        self.spare_caches = old_caches;
+        self.caches = caches;
 
         // Counting sort of the touching pairs by wave, stable (pair order within a wave).
         let wave_count = waves.iter().map(|&w| w as usize + 1).max().unwrap_or(0);
@@ -671,5 +752,84 @@ where
         self.constraint_points = points;
         self.pairs = pairs;
         Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kollide_math::{Iso3, Vec3};
+    use kollide_shapes::{Cuboid, Shape3, SupportMap};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// A manifold reused after a small relative motion against the one computed afresh: on
+    /// random touching cuboid pairs moved by random amounts that `fits` accepts, the deepest
+    /// separations agree within the tolerance (every point of B moved less than that) and the
+    /// normals within the turn.
+    #[test]
+    fn reused_manifolds_agree_with_fresh_ones_within_the_tolerance() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut reused = 0;
+        for _ in 0..8000 {
+            let mut r = |lo: f64, hi: f64| rng.random_range(lo..hi);
+            let size = |r: &mut dyn FnMut(f64, f64) -> f64| {
+                Vec3::new(r(0.1, 1.0), r(0.1, 1.0), r(0.1, 1.0))
+            };
+            let a = Shape3::Cuboid(Cuboid::new(size(&mut r)).unwrap());
+            let b = Shape3::Cuboid(Cuboid::new(size(&mut r)).unwrap());
+            let pose_a = Iso3::new(
+                Vec3::new(r(-5.0, 5.0), r(-5.0, 5.0), r(-5.0, 5.0)),
+                Vec3::new(r(-2.0, 2.0), r(-2.0, 2.0), r(-2.0, 2.0)),
+            );
+            let rot_b = Vec3::new(r(-2.0, 2.0), r(-2.0, 2.0), r(-2.0, 2.0));
+            // B placed so that the pair overlaps a little or nearly touches.
+            let dir = Vec3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0)).normalize();
+            let reach = a.bounding_radius() + b.bounding_radius();
+            let mut pose_b =
+                Iso3::new(pose_a.translation.vector + dir * reach * r(0.3, 0.8), rot_b);
+            let margin = 0.04;
+            let m0 = Dim::<3>::manifold(&pose_a, &a, &pose_b, &b, margin);
+            if m0.is_empty() {
+                continue;
+            }
+            let cache = PairCache::<f64, 3> {
+                local: m0.to_local(&pose_a, &pose_b),
+                relative: pose_a.inv_compose(&pose_b),
+                margin,
+            };
+            // A small random motion of B.
+            let step = r(0.0, 2e-3);
+            let turn = r(0.0, 2e-3);
+            pose_b = Iso3::new(
+                pose_b.translation.vector
+                    + Vec3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0)).normalize() * step,
+                Vec3::zeros(),
+            ) * Iso3::rotation(
+                Vec3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0)).normalize() * turn,
+            ) * Iso3::rotation(rot_b);
+            let tolerance = 1e-3;
+            let relative = pose_a.inv_compose(&pose_b);
+            if !cache.fits(&relative, margin, tolerance, b.bounding_radius()) {
+                continue;
+            }
+            reused += 1;
+            let kept = cache.local.to_world(&pose_a, &pose_b);
+            let fresh = Dim::<3>::manifold(&pose_a, &a, &pose_b, &b, margin);
+            let deepest =
+                |m: &Manifold<f64, 3, ContactImpulse<f64>>| m.min_separation().unwrap_or(margin);
+            assert!(
+                (deepest(&kept) - deepest(&fresh)).abs() <= tolerance + 1e-9 || fresh.is_empty(),
+                "deepest separation {} reused against {} fresh",
+                deepest(&kept),
+                deepest(&fresh)
+            );
+            if !fresh.is_empty() {
+                let angle = kept.normal.dot(&fresh.normal).clamp(-1.0, 1.0).acos();
+                assert!(angle < 1e-2, "normals {} apart", angle);
+            }
+        }
+        assert!(reused > 500, "only {reused} pairs reused");
     }
 }
