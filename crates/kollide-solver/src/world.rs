@@ -16,8 +16,8 @@
 //! The same scene stepped twice gives bit-identical states: pairs are visited in sorted order and
 //! nothing depends on hashing or addresses.
 
-use kollide_manifold::Manifold;
-use kollide_math::{Pose, Scalar, Vector};
+use kollide_manifold::{MAX_CONTACTS, Manifold};
+use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::broadphase::SweepAndPrune;
@@ -63,6 +63,9 @@ pub struct StepReport {
     pub touching_pairs: usize,
     /// Contact points solved.
     pub contacts: usize,
+    /// Manifolds kept from an earlier step instead of computed (see
+    /// [`StepSettings::manifold_reuse_distance`]).
+    pub reused_manifolds: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -149,11 +152,15 @@ struct PairCache<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// The manifold in the bodies' local frames; empty when there is nothing to reuse.
-    local: Manifold<N, D, ContactImpulse<N>>,
     /// B's pose in A's frame, and the speculative margin, when it was computed.
     relative: <Dim<D> as SolverDim<N, D>>::Pose,
     margin: N,
+    /// The manifold's normal in A's frame and each contact's points in its body's frame (as
+    /// [`Manifold::to_local`] puts them; ids and impulses stay in the pair's manifold).
+    normal: Vector<N, D>,
+    points: [[Point<N, D>; 2]; MAX_CONTACTS],
+    /// The number of contacts; zero when there is nothing to reuse.
+    len: u8,
 }
 
 impl<N: Scalar, const D: usize> PairCache<N, D>
@@ -172,7 +179,7 @@ where
         tolerance: N,
         radius_b: N,
     ) -> bool {
-        if self.local.is_empty() || margin > self.margin + tolerance {
+        if self.len == 0 || margin > self.margin + tolerance {
             return false;
         }
         let shift = (relative.translation() - self.relative.translation()).norm();
@@ -181,6 +188,55 @@ where
             &Dim::<D>::rotation(&self.relative),
         );
         shift + Dim::<D>::rotation_chord(&turn) * radius_b < tolerance
+    }
+
+    /// The cache of the world-frame manifold `m` of bodies at `pose_a` and `pose_b` (B at
+    /// `relative` in A's frame), computed with `margin`.
+    fn of(
+        m: &Manifold<N, D, ContactImpulse<N>>,
+        pose_a: &<Dim<D> as SolverDim<N, D>>::Pose,
+        pose_b: &<Dim<D> as SolverDim<N, D>>::Pose,
+        relative: <Dim<D> as SolverDim<N, D>>::Pose,
+        margin: N,
+    ) -> Self {
+        let mut points = [[Point::origin(); 2]; MAX_CONTACTS];
+        for (p, c) in points.iter_mut().zip(m.contacts()) {
+            *p = [
+                pose_a.inverse_transform_point(&c.point_a),
+                pose_b.inverse_transform_point(&c.point_b),
+            ];
+        }
+        let normal = pose_a.inverse_transform_vector(&m.normal);
+        Self { relative, margin, normal, points, len: m.len() as u8 }
+    }
+
+    /// Nothing to reuse.
+    fn none(relative: <Dim<D> as SolverDim<N, D>>::Pose) -> Self {
+        Self {
+            relative,
+            margin: N::zero(),
+            normal: Vector::zeros(),
+            points: [[Point::origin(); 2]; MAX_CONTACTS],
+            len: 0,
+        }
+    }
+
+    /// Moves the cached contacts with the bodies into `m`, which holds the same contacts (ids
+    /// and impulses) from the step before: points back in the world, separations recomputed
+    /// along the normal, as [`Manifold::to_world`] does.
+    fn apply(
+        &self,
+        pose_a: &<Dim<D> as SolverDim<N, D>>::Pose,
+        pose_b: &<Dim<D> as SolverDim<N, D>>::Pose,
+        m: &mut Manifold<N, D, ContactImpulse<N>>,
+    ) {
+        let n = pose_a.transform_vector(&self.normal);
+        m.normal = n;
+        for (c, [pa, pb]) in m.contacts_mut().iter_mut().zip(&self.points) {
+            c.point_a = pose_a.transform_point(pa);
+            c.point_b = pose_b.transform_point(pb);
+            c.separation = (c.point_b - c.point_a).dot(&n);
+        }
     }
 }
 
@@ -506,13 +562,11 @@ where
             let m = &mut pairs[pair].manifold;
             if let (Some(cache), Some(prev)) = (cached, prev) {
                 // The bodies barely moved relative to each other since the manifold was
-                // computed: carry its points with them and keep last step's impulses (the same
-                // contacts, in the same order).
-                *m = cache.local.to_world(pose_a, pose_b);
-                for (c, p) in m.contacts_mut().iter_mut().zip(prev.manifold.contacts()) {
-                    c.user = p.user;
-                }
+                // computed: last step's contacts (ids and impulses), carried with the bodies.
+                *m = prev.manifold;
+                cache.apply(pose_a, pose_b, m);
                 caches.push(*cache);
+                report.reused_manifolds += 1;
             } else {
                 *m =
                     Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, pair_margin);
@@ -525,12 +579,11 @@ where
                         * ba.bounding_radius.min_of(bb.bounding_radius);
                     m.match_previous_or_nearest(&prev.manifold, near);
                 }
-                let local = if reuse > N::zero() && !m.is_empty() {
-                    m.to_local(pose_a, pose_b)
+                caches.push(if reuse > N::zero() && !m.is_empty() {
+                    PairCache::of(m, pose_a, pose_b, relative, pair_margin)
                 } else {
-                    Manifold::new()
-                };
-                caches.push(PairCache { local, relative, margin: pair_margin });
+                    PairCache::none(relative)
+                });
             }
             let m = &pairs[pair].manifold;
             if !m.is_empty() {
@@ -794,11 +847,8 @@ mod tests {
             if m0.is_empty() {
                 continue;
             }
-            let cache = PairCache::<f64, 3> {
-                local: m0.to_local(&pose_a, &pose_b),
-                relative: pose_a.inv_compose(&pose_b),
-                margin,
-            };
+            let relative = pose_a.inv_compose(&pose_b);
+            let cache = PairCache::<f64, 3>::of(&m0, &pose_a, &pose_b, relative, margin);
             // A small random motion of B.
             let step = r(0.0, 2e-3);
             let turn = r(0.0, 2e-3);
@@ -815,7 +865,8 @@ mod tests {
                 continue;
             }
             reused += 1;
-            let kept = cache.local.to_world(&pose_a, &pose_b);
+            let mut kept = m0;
+            cache.apply(&pose_a, &pose_b, &mut kept);
             let fresh = Dim::<3>::manifold(&pose_a, &a, &pose_b, &b, margin);
             let deepest =
                 |m: &Manifold<f64, 3, ContactImpulse<f64>>| m.min_separation().unwrap_or(margin);
