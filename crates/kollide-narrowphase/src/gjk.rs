@@ -155,8 +155,7 @@ where
             };
         }
         let previous = simplex;
-        simplex.push(V::from_support(&w));
-        let (inside, v_new) = simplex.reduce_to_closest();
+        let (inside, v_new) = simplex.push_and_reduce(V::from_support(&w));
         if inside {
             return GjkResult {
                 outcome: GjkOutcome::Intersecting,

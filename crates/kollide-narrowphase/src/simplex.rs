@@ -139,6 +139,25 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
         }
     }
 
+    /// [`Self::push`] then [`Self::reduce_to_closest`], with the new point's coordinates taken
+    /// from `p` itself rather than read back from the simplex just written: GJK's next support
+    /// query waits on this reduction, and a read of a vertex just stored piecewise (a point with
+    /// its witnesses) would first wait for the store.
+    #[inline(always)]
+    pub fn push_and_reduce(&mut self, p: V) -> (bool, Vector<N, D>) {
+        let new = *p.point();
+        self.push(p);
+        match self.len {
+            2 => (false, self.reduce_segment_of(0, 1, *self.pts[0].point(), new)),
+            3 => {
+                let (a, b) = (*self.pts[0].point(), *self.pts[1].point());
+                let (inside, v) = self.reduce_triangle_of(0, 1, 2, a, b, new);
+                (inside && D == 2, v)
+            }
+            _ => self.reduce_to_closest(),
+        }
+    }
+
     #[inline(always)]
     fn set(&mut self, idx: &[usize], w: &[N]) {
         if idx.windows(2).all(|p| p[0] < p[1]) {
@@ -164,8 +183,19 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
     /// Reduces to the closest feature of segment `ij` and returns the closest point.
     #[inline]
     fn reduce_segment(&mut self, i: usize, j: usize) -> Vector<N, D> {
-        let a = *self.pts[i].point();
-        let b = *self.pts[j].point();
+        let (a, b) = (*self.pts[i].point(), *self.pts[j].point());
+        self.reduce_segment_of(i, j, a, b)
+    }
+
+    /// [`Self::reduce_segment`] with the points `a` (vertex `i`) and `b` (vertex `j`) given.
+    #[inline(always)]
+    fn reduce_segment_of(
+        &mut self,
+        i: usize,
+        j: usize,
+        a: Vector<N, D>,
+        b: Vector<N, D>,
+    ) -> Vector<N, D> {
         let ab = b - a;
         let t = -a.dot(&ab);
         if t <= N::zero() {
@@ -185,9 +215,22 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
     /// Ericson's closest point on triangle, with the origin as the query point. Returns `true` when
     /// the closest point is in the interior of the face, and the closest point.
     fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> (bool, Vector<N, D>) {
-        let a = *self.pts[i].point();
-        let b = *self.pts[j].point();
-        let c = *self.pts[k].point();
+        let (a, b, c) = (*self.pts[i].point(), *self.pts[j].point(), *self.pts[k].point());
+        self.reduce_triangle_of(i, j, k, a, b, c)
+    }
+
+    /// [`Self::reduce_triangle`] with the points `a`, `b` and `c` (vertices `i`, `j` and `k`)
+    /// given.
+    #[inline]
+    fn reduce_triangle_of(
+        &mut self,
+        i: usize,
+        j: usize,
+        k: usize,
+        a: Vector<N, D>,
+        b: Vector<N, D>,
+        c: Vector<N, D>,
+    ) -> (bool, Vector<N, D>) {
         let ab = b - a;
         let ac = c - a;
         let ap = -a;
