@@ -221,7 +221,7 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
 
     /// [`Self::reduce_triangle`] with the points `a`, `b` and `c` (vertices `i`, `j` and `k`)
     /// given.
-    #[inline]
+    #[inline(always)]
     fn reduce_triangle_of(
         &mut self,
         i: usize,
