@@ -21,7 +21,7 @@ use crate::{QuerySettings, Status};
 type Sp<N> = SupportPoint<N, 2>;
 
 /// Outward normal and distance of the edge `a → b` of a counter-clockwise polygon.
-#[inline]
+#[inline(always)]
 fn edge<N: Scalar>(a: &Vec2<N>, b: &Vec2<N>) -> (Vec2<N>, N) {
     let e = b - a;
     let len = e.norm();
@@ -97,7 +97,7 @@ impl<N: Scalar> Polygon<N> {
     }
 
     /// Makes the (empty) polygon the counter-clockwise triangle `t`.
-    #[inline]
+    #[inline(always)]
     fn push_triangle(&mut self, t: &[Sp<N>; 3]) {
         for k in 0..3 {
             let next = if k == 2 { 0 } else { k + 1 };
