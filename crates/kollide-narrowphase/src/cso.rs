@@ -3,9 +3,23 @@
 //!
 //! The usual CSO is the [`MinkowskiDifference`] `A − B` of two shapes in A's frame. A single shape
 //! is the CSO of itself minus a point ([`SingleShape`]), which is how ray casts reuse GJK.
+//!
+//! When B's core is the hull of at most eight points ([`SupportMap::small_hull`], a small
+//! polygon), the pair queries use [`SmallHullDifference`] instead: B's points are rotated into
+//! A's frame once per query, so a support query of `A − B` is A's support and a scan of those
+//! points in the same direction, with no rotation of the direction into B's frame before the
+//! scan and none of the support point back after it. Those two rotations sit on the path that
+//! GJK and EPA wait on at every iteration (the next search direction needs the support point).
+//! B's support point is the same point either way (the rotated point plus the translation is
+//! what the pose's `transform_point` computes); only the dot products that pick it are rounded
+//! differently (`(R p)·d` instead of `p·(Rᵀ d)`), which can matter only between two points
+//! within rounding of each other along `d`, either of them a correct support point.
 
+use core::cell::Cell;
 use kollide_math::{Point, Pose, Scalar, Vector};
-use kollide_shapes::{MinkowskiDifference, SupportMap, SupportPoint};
+use kollide_shapes::{
+    MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support,
+};
 
 /// A convex set given by its support function, with the points of A and B behind each support
 /// point.
@@ -45,5 +59,62 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized> Cso<N, D> for Sing
             self.shape.local_core_support(dir)
         };
         SupportPoint::new(a, Point::origin())
+    }
+}
+
+/// `A − B` in A's frame for a B whose core is the hull of at most eight points
+/// ([`SupportMap::small_hull`]), with those points rotated into A's frame once, at construction
+/// (see the module docs). Support points carry both witnesses, as [`MinkowskiDifference`]'s do,
+/// and B is taken without its radius (the difference of the cores).
+#[derive(Clone, Debug)]
+pub(crate) struct SmallHullDifference<'s, N: Scalar, const D: usize, A: ?Sized> {
+    a: &'s A,
+    /// B's points rotated by the pose's rotation (not translated), padded as B pads them.
+    b: [Point<N, D>; SMALL_HULL],
+    /// B's position in A's frame.
+    t: Vector<N, D>,
+    hint_a: Cell<u32>,
+    hint_b: Cell<u32>,
+}
+
+impl<'s, N: Scalar, const D: usize, A: SupportMap<N, D> + ?Sized> SmallHullDifference<'s, N, D, A> {
+    /// The difference of the cores of `a` and of the shape whose [`SupportMap::small_hull`] is
+    /// `b_hull`, placed at `pos_ab` in A's frame. `hints` start A's hill climbing as in
+    /// [`MinkowskiDifference::with_hints`] (B, a scan, needs none).
+    #[inline]
+    pub(crate) fn new<P: Pose<N, D>>(
+        a: &'s A,
+        b_hull: &[Point<N, D>; SMALL_HULL],
+        pos_ab: &P,
+        hints: (u32, u32),
+    ) -> Self {
+        Self {
+            a,
+            b: core::array::from_fn(|i| Point::from(pos_ab.transform_vector(&b_hull[i].coords))),
+            t: pos_ab.translation(),
+            hint_a: Cell::new(hints.0),
+            hint_b: Cell::new(hints.1),
+        }
+    }
+
+    /// The vertices the last support query ended at (A's hill-climbing vertex, B's point), to
+    /// warm-start a later query, as [`MinkowskiDifference::hints`].
+    pub(crate) fn hints(&self) -> (u32, u32) {
+        (self.hint_a.get(), self.hint_b.get())
+    }
+}
+
+impl<N: Scalar, const D: usize, A: SupportMap<N, D> + ?Sized> Cso<N, D>
+    for SmallHullDifference<'_, N, D, A>
+{
+    #[inline(always)]
+    fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D> {
+        let mut ha = self.hint_a.get();
+        let a = self.a.local_core_support_hinted(dir, &mut ha);
+        self.hint_a.set(ha);
+        let i = small_hull_support(&self.b, &-dir);
+        self.hint_b.set(i as u32);
+        // `R p + t`, as the pose's `transform_point` computes it.
+        SupportPoint::new(a, Point::from(self.b[i].coords + self.t))
     }
 }

@@ -56,10 +56,7 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
 ) -> EpaResult<N, D> {
     let tol = settings.tolerances.length(scale) * N::lit(0.01);
     if D == 2 {
-        let support = |d: &kollide_math::Vec2<N>| {
-            let dir: Vector<N, D> = from_slice(d.as_slice());
-            sp2(&cso.support(&dir))
-        };
+        let support = Cso2(cso);
         // A 2D simplex has at most three points.
         let all = simplex.points();
         let pts: [_; 3] = core::array::from_fn(|i| sp2(&all[i.min(all.len() - 1)]));
@@ -87,6 +84,18 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             status: r.status,
             iterations: r.iterations,
         }
+    }
+}
+
+/// A `D`-dimensional CSO seen as the 2D one it is (only built when `D == 2`), for
+/// [`epa2::run`], whose support queries it inlines.
+struct Cso2<'c, C: ?Sized, const D: usize>(&'c C);
+
+impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> epa2::Support2<N> for Cso2<'_, C, D> {
+    #[inline(always)]
+    fn support(&self, d: &kollide_math::Vec2<N>) -> kollide_shapes::SupportPoint<N, 2> {
+        let dir: Vector<N, D> = from_slice(d.as_slice());
+        sp2(&self.0.support(&dir))
     }
 }
 

@@ -21,7 +21,7 @@ use crate::{QuerySettings, Status};
 type Sp<N> = SupportPoint<N, 2>;
 
 /// Outward normal and distance of the edge `a → b` of a counter-clockwise polygon.
-#[inline]
+#[inline(always)]
 fn edge<N: Scalar>(a: &Vec2<N>, b: &Vec2<N>) -> (Vec2<N>, N) {
     let e = b - a;
     let len = e.norm();
@@ -30,6 +30,22 @@ fn edge<N: Scalar>(a: &Vec2<N>, b: &Vec2<N>) -> (Vec2<N>, N) {
     }
     let n = Vec2::new(e.y, -e.x) / len;
     (n, n.dot(a))
+}
+
+/// The support function EPA runs on: any `Fn(&Vec2) -> SupportPoint` (the debug drawing passes a
+/// closure), or a type whose method is always inlined. EPA waits for each support point, and a
+/// closure called from its several call sites is left out of line, with the point returned
+/// through memory.
+pub(crate) trait Support2<N: Scalar> {
+    /// The support point of the CSO in direction `d`.
+    fn support(&self, d: &Vec2<N>) -> Sp<N>;
+}
+
+impl<N: Scalar, F: Fn(&Vec2<N>) -> Sp<N>> Support2<N> for F {
+    #[inline(always)]
+    fn support(&self, d: &Vec2<N>) -> Sp<N> {
+        self(d)
+    }
 }
 
 /// Sees the polytope at every iteration of [`run_observed`] (debug drawing, see `crate::draw`).
@@ -81,7 +97,7 @@ impl<N: Scalar> Polygon<N> {
     }
 
     /// Makes the (empty) polygon the counter-clockwise triangle `t`.
-    #[inline]
+    #[inline(always)]
     fn push_triangle(&mut self, t: &[Sp<N>; 3]) {
         for k in 0..3 {
             let next = if k == 2 { 0 } else { k + 1 };
@@ -139,7 +155,7 @@ impl<N: Scalar> Polygon<N> {
 }
 
 pub(crate) fn run<N: Scalar>(
-    support: &impl Fn(&Vec2<N>) -> Sp<N>,
+    support: &impl Support2<N>,
     simplex: &[Sp<N>],
     tol: N,
     fallback: &Vec2<N>,
@@ -150,7 +166,7 @@ pub(crate) fn run<N: Scalar>(
 
 /// [`run`], reporting every iteration to `observer`.
 pub(crate) fn run_observed<N: Scalar, O: Observer<N>>(
-    support: &impl Fn(&Vec2<N>) -> Sp<N>,
+    support: &impl Support2<N>,
     simplex: &[Sp<N>],
     tol: N,
     fallback: &Vec2<N>,
@@ -169,7 +185,7 @@ pub(crate) fn run_observed<N: Scalar, O: Observer<N>>(
         iterations = it + 1;
         best = poly.closest_edge();
         let (n, dist) = (poly.verts[best].normal, poly.verts[best].dist);
-        let w = support(&n);
+        let w = support.support(&n);
         if O::WATCHING {
             let (ordered, at) = poly.ordered(best);
             observer.iteration(&ordered, at, &w);
@@ -217,7 +233,7 @@ fn finish<N: Scalar>(poly: &Polygon<N>, i: usize, status: Status, iterations: u3
 /// Grows GJK's simplex (1 to 3 points) into a counter-clockwise triangle with positive area.
 /// Returns `None` when the Minkowski difference itself has no area.
 fn initial_triangle<N: Scalar>(
-    support: &impl Fn(&Vec2<N>) -> Sp<N>,
+    support: &impl Support2<N>,
     simplex: &[Sp<N>],
     tol: N,
 ) -> Option<[Sp<N>; 3]> {
@@ -243,7 +259,7 @@ fn initial_triangle<N: Scalar>(
     }
     if len == 1 {
         for d in [Vec2::x(), -Vec2::x(), Vec2::y(), -Vec2::y()] {
-            let w = support(&d);
+            let w = support.support(&d);
             if (w.point - pts[0].point).norm() > tol {
                 pts[1] = w;
                 len = 2;
@@ -257,8 +273,8 @@ fn initial_triangle<N: Scalar>(
     if len == 2 {
         let e = pts[1].point - pts[0].point;
         let n = Vec2::new(-e.y, e.x);
-        let w1 = support(&n);
-        let w2 = support(&-n);
+        let w1 = support.support(&n);
+        let w2 = support.support(&-n);
         let h1 = n.dot(&(w1.point - pts[0].point));
         let h2 = -n.dot(&(w2.point - pts[0].point));
         let len = e.norm();

@@ -155,8 +155,8 @@ where
             };
         }
         let previous = simplex;
-        simplex.push(V::from_support(&w));
-        if simplex.reduce() {
+        let (inside, v_new) = simplex.push_and_reduce(V::from_support(&w));
+        if inside {
             return GjkResult {
                 outcome: GjkOutcome::Intersecting,
                 simplex,
@@ -164,7 +164,6 @@ where
                 iterations: iteration,
             };
         }
-        let v_new = simplex.closest_point();
         if v_new.norm_squared() >= vv {
             // No progress: rounding has the last word. The previous simplex is the better one.
             // When the bounds are already close this is ordinary convergence.

@@ -11,7 +11,8 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
-use crate::{GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
+use crate::cso::SmallHullDifference;
+use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
 /// the hill-climbing vertices of both shapes.
@@ -177,10 +178,15 @@ where
         // No hint: each shape starts climbing where it finds best.
         _ => (pos_ab.translation(), (u32::MAX, u32::MAX)),
     };
-    let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
     // Only the outcome is read: the simplex keeps bare points, no witnesses.
-    let g = gjk_with::<_, D, _, Vector<N, D>>(&md, &dir, radii, touch, settings);
+    let (g, hints) = if let Some(hull) = b.small_hull() {
+        let cso = SmallHullDifference::new(a, hull, &pos_ab, hints);
+        (gjk_with::<_, D, _, Vector<N, D>>(&cso, &dir, radii, touch, settings), cso.hints())
+    } else {
+        let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
+        (gjk_with::<_, D, _, Vector<N, D>>(&md, &dir, radii, touch, settings), md.hints())
+    };
     let intersecting = match g.outcome {
         GjkOutcome::Intersecting => true,
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,
@@ -189,7 +195,7 @@ where
         if let GjkOutcome::Separated { v, .. } = g.outcome {
             c.dir = -v;
         }
-        c.hints = md.hints();
+        c.hints = hints;
     }
     Intersection { intersecting, status: g.status }
 }
@@ -248,14 +254,54 @@ where
     B: SupportMap<N, D> + ?Sized,
 {
     let (ra, rb) = (a.radius(), b.radius());
-    let radii = ra + rb;
     let pos_ab = pos_a.inv_compose(pos_b);
-    let md = MinkowskiDifference::new(a, b, pos_ab);
-    let scale = scale_of(a, b);
+    let c = if let Some(hull) = b.small_hull() {
+        let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
+        contact_on(&cso, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
+    } else {
+        let md = MinkowskiDifference::new(a, b, pos_ab);
+        contact_on(&md, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
+    };
+    Some(ShapeContact {
+        point_a: pos_a.transform_point(&c.point_a),
+        point_b: pos_a.transform_point(&c.point_b),
+        normal: pos_a.transform_vector(&c.normal),
+        separation: c.separation,
+        status: c.status,
+    })
+}
+
+/// A [`ShapeContact`] still in A's local frame, as [`contact_on`] finds it.
+struct LocalContact<N: Scalar, const D: usize> {
+    point_a: Point<N, D>,
+    point_b: Point<N, D>,
+    normal: Vector<N, D>,
+    separation: N,
+    status: Status,
+}
+
+/// The body of [`contact_gjk`] on the pair's CSO (in A's frame, B at `pos_ab`): GJK, and EPA when
+/// the cores overlap. Returns the contact in A's frame, radii applied; `None` when the pair is
+/// proven farther apart than `margin`.
+#[inline(always)]
+fn contact_on<N, const D: usize, P, C>(
+    cso: &C,
+    pos_ab: &P,
+    (ra, rb): (N, N),
+    scale: N,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> Option<LocalContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    C: Cso<N, D>,
+{
+    let radii = ra + rb;
     let touch = settings.tolerances.length(scale) * N::lit(0.01);
     let max = if margin >= N::MAX.sqrt() { N::MAX } else { radii + margin.max_of(N::zero()) };
     let dir = pos_ab.translation();
-    let g = gjk(&md, &dir, max, touch, settings);
+    let g = gjk(cso, &dir, max, touch, settings);
     let (normal, pa, pb, separation, status) = match g.outcome {
         GjkOutcome::Separated { v, lower_bound } => {
             if lower_bound > max {
@@ -270,7 +316,7 @@ where
             (n, wa + n * ra, wb - n * rb, dist - radii, g.status)
         }
         GjkOutcome::Intersecting => {
-            let e = epa(&md, &g.simplex, scale, &dir, settings);
+            let e = epa(cso, &g.simplex, scale, &dir, settings);
             let n = e.normal;
             (
                 n,
@@ -281,10 +327,10 @@ where
             )
         }
     };
-    Some(ShapeContact {
-        point_a: pos_a.transform_point(&Point::from(pa)),
-        point_b: pos_a.transform_point(&Point::from(pb)),
-        normal: pos_a.transform_vector(&normal),
+    Some(LocalContact {
+        point_a: Point::from(pa),
+        point_b: Point::from(pb),
+        normal,
         separation,
         status,
     })
@@ -376,10 +422,14 @@ where
         return ((d.norm() - radii).max_of(N::zero()), Status::Converged);
     }
     let pos_ab = pos_a.inv_compose(pos_b);
-    let md = MinkowskiDifference::new(a, b, pos_ab);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
     let dir = pos_ab.translation();
-    let g = gjk(&md, &dir, N::MAX, touch, settings);
+    let g = if let Some(hull) = b.small_hull() {
+        let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
+        gjk(&cso, &dir, N::MAX, touch, settings)
+    } else {
+        gjk(&MinkowskiDifference::new(a, b, pos_ab), &dir, N::MAX, touch, settings)
+    };
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),

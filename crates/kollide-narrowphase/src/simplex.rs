@@ -113,20 +113,48 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
     /// contains the origin.
     #[inline]
     pub fn reduce(&mut self) -> bool {
+        self.reduce_to_closest().0
+    }
+
+    /// [`Self::reduce`], also returning the closest point: the same vector as
+    /// [`Self::closest_point`] afterwards (the same products summed in the same order), but
+    /// computed from the points the reduction already holds in registers rather than read back
+    /// from the stored simplex, which GJK's next support query waits for.
+    #[inline]
+    pub fn reduce_to_closest(&mut self) -> (bool, Vector<N, D>) {
         match self.len {
             1 => {
                 self.bary[0] = N::one();
-                false
+                (false, weighted(&[(self.pts[0].point(), N::one())]))
             }
-            2 => {
-                self.reduce_segment(0, 1);
-                false
-            }
+            2 => (false, self.reduce_segment(0, 1)),
             3 => {
-                let inside = self.reduce_triangle(0, 1, 2);
-                inside && D == 2
+                let (inside, v) = self.reduce_triangle(0, 1, 2);
+                (inside && D == 2, v)
             }
-            _ => self.reduce_tetrahedron(),
+            _ => {
+                let inside = self.reduce_tetrahedron();
+                (inside, self.closest_point())
+            }
+        }
+    }
+
+    /// [`Self::push`] then [`Self::reduce_to_closest`], with the new point's coordinates taken
+    /// from `p` itself rather than read back from the simplex just written: GJK's next support
+    /// query waits on this reduction, and a read of a vertex just stored piecewise (a point with
+    /// its witnesses) would first wait for the store.
+    #[inline(always)]
+    pub fn push_and_reduce(&mut self, p: V) -> (bool, Vector<N, D>) {
+        let new = *p.point();
+        self.push(p);
+        match self.len {
+            2 => (false, self.reduce_segment_of(0, 1, *self.pts[0].point(), new)),
+            3 => {
+                let (a, b) = (*self.pts[0].point(), *self.pts[1].point());
+                let (inside, v) = self.reduce_triangle_of(0, 1, 2, a, b, new);
+                (inside && D == 2, v)
+            }
+            _ => self.reduce_to_closest(),
         }
     }
 
@@ -152,31 +180,57 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
         self.len = idx.len();
     }
 
+    /// Reduces to the closest feature of segment `ij` and returns the closest point.
     #[inline]
-    fn reduce_segment(&mut self, i: usize, j: usize) {
-        let a = *self.pts[i].point();
-        let b = *self.pts[j].point();
+    fn reduce_segment(&mut self, i: usize, j: usize) -> Vector<N, D> {
+        let (a, b) = (*self.pts[i].point(), *self.pts[j].point());
+        self.reduce_segment_of(i, j, a, b)
+    }
+
+    /// [`Self::reduce_segment`] with the points `a` (vertex `i`) and `b` (vertex `j`) given.
+    #[inline(always)]
+    fn reduce_segment_of(
+        &mut self,
+        i: usize,
+        j: usize,
+        a: Vector<N, D>,
+        b: Vector<N, D>,
+    ) -> Vector<N, D> {
         let ab = b - a;
         let t = -a.dot(&ab);
         if t <= N::zero() {
             self.set(&[i], &[N::one()]);
-            return;
+            return weighted(&[(&a, N::one())]);
         }
         let denom = ab.norm_squared();
         if t >= denom {
             self.set(&[j], &[N::one()]);
-            return;
+            return weighted(&[(&b, N::one())]);
         }
         let t = t / denom;
         self.set(&[i, j], &[N::one() - t, t]);
+        weighted(&[(&a, N::one() - t), (&b, t)])
     }
 
     /// Ericson's closest point on triangle, with the origin as the query point. Returns `true` when
-    /// the closest point is in the interior of the face.
-    fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> bool {
-        let a = *self.pts[i].point();
-        let b = *self.pts[j].point();
-        let c = *self.pts[k].point();
+    /// the closest point is in the interior of the face, and the closest point.
+    fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> (bool, Vector<N, D>) {
+        let (a, b, c) = (*self.pts[i].point(), *self.pts[j].point(), *self.pts[k].point());
+        self.reduce_triangle_of(i, j, k, a, b, c)
+    }
+
+    /// [`Self::reduce_triangle`] with the points `a`, `b` and `c` (vertices `i`, `j` and `k`)
+    /// given.
+    #[inline(always)]
+    fn reduce_triangle_of(
+        &mut self,
+        i: usize,
+        j: usize,
+        k: usize,
+        a: Vector<N, D>,
+        b: Vector<N, D>,
+        c: Vector<N, D>,
+    ) -> (bool, Vector<N, D>) {
         let ab = b - a;
         let ac = c - a;
         let ap = -a;
@@ -184,49 +238,50 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
         let d2 = ac.dot(&ap);
         if d1 <= N::zero() && d2 <= N::zero() {
             self.set(&[i], &[N::one()]);
-            return false;
+            return (false, weighted(&[(&a, N::one())]));
         }
         let bp = -b;
         let d3 = ab.dot(&bp);
         let d4 = ac.dot(&bp);
         if d3 >= N::zero() && d4 <= d3 {
             self.set(&[j], &[N::one()]);
-            return false;
+            return (false, weighted(&[(&b, N::one())]));
         }
         let vc = d1 * d4 - d3 * d2;
         if vc <= N::zero() && d1 >= N::zero() && d3 <= N::zero() {
             let t = d1 / (d1 - d3);
             self.set(&[i, j], &[N::one() - t, t]);
-            return false;
+            return (false, weighted(&[(&a, N::one() - t), (&b, t)]));
         }
         let cp = -c;
         let d5 = ab.dot(&cp);
         let d6 = ac.dot(&cp);
         if d6 >= N::zero() && d5 <= d6 {
             self.set(&[k], &[N::one()]);
-            return false;
+            return (false, weighted(&[(&c, N::one())]));
         }
         let vb = d5 * d2 - d1 * d6;
         if vb <= N::zero() && d2 >= N::zero() && d6 <= N::zero() {
             let t = d2 / (d2 - d6);
             self.set(&[i, k], &[N::one() - t, t]);
-            return false;
+            return (false, weighted(&[(&a, N::one() - t), (&c, t)]));
         }
         let va = d3 * d6 - d5 * d4;
         if va <= N::zero() && (d4 - d3) >= N::zero() && (d5 - d6) >= N::zero() {
             let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
             self.set(&[j, k], &[N::one() - t, t]);
-            return false;
+            return (false, weighted(&[(&b, N::one() - t), (&c, t)]));
         }
         let sum = va + vb + vc;
         if sum <= N::zero() {
             // A triangle with no area: keep its longest edge.
             self.reduce_degenerate_triangle(i, j, k);
-            return false;
+            return (false, self.closest_point());
         }
         let inv = N::one() / sum;
-        self.set(&[i, j, k], &[va * inv, vb * inv, vc * inv]);
-        true
+        let w = [va * inv, vb * inv, vc * inv];
+        self.set(&[i, j, k], &w);
+        (true, weighted(&[(&a, w[0]), (&b, w[1]), (&c, w[2])]))
     }
 
     fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) {
@@ -234,8 +289,7 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
         let mut best: Option<(Self, N)> = None;
         for (p, q) in candidates {
             let mut s = *self;
-            s.reduce_segment(p, q);
-            let d = s.closest_point().norm_squared();
+            let d = s.reduce_segment(p, q).norm_squared();
             if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
                 best = Some((s, d));
             }
@@ -255,8 +309,7 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
         let search_face = |f: [usize; 3], best: &mut Option<(Self, N)>| {
             let mut s = *self;
             s.len = 4;
-            let _ = s.reduce_triangle(f[0], f[1], f[2]);
-            let d = s.closest_point().norm_squared();
+            let d = s.reduce_triangle(f[0], f[1], f[2]).1.norm_squared();
             if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
                 *best = Some((s, d));
             }
@@ -322,6 +375,17 @@ impl<N: Scalar, const D: usize> Simplex<N, D, SupportPoint<N, D>> {
         }
         (v, a, b)
     }
+}
+
+/// `Σ wᵢ pᵢ`, summed from zero in order: exactly what [`Simplex::closest_point`] computes for
+/// the same points and weights.
+#[inline(always)]
+fn weighted<N: Scalar, const D: usize>(terms: &[(&Vector<N, D>, N)]) -> Vector<N, D> {
+    let mut v = Vector::zeros();
+    for (p, w) in terms {
+        v += *p * *w;
+    }
+    v
 }
 
 /// The first three components of a vector (only called when `D == 3`).

@@ -22,14 +22,17 @@
 //! The support point in direction `d` is the vertex maximising `v · d`. Small polygons (at most
 //! [`ConvexPolygon::LINEAR_SCAN_MAX`] vertices) scan all vertices; up to eight vertices the scan
 //! runs over a copy padded to eight (with vertex 0 repeated) as a knock-out tournament of
-//! pairwise comparisons, three rounds deep instead of one comparison after another, because GJK
-//! and EPA wait for each support point before the next step. Larger ones *hill climb*
-//! (the distance seed's "hill climbing", and Cameron's "enhanced GJK", S. Cameron, "Enhancing GJK:
-//! computing minimum and penetration distances between convex polyhedra", ICRA 1997): start at a
-//! hinted vertex and step to the neighbour `i ± 1` while the dot product strictly increases. Along
-//! the boundary of a convex polygon `v · d` rises to a maximum and falls again (it is *unimodal*),
-//! so the first vertex with no better neighbour is a global maximum. When GJK's successive
-//! directions are close, a query warm-started from the previous answer costs a few dot products.
+//! pairwise comparisons ([`crate::small_hull_support`]), three rounds deep instead of one
+//! comparison after another, because GJK and EPA wait for each support point before the next
+//! step. That copy is also the polygon's [`SupportMap::small_hull`], which pair queries rotate
+//! into the other shape's frame once instead of rotating every direction and support point.
+//! Larger ones *hill climb* (the distance seed's "hill climbing", and Cameron's "enhanced GJK",
+//! S. Cameron, "Enhancing GJK: computing minimum and penetration distances between convex
+//! polyhedra", ICRA 1997): start at a hinted vertex and step to the neighbour `i ± 1` while the
+//! dot product strictly increases. Along the boundary of a convex polygon `v · d` rises to a
+//! maximum and falls again (it is *unimodal*), so the first vertex with no better neighbour is a
+//! global maximum. When GJK's successive directions are close, a query warm-started from the
+//! previous answer costs a few dot products.
 //!
 //! Ties: when `d` is exactly an edge normal, the two vertices of that edge tie. The scan keeps
 //! the lowest index; the climb, after stopping, walks over neighbours with *equal* value in both
@@ -55,8 +58,9 @@ use std::collections::HashMap;
 use kollide_math::{Point2, Pose, Scalar, UnitVec2, Vec2, geom::cross2};
 
 use crate::{
-    Aabb, BoundingVolume, FeatureId, HasMass2, MassProperties2, ShapeError, SupportFeature,
-    SupportFeatureMap, SupportMap, hull2d::redundant, mass::check_density, validate,
+    Aabb, BoundingVolume, FeatureId, HasMass2, MassProperties2, SMALL_HULL, ShapeError,
+    SupportFeature, SupportFeatureMap, SupportMap, hull2d::redundant, mass::check_density,
+    small_hull_support, validate,
 };
 
 /// A strictly convex polygon: counter-clockwise vertices and outward unit edge normals.
@@ -81,7 +85,8 @@ pub struct ConvexPolygon<N: Scalar> {
     /// The largest vertex norm ([`SupportMap::bounding_radius`]), computed once.
     bounding_radius: N,
     /// For at most [`SMALL`] vertices: the vertices padded to [`SMALL`] with copies of vertex 0,
-    /// for the fixed-length support scan ([`scan_small`]). Unused (all vertex 0) otherwise.
+    /// for the fixed-length support scan ([`small_hull_support`]) and
+    /// [`SupportMap::small_hull`]. Unused (all vertex 0) otherwise.
     small: [Point2<N>; SMALL],
 }
 
@@ -282,7 +287,7 @@ impl<N: Scalar> ConvexPolygon<N> {
     #[inline(always)]
     pub fn support_vertex(&self, dir: &Vec2<N>) -> usize {
         if self.len() <= SMALL {
-            scan_small(&self.small, dir)
+            small_hull_support(&self.small, dir)
         } else {
             scan(self.len(), |i| self.vertices[i].coords.dot(dir))
         }
@@ -334,8 +339,9 @@ fn max_norm<N: Scalar>(vertices: &[Point2<N>]) -> N {
     vertices.iter().fold(N::zero(), |m, v| m.max_of(v.coords.norm()))
 }
 
-/// The vertex count up to which the support scan runs over a fixed-length padded copy.
-const SMALL: usize = 8;
+/// The vertex count up to which the support scan runs over a fixed-length padded copy, as a
+/// knock-out tournament ([`small_hull_support`]).
+const SMALL: usize = SMALL_HULL;
 
 /// The first [`SMALL`] vertices, padded with copies of vertex 0 (all vertex 0 when there are
 /// more, where the copy is not used).
@@ -343,30 +349,6 @@ fn padded<N: Scalar>(vertices: &[Point2<N>]) -> [Point2<N>; SMALL] {
     let first = vertices.first().copied().unwrap_or_else(Point2::origin);
     let small = vertices.len() <= SMALL;
     core::array::from_fn(|i| if small { vertices.get(i).copied().unwrap_or(first) } else { first })
-}
-
-/// [`scan`] over the vertices of a small polygon, padded to [`SMALL`] ([`padded`]), as a
-/// knock-out tournament: pairs of neighbours, then pairs of winners. The answer is the plain
-/// scan's (the lowest index among the maximisers: in each match the right side, which holds the
-/// higher indices, wins only when strictly larger; a padded copy of vertex 0 ties with vertex 0
-/// and loses to it), but the comparisons that depend on each other form a chain of three instead
-/// of one per vertex. GJK and EPA wait for each support point before choosing the next
-/// direction, so this latency, not the number of operations, is what a support query costs them.
-///
-/// NaN: a NaN direction makes every value NaN, and vertex 0 wins every match, as in the scan.
-/// Only a finite direction so large that some `v · dir` overflows to `∞ − ∞` (beyond the range
-/// any query uses) gives NaN for some vertices and not others; the answer is then still one of
-/// the polygon's vertices, but not necessarily the scan's. Nothing else is handled here: a check
-/// per value costs as much as the tournament saves.
-#[inline(always)]
-fn scan_small<N: Scalar>(small: &[Point2<N>; SMALL], dir: &Vec2<N>) -> usize {
-    let v: [N; SMALL] = core::array::from_fn(|i| small[i].coords.dot(dir));
-    let pick = |l: (N, usize), r: (N, usize)| if r.0 > l.0 { r } else { l };
-    let a = pick((v[0], 0), (v[1], 1));
-    let b = pick((v[2], 2), (v[3], 3));
-    let c = pick((v[4], 4), (v[5], 5));
-    let d = pick((v[6], 6), (v[7], 7));
-    pick(pick(a, b), pick(c, d)).1
 }
 
 /// The lowest index maximising `value` over `0..n` (`n ≥ 1`). A NaN value never wins.
@@ -486,6 +468,12 @@ impl<N: Scalar> SupportMap<N, 2> for ConvexPolygon<N> {
         let i = self.support_index(dir, *hint as usize);
         *hint = to_u32(i);
         self.vertices[i]
+    }
+
+    /// The vertices padded to eight, for at most eight vertices.
+    #[inline]
+    fn small_hull(&self) -> Option<&[Point2<N>; SMALL_HULL]> {
+        if self.len() <= SMALL { Some(&self.small) } else { None }
     }
 
     /// The largest vertex norm, computed at construction.
@@ -1074,7 +1062,7 @@ mod tests {
                 .collect();
             // Vertices (x, 0) with direction +x give exactly these values.
             let pts: Vec<Point2<f64>> = vals.iter().map(|&x| Point2::new(x, 0.0)).collect();
-            let got = scan_small(&padded(&pts), &Vec2::x());
+            let got = small_hull_support(&padded(&pts), &Vec2::x());
             assert_eq!(got, scan(n, |i| vals[i]), "{vals:?}");
         }
         // Through the polygon: every direction around a small polygon, against the scan.

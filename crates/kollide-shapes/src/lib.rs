@@ -69,5 +69,5 @@ pub use mass::{HasMass2, HasMass3, MassProperties2, MassProperties3, check_densi
 pub use rounded::Rounded;
 pub use segment::Segment;
 pub use shape::{Shape2, Shape3};
-pub use support::{MinkowskiDifference, SupportMap, SupportPoint};
+pub use support::{MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support};
 pub use triangle::Triangle;

@@ -78,6 +78,21 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         false
     }
 
+    /// For a shape whose core is the convex hull of at most [`SMALL_HULL`] points (a polygon with
+    /// at most eight vertices): those points, padded to [`SMALL_HULL`] with copies of the first,
+    /// such that [`small_hull_support`] on them picks the point [`Self::local_core_support`]
+    /// returns, in every direction. `None` (the default) for every other shape, which is always
+    /// correct.
+    ///
+    /// A pair query uses it to rotate B's points into A's frame once per query
+    /// (`kollide_narrowphase`'s `SmallHullDifference`) instead of rotating every search direction
+    /// into B's frame and every support point back, two rotations on the path that GJK and EPA
+    /// wait on at each iteration.
+    #[inline]
+    fn small_hull(&self) -> Option<&[Point<N, D>; SMALL_HULL]> {
+        None
+    }
+
     /// [`Self::local_core_support`] with a vertex hint for hill climbing. `hint` is read as the
     /// starting vertex and overwritten with the vertex found. Shapes without vertices ignore it.
     /// The result equals `local_core_support(dir)` up to ties.
@@ -107,6 +122,37 @@ pub trait SupportMap<N: Scalar, const D: usize> {
     fn support_point<P: Pose<N, D>>(&self, pose: &P, dir: &Vector<N, D>) -> Point<N, D> {
         pose.transform_point(&self.local_support_point(&pose.inverse_transform_vector(dir)))
     }
+}
+
+/// The number of points of a [`SupportMap::small_hull`] (padded with copies of the first).
+pub const SMALL_HULL: usize = 8;
+
+/// The index of the support point among eight points ([`SupportMap::small_hull`]): the lowest
+/// index among the maximisers of `p · dir`, as a plain scan would return it, found as a knock-out
+/// tournament: pairs of neighbours, then pairs of winners. In each match the right side, which
+/// holds the higher indices, wins only when strictly larger, so the winner is the scan's answer
+/// (a padded copy of the first point ties with it and loses to it), but the comparisons that
+/// depend on each other form a chain of three instead of one per point. GJK and EPA wait for each
+/// support point before choosing the next direction, so this latency, not the number of
+/// operations, is what a support query costs them.
+///
+/// NaN: a NaN direction makes every value NaN, and point 0 wins every match, as in the scan.
+/// Only a finite direction so large that some `p · dir` overflows to `∞ − ∞` (beyond the range
+/// any query uses) gives NaN for some points and not others; the answer is then still one of the
+/// points, but not necessarily the scan's. Nothing else is handled here: a check per value costs
+/// as much as the tournament saves.
+#[inline(always)]
+pub fn small_hull_support<N: Scalar, const D: usize>(
+    points: &[Point<N, D>; SMALL_HULL],
+    dir: &Vector<N, D>,
+) -> usize {
+    let v: [N; SMALL_HULL] = core::array::from_fn(|i| points[i].coords.dot(dir));
+    let pick = |l: (N, usize), r: (N, usize)| if r.0 > l.0 { r } else { l };
+    let a = pick((v[0], 0), (v[1], 1));
+    let b = pick((v[2], 2), (v[3], 3));
+    let c = pick((v[4], 4), (v[5], 5));
+    let d = pick((v[6], 6), (v[7], 7));
+    pick(pick(a, b), pick(c, d)).1
 }
 
 /// The hint that names no vertex: [`SupportMap::local_core_support_hinted`] then starts wherever
