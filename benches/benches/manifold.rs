@@ -113,6 +113,7 @@ impl<const D: usize> Answer<D> {
 // 2D shapes.
 
 /// A 2D shape in every library's types (and in `f64` kollide for placing pairs).
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2` of the narrowphase bench)
 struct Shape2d {
     k: Shape2<f32>,
     k64: ConvexPolygon<f64>,
@@ -187,6 +188,7 @@ fn box_pool(count: usize) -> Vec<Shape2d> {
 }
 
 /// One posed 2D pair in every library's types.
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2` of the narrowphase bench)
 struct Pair2 {
     a: usize,
     b: usize,
@@ -328,6 +330,7 @@ fn parry_2d(pool: &[Shape2d], q: &Pair2, m: &mut ContactManifold2<(), ()>) -> An
 // 3D shapes.
 
 /// A 3D shape in both libraries' types.
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2` of the narrowphase bench)
 struct Shape3d {
     k: Shape3<f32>,
     k64: Shape3<f64>,
@@ -388,6 +391,7 @@ fn hull_pool(count: usize) -> Vec<Shape3d> {
 }
 
 /// One posed 3D pair in both libraries' types.
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2` of the narrowphase bench)
 struct Pair3 {
     a: usize,
     b: usize,

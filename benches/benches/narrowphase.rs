@@ -106,6 +106,7 @@ fn slide_to(target: Target, sd: impl FnMut(f64) -> f64) -> Option<f64> {
 // 2D polygons.
 
 /// A convex polygon in both libraries (and in `f64` kollide for placing pairs).
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2`)
 struct Polygon {
     k: ConvexPolygon<f32>,
     k64: ConvexPolygon<f64>,
@@ -170,6 +171,7 @@ fn polygon_pairs(pool: &[Polygon], targets: &[Target], seed: u64) -> Vec<Pair2> 
 // 3D shapes.
 
 /// A convex polyhedron in both libraries (and in `f64` kollide for placing pairs).
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2`)
 struct Hull {
     k: ConvexPolyhedron<f32>,
     k64: ConvexPolyhedron<f64>,
@@ -202,6 +204,7 @@ fn hull_pool(count: usize, n: usize) -> Vec<Hull> {
 }
 
 /// A box in both libraries.
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2`)
 struct Box3 {
     k: Cuboid<f32, 3>,
     k64: Cuboid<f64, 3>,
@@ -227,6 +230,7 @@ fn box_pool(count: usize) -> Vec<Box3> {
 }
 
 /// A ball in both libraries.
+#[repr(align(64))] // the same cache-line position in every run (see `Pair2`)
 struct Sphere {
     k: Ball<f32, 3>,
     k64: Ball<f64, 3>,
