@@ -444,28 +444,41 @@ mod tests {
         let mut r = ChaCha8Rng::seed_from_u64(0x5eed);
         let mut counts = [0usize; 5];
         for k in 0..20_000 {
-            let a = random_box(&mut r);
-            let b = if k % 3 == 0 { a } else { random_box(&mut r) };
-            let pa = if k % 2 == 0 {
-                Iso3::identity()
-            } else {
-                Iso3::new(Vec3::new(1.0, -2.0, 0.5), random_unit(&mut r) * r.random_range(0.0..3.1))
-            };
-            let tilt = if k % 5 == 0 { 0.0 } else { r.random_range(0.0..0.2) };
-            let spin = random_unit(&mut r) * tilt;
-            let axis = r.random_range(0..3);
-            let side = if r.random_bool(0.5) { 1.0 } else { -1.0 };
-            let mut offset = Vec3::new(
-                r.random_range(-1.0..1.0) * a.half_extents.x,
-                r.random_range(-1.0..1.0) * a.half_extents.y,
-                r.random_range(-1.0..1.0) * a.half_extents.z,
-            );
-            offset[axis] =
-                side * (a.half_extents[axis] + b.half_extents[axis] + r.random_range(-0.05..0.03));
-            let pb = pa * Iso3::new(offset, spin);
+            let tilt = |r: &mut ChaCha8Rng| if k % 5 == 0 { 0.0 } else { r.random_range(0.0..0.2) };
+            let gap = |r: &mut ChaCha8Rng| r.random_range(-0.05..0.03);
+            let (pa, a, pb, b) = resting_pair(&mut r, k, tilt, gap);
             counts[agree(&pa, &a, &pb, &b, 0.02)] += 1;
         }
         assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
+    }
+
+    /// Box B resting on a face of box A (equal boxes every third `k`; A at the origin every
+    /// second), anywhere on that face, turned by a small random `tilt`, `gap` apart along the
+    /// face normal (negative: overlapping).
+    fn resting_pair(
+        r: &mut ChaCha8Rng,
+        k: usize,
+        tilt: impl Fn(&mut ChaCha8Rng) -> f64,
+        gap: impl Fn(&mut ChaCha8Rng) -> f64,
+    ) -> (Iso3<f64>, Cuboid<f64, 3>, Iso3<f64>, Cuboid<f64, 3>) {
+        let a = random_box(r);
+        let b = if k % 3 == 0 { a } else { random_box(r) };
+        let pa = if k % 2 == 0 {
+            Iso3::identity()
+        } else {
+            Iso3::new(Vec3::new(1.0, -2.0, 0.5), random_unit(r) * r.random_range(0.0..3.1))
+        };
+        let tilt = tilt(r);
+        let spin = random_unit(r) * tilt;
+        let axis = r.random_range(0..3);
+        let side = if r.random_bool(0.5) { 1.0 } else { -1.0 };
+        let mut offset = Vec3::new(
+            r.random_range(-1.0..1.0) * a.half_extents.x,
+            r.random_range(-1.0..1.0) * a.half_extents.y,
+            r.random_range(-1.0..1.0) * a.half_extents.z,
+        );
+        offset[axis] = side * (a.half_extents[axis] + b.half_extents[axis] + gap(r));
+        (pa, a, pa * Iso3::new(offset, spin), b)
     }
 
     /// A posed pair and a margin: `(pose a, box a, pose b, box b, margin)`.
@@ -500,36 +513,17 @@ mod tests {
                 }
                 // Resting: stacked on a face, tilted or not, equal boxes a third of the time.
                 1 => {
-                    let a = random_box(&mut r);
-                    let b = if k % 3 == 0 { a } else { random_box(&mut r) };
-                    let pa = if k % 2 == 0 {
-                        Iso3::identity()
-                    } else {
-                        Iso3::new(
-                            Vec3::new(1.0, -2.0, 0.5),
-                            random_unit(&mut r) * r.random_range(0.0..3.1),
-                        )
-                    };
-                    let tilt = match r.random_range(0..4) {
+                    let tilt = |r: &mut ChaCha8Rng| match r.random_range(0..4) {
                         0 => 0.0,
                         1 => r.random_range(0.0..1e-6),
                         _ => r.random_range(0.0..0.2),
                     };
-                    let spin = random_unit(&mut r) * tilt;
-                    let axis = r.random_range(0..3);
-                    let side = if r.random_bool(0.5) { 1.0 } else { -1.0 };
-                    let mut offset = Vec3::new(
-                        r.random_range(-1.0..1.0) * a.half_extents.x,
-                        r.random_range(-1.0..1.0) * a.half_extents.y,
-                        r.random_range(-1.0..1.0) * a.half_extents.z,
-                    );
-                    let gap = match r.random_range(0..3) {
+                    let gap = |r: &mut ChaCha8Rng| match r.random_range(0..3) {
                         0 => 0.0,
                         1 => r.random_range(-1e-6..1e-6),
                         _ => r.random_range(-0.05..0.03),
                     };
-                    offset[axis] = side * (a.half_extents[axis] + b.half_extents[axis] + gap);
-                    let pb = pa * Iso3::new(offset, spin);
+                    let (pa, a, pb, b) = resting_pair(&mut r, k, tilt, gap);
                     out.push((pa, a, pb, b, 0.02));
                 }
                 // A pyramid of unit cubes: on four below (quarter faces) or beside a neighbour
