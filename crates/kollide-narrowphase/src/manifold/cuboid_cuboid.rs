@@ -462,8 +462,8 @@ mod tests {
         gap: impl Fn(&mut ChaCha8Rng) -> f64,
     ) -> (Iso3<f64>, Cuboid<f64, 3>, Iso3<f64>, Cuboid<f64, 3>) {
         let a = random_box(r);
-        let b = if k % 3 == 0 { a } else { random_box(r) };
-        let pa = if k % 2 == 0 {
+        let b = if k.is_multiple_of(3) { a } else { random_box(r) };
+        let pa = if k.is_multiple_of(2) {
             Iso3::identity()
         } else {
             Iso3::new(Vec3::new(1.0, -2.0, 0.5), random_unit(r) * r.random_range(0.0..3.1))
