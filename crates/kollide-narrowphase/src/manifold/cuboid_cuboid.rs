@@ -406,13 +406,8 @@ mod tests {
         let mut r = ChaCha8Rng::seed_from_u64(0xc0b0);
         let mut counts = [0usize; 5];
         for _ in 0..20_000 {
-            let (a, b) = (random_box(&mut r), random_box(&mut r));
-            let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
-            let pa = Iso3::new(c, random_unit(&mut r) * r.random_range(0.0..3.1));
-            let reach = a.half_extents.norm() + b.half_extents.norm();
-            let offset = random_unit(&mut r) * r.random_range(0.0..reach);
-            let pb = Iso3::new(c + offset, random_unit(&mut r) * r.random_range(0.0..3.1));
-            counts[agree(&pa, &a, &pb, &b, r.random_range(0.0..0.05))] += 1;
+            let (pa, a, pb, b, margin) = random_pair(&mut r);
+            counts[agree(&pa, &a, &pb, &b, margin)] += 1;
         }
         // Every kind of manifold is covered.
         assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
@@ -484,6 +479,17 @@ mod tests {
     /// A posed pair and a margin: `(pose a, box a, pose b, box b, margin)`.
     type Pair = (Iso3<f64>, Cuboid<f64, 3>, Iso3<f64>, Cuboid<f64, 3>, f64);
 
+    /// Two random boxes in random poses, from separated to deeply overlapping, and a margin.
+    fn random_pair(r: &mut ChaCha8Rng) -> Pair {
+        let (a, b) = (random_box(r), random_box(r));
+        let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
+        let pa = Iso3::new(c, random_unit(r) * r.random_range(0.0..3.1));
+        let reach = a.half_extents.norm() + b.half_extents.norm();
+        let offset = random_unit(r) * r.random_range(0.0..reach);
+        let pb = Iso3::new(c + offset, random_unit(r) * r.random_range(0.0..3.1));
+        (pa, a, pb, b, r.random_range(0.0..0.05))
+    }
+
     /// The pairs of [`dumps_every_answer`], in `f64`.
     fn dump_pairs() -> Vec<Pair> {
         use core::f64::consts::FRAC_PI_2;
@@ -503,13 +509,7 @@ mod tests {
             match k % 5 {
                 // Random boxes in random poses.
                 0 => {
-                    let (a, b) = (random_box(&mut r), random_box(&mut r));
-                    let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
-                    let pa = Iso3::new(c, random_unit(&mut r) * r.random_range(0.0..3.1));
-                    let reach = a.half_extents.norm() + b.half_extents.norm();
-                    let offset = random_unit(&mut r) * r.random_range(0.0..reach);
-                    let pb = Iso3::new(c + offset, random_unit(&mut r) * r.random_range(0.0..3.1));
-                    out.push((pa, a, pb, b, r.random_range(0.0..0.05)));
+                    out.push(random_pair(&mut r));
                 }
                 // Resting: stacked on a face, tilted or not, equal boxes a third of the time.
                 1 => {
