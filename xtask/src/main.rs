@@ -14,6 +14,7 @@
 //! | `bench-smoke` | `cargo test --workspace --bench "*"` (every bench once, criterion's test mode) |
 //! | `tidy` | the repository policy checks of [`tidy`] |
 //! | `figures` | regenerate `docs/figures/*.svg` ([`figures`]) |
+//! | `hostile` | the hostile suite in release mode (`cargo run --release -p kollide-hostile --example hostile -- <args>`), e.g. `--cases 100000` |
 //! | `ci` | fmt, lint, test, doc, bench-smoke, tidy, figures freshness, then a timing summary |
 //!
 //! xtask depends on the standard library only, so it builds in seconds on a fresh clone; the
@@ -43,6 +44,9 @@ tasks:
   bench-smoke  every benchmark once      (cargo test --workspace --bench \"*\")
   tidy         repository policy: layering, module docs, workspace lints
   figures      regenerate docs/figures/*.svg (cargo run -p kollide --example figures)
+  hostile      the hostile suite, release mode: cargo xtask hostile --cases N [--seed S] [--dim 2|3]
+               [--pair NAME] [--class NAME] [--ci] [--write-expected PATH] [--no-repro] [--progress]
+               (cargo run --release -p kollide-hostile --example hostile -- <args>)
   ci           fmt, lint, test, doc, bench-smoke, tidy, figures (fresh?), with a timing summary";
 
 /// What a task returns: `Err` carries the message printed before exiting with failure.
@@ -82,6 +86,15 @@ fn bench(criterion_args: &[String]) -> TaskResult {
     c.run()?;
     let meta = tidy::Metadata::load()?;
     bench::print_ratio_table(&meta.target_directory)
+}
+
+/// The hostile suite (issue 12) in release mode: `--cases N` cases per (dimension, pair of shape
+/// kinds, class), each in f32 and f64. Fails when a category fails more often than
+/// `hostile/expected.tsv` allows.
+fn hostile(args: &[String]) -> TaskResult {
+    Cmd::cargo(["run", "--release", "-p", "kollide-hostile", "--example", "hostile", "--"])
+        .args(args.iter().cloned())
+        .run()
 }
 
 fn bench_smoke() -> TaskResult {
@@ -145,7 +158,7 @@ fn main() -> ExitCode {
         Some("--") => &rest[1..],
         _ => rest,
     };
-    if task != "bench" && !rest.is_empty() {
+    if task != "bench" && task != "hostile" && !rest.is_empty() {
         eprintln!("error: `{task}` takes no arguments\n\n{USAGE}");
         return ExitCode::FAILURE;
     }
@@ -158,6 +171,7 @@ fn main() -> ExitCode {
         "bench-smoke" => bench_smoke(),
         "tidy" => tidy::run(),
         "figures" => figures::regenerate(),
+        "hostile" => hostile(criterion_args),
         "ci" => ci(),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

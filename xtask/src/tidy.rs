@@ -197,7 +197,7 @@ fn doc_dirs(root: &Path) -> Vec<PathBuf> {
         crates.sort();
         dirs.extend(crates.into_iter().map(|c| c.join("src")).filter(|s| s.is_dir()));
     }
-    for extra in ["xtask/src", "benches/src", "benches/benches"] {
+    for extra in ["xtask/src", "benches/src", "benches/benches", "hostile/src"] {
         let d = root.join(extra);
         if d.is_dir() {
             dirs.push(d);

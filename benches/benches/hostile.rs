@@ -1,0 +1,135 @@
+//! Benchmarks of every query on the hostile suite's worst inputs (issue 12's timing goal: no
+//! query on shapes of at most 1000 vertices takes over 1 ms).
+//!
+//! The inputs come from the hostile suite's own generator (`kollide-hostile`), class
+//! `hull1000`: two 1000-vertex hulls (polygons in 2D, polyhedra in 3D) that are coincident,
+//! nested, or touching, in `f32` and `f64`; and the curved pairs whose EPA runs longest
+//! (cylinder–cone and capsule–capsule, coincident). Group `hostile/<dim>-<pair>-<config>-<scalar>`,
+//! one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
+//! single call per query over all its cases; that is a spot check, this is the measurement.
+
+use std::hint::black_box;
+
+use criterion::Criterion;
+use kollide::math::{Iso2, Iso3, Pose, Scalar, Vector};
+use kollide::narrowphase::{
+    QuerySettings, Ray, closest_points, contact, directional_penetration, distance,
+    intersection_test, manifold2, manifold3, ray_cast, shape_cast,
+};
+use kollide::shapes::SupportMap;
+use kollide_hostile::cases::{Case, Class, Kind, case_seed, generate};
+use kollide_hostile::run::{Built3, MakePose, Motion, build2, build3, round};
+
+#[path = "../common/short_bench.rs"]
+#[macro_use]
+mod short_bench;
+
+/// The seed of the benchmark's cases.
+const SEED: u64 = 2026;
+
+/// The first case of `class` for kinds `(a, b)` whose configuration is `mode` (for `hull1000`:
+/// 0 coincident, 1 nested, 2 touching, chosen by the seed modulo 3).
+fn case<const D: usize>(a: Kind, b: Kind, class: Class, mode: Option<u64>, f32: bool) -> Case<D> {
+    let seed = (0..)
+        .map(|i| case_seed(SEED, D, a, b, class, i))
+        .find(|s| mode.is_none_or(|m| s % 3 == m))
+        .expect("some seed has the mode");
+    generate::<D>(a, b, class, seed, f32)
+}
+
+fn vn<N: Scalar, const D: usize>(v: &kollide_hostile::geom::V<D>) -> Vector<N, D> {
+    Vector::<N, D>::from_fn(|i, _| N::lit(v[i]))
+}
+
+/// Benchmarks the generic queries on one posed pair.
+fn bench_queries<N, const D: usize, P, A, B>(
+    c: &mut Criterion,
+    group: &str,
+    (pa, a): (&P, &A),
+    (pb, b): (&P, &B),
+    m: &Motion<D>,
+    manifold: Option<&dyn Fn() -> usize>,
+) where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let s = QuerySettings::<N>::default();
+    let mut g = c.benchmark_group(group);
+    g.bench_function("intersection_test", |bch| {
+        bch.iter(|| intersection_test(black_box(pa), a, black_box(pb), b, None, &s).intersecting)
+    });
+    g.bench_function("contact", |bch| {
+        bch.iter(|| contact(black_box(pa), a, black_box(pb), b, N::zero(), &s).map(|k| k.separation))
+    });
+    g.bench_function("closest_points", |bch| {
+        bch.iter(|| closest_points(black_box(pa), a, black_box(pb), b, &s).separation)
+    });
+    g.bench_function("distance", |bch| bch.iter(|| distance(black_box(pa), a, black_box(pb), b, &s).0));
+    let dir = vn::<N, D>(&m.dir);
+    g.bench_function("directional_penetration", |bch| {
+        bch.iter(|| directional_penetration(black_box(pa), a, black_box(pb), b, &dir, &s).map(|h| h.t))
+    });
+    let (va, vb) = (vn::<N, D>(&m.vel_a), vn::<N, D>(&m.vel_b));
+    g.bench_function("shape_cast", |bch| {
+        bch.iter(|| shape_cast(black_box(pa), &va, a, black_box(pb), &vb, b, N::one(), &s).map(|h| h.t))
+    });
+    let ray = Ray { origin: (vn::<N, D>(&m.ray_origin)).into(), dir: vn::<N, D>(&m.ray_dir) };
+    g.bench_function("ray_cast", |bch| {
+        bch.iter(|| ray_cast(black_box(pa), a, black_box(&ray), N::lit(10.0), &s).map(|h| h.t))
+    });
+    if let Some(f) = manifold {
+        g.bench_function("manifold", |bch| bch.iter(f));
+    }
+    g.finish();
+}
+
+fn bench_2d<N: Scalar>(c: &mut Criterion, name: &str, kc: &Case<2>) {
+    let (a, b) = (kc.a.map(&round::<N>), kc.b.map(&round::<N>));
+    let (sa, sb) = (build2::<N>(&a).expect("valid A"), build2::<N>(&b).expect("valid B"));
+    let (pa, _) = <Iso2<N> as MakePose<N, 2>>::make(&kc.pose_a);
+    let (pb, _) = <Iso2<N> as MakePose<N, 2>>::make(&kc.pose_b);
+    let m = Motion::of::<N>(kc);
+    let man = || manifold2::<N, ()>(&pa, &sa, &pb, &sb, N::zero()).len();
+    bench_queries(c, name, (&pa, &sa), (&pb, &sb), &m, Some(&man));
+}
+
+fn bench_3d<N: Scalar>(c: &mut Criterion, name: &str, kc: &Case<3>) {
+    let (a, b) = (kc.a.map(&round::<N>), kc.b.map(&round::<N>));
+    let (Built3::S(sa), Built3::S(sb)) = (build3::<N>(&a).expect("valid A"), build3::<N>(&b).expect("valid B"))
+    else {
+        panic!("the benchmarked pairs are Shape3 pairs");
+    };
+    let (pa, _) = <Iso3<N> as MakePose<N, 3>>::make(&kc.pose_a);
+    let (pb, _) = <Iso3<N> as MakePose<N, 3>>::make(&kc.pose_b);
+    let m = Motion::of::<N>(kc);
+    let man = || manifold3::<N, ()>(&pa, &sa, &pb, &sb, N::zero()).len();
+    bench_queries(c, name, (&pa, &sa), (&pb, &sb), &m, Some(&man));
+}
+
+/// `hostile/<dim>-hulls-<config>-<scalar>`: two 1000-vertex hulls.
+fn hulls(c: &mut Criterion) {
+    for (mode, config) in [(0, "coincident"), (1, "nested"), (2, "touching")] {
+        let k2 = case::<2>(Kind::Hull, Kind::Hull, Class::Hull1000, Some(mode), true);
+        bench_2d::<f32>(c, &format!("hostile/2d-hulls-{config}-f32"), &k2);
+        let k2 = case::<2>(Kind::Hull, Kind::Hull, Class::Hull1000, Some(mode), false);
+        bench_2d::<f64>(c, &format!("hostile/2d-hulls-{config}-f64"), &k2);
+        let k3 = case::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, Some(mode), true);
+        bench_3d::<f32>(c, &format!("hostile/3d-hulls-{config}-f32"), &k3);
+        let k3 = case::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, Some(mode), false);
+        bench_3d::<f64>(c, &format!("hostile/3d-hulls-{config}-f64"), &k3);
+    }
+}
+
+/// `hostile/3d-<pair>-coincident-<scalar>`: curved pairs at one pose (EPA on round cores).
+fn curved(c: &mut Criterion) {
+    for (a, b, name) in [(Kind::Cylinder, Kind::Cone, "cylinder-cone"), (Kind::Capsule, Kind::Capsule, "capsule-capsule")] {
+        let k = case::<3>(a, b, Class::Coincident, None, true);
+        bench_3d::<f32>(c, &format!("hostile/3d-{name}-coincident-f32"), &k);
+        let k = case::<3>(a, b, Class::Coincident, None, false);
+        bench_3d::<f64>(c, &format!("hostile/3d-{name}-coincident-f64"), &k);
+    }
+}
+
+short_bench_main!(hulls, curved);

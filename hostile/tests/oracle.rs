@@ -1,0 +1,103 @@
+//! The oracles on cases with known answers, and the checks on answers known to be wrong: the
+//! suite can fail.
+
+use kollide_hostile::cases::{Desc, PoseDesc, body};
+use kollide_hostile::check::{Ctx, Fail, Tol, check};
+use kollide_hostile::geom::{Body, Core, V};
+use kollide_hostile::oracle::{directional_depth, sample_dirs, signed_distance, time_of_impact};
+use kollide_hostile::run::{ContactOut, Motion, Outputs, Query};
+
+fn v3(x: f64, y: f64, z: f64) -> V<3> {
+    V::<3>::new(x, y, z)
+}
+
+fn at(t: V<3>) -> PoseDesc<3> {
+    PoseDesc { t, rot: [1.0, 0.0, 0.0, 0.0], ulp_k: 0 }
+}
+
+fn cube(t: V<3>) -> Body<3> {
+    body(&Desc::Cuboid { h: v3(1.0, 1.0, 1.0) }, &at(t))
+}
+
+#[test]
+fn polytope_distances_are_exact() {
+    let dirs = sample_dirs::<3>(64);
+    let apart = signed_distance(&cube(V::zeros()), &cube(v3(3.0, 0.0, 0.0)), &dirs);
+    assert!(apart.exact && (apart.lo - 1.0).abs() < 1e-12, "{apart:?}");
+    let deep = signed_distance(&cube(V::zeros()), &cube(v3(1.5, 0.2, 0.0)), &dirs);
+    assert!(deep.exact && (deep.lo + 0.5).abs() < 1e-12, "{deep:?}");
+    // Edge to edge: the closest direction is no face normal.
+    let ball = body(&Desc::Ball { r: 0.5 }, &at(v3(2.0, 2.0, 0.0)));
+    let edge = signed_distance(&cube(V::zeros()), &ball, &dirs);
+    assert!(edge.exact && (edge.lo - (2f64.sqrt() - 0.5)).abs() < 1e-12, "{edge:?}");
+}
+
+#[test]
+fn curved_distances_are_bracketed_tightly() {
+    let dirs = sample_dirs::<3>(256);
+    let cyl = body(&Desc::Cylinder { hh: 1.0, r: 1.0 }, &at(V::zeros()));
+    let ball = body(&Desc::Ball { r: 0.5 }, &at(v3(3.0, 0.0, 0.0)));
+    let t = signed_distance(&cyl, &ball, &dirs);
+    assert!(!t.exact && (t.lo - 1.5).abs() < 1e-9 && t.hi >= 1.5 - 1e-12, "{t:?}");
+    // Nested: the upper bound proves the overlap.
+    let inside = body(&Desc::Ball { r: 0.1 }, &at(v3(0.0, 0.2, 0.0)));
+    let t = signed_distance(&cyl, &inside, &dirs);
+    assert!(t.hi < -0.5 && t.lo <= t.hi, "{t:?}");
+    let cone = Body::new(Core::Cone { c: V::zeros(), axis: v3(0.0, 1.0, 0.0), hh: 1.0, r: 1.0 }, 0.0);
+    assert!((cone.sdf_upper(&v3(0.0, 3.0, 0.0)) - 2.0).abs() < 1e-12);
+    assert!((cone.sdf_upper(&v3(0.0, -1.5, 0.0)) - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn casts_and_pushes_are_exact_for_polytopes() {
+    let dirs = sample_dirs::<3>(64);
+    let (a, b) = (cube(V::zeros()), cube(v3(5.0, 0.0, 0.0)));
+    let toi = time_of_impact(&a, &b, &v3(-2.0, 0.0, 0.0), 2.0, 1e-9, &dirs);
+    assert!(toi.exact && toi.hit == Some(true) && (toi.lo - 1.5).abs() < 1e-12, "{toi:?}");
+    let away = time_of_impact(&a, &b, &v3(2.0, 0.1, 0.0), 2.0, 1e-9, &dirs);
+    assert_eq!(away.hit, Some(false));
+    let (depth, exact) = directional_depth(&a, &cube(v3(1.5, 0.0, 0.0)), &v3(1.0, 0.0, 0.0), &dirs);
+    assert!(exact && (depth - 0.5).abs() < 1e-12);
+}
+
+fn outputs(hit: bool, c: ContactOut<3>) -> Outputs<3> {
+    Outputs {
+        intersect: Ok(hit),
+        contact: Ok(Some(c)),
+        contact_flip: Ok(Some(ContactOut { pa: c.pb, pb: c.pa, n: -c.n, sep: c.sep })),
+        closest: Ok(c),
+        distance: Ok(0.0),
+        manifold: None,
+        directional: Ok(None),
+        cast: Ok(None),
+        ray: Ok(None),
+        times: [0.0; 8],
+    }
+}
+
+#[test]
+fn the_checks_catch_wrong_answers() {
+    let dirs = sample_dirs::<3>(128);
+    let (a, b) = (cube(V::zeros()), cube(v3(1.5, 0.0, 0.0)));
+    let m = Motion { vel_a: V::zeros(), vel_b: V::zeros(), dir: v3(1.0, 0.0, 0.0), ray_origin: v3(9.0, 9.0, 9.0), ray_dir: V::zeros() };
+    let tol = Tol { f32: false, eps: f64::EPSILON, scale: 2.0, offset: 2.0, ulp_k: 0.0 };
+    let cx = Ctx { a: &a, b: &b, m: &m, dirs: &dirs, tol };
+    let right = ContactOut { pa: v3(1.0, 0.0, 0.0), pb: v3(0.5, 0.0, 0.0), n: v3(1.0, 0.0, 0.0), sep: -0.5 };
+    let found = check(&outputs(true, right), &cx);
+    let has = |f: &[(Query, Fail, String)], q: Query, k: Fail| f.iter().any(|(q2, k2, _)| *q2 == q && *k2 == k);
+    // The right answer passes every contact check; the push is missing (overlap, but None).
+    assert!(!found.iter().any(|(q, _, _)| *q == Query::Contact || *q == Query::ClosestPoints), "{found:?}");
+    assert!(has(&found, Query::Directional, Fail::SilentMiss), "{found:?}");
+    // A silent miss, a wrong depth, a normal that does not attain it, broken identities.
+    let wrong = ContactOut { sep: -0.4, ..right };
+    let found = check(&outputs(false, wrong), &cx);
+    assert!(has(&found, Query::Intersection, Fail::SilentMiss), "{found:?}");
+    assert!(has(&found, Query::Contact, Fail::Error), "{found:?}");
+    assert!(has(&found, Query::Contact, Fail::Attain), "{found:?}");
+    assert!(has(&found, Query::Contact, Fail::Identity), "{found:?}");
+    let tilted = ContactOut { n: v3(1.0, 0.1, 0.0).normalize(), ..right };
+    let found = check(&outputs(true, tilted), &cx);
+    assert!(has(&found, Query::ClosestPoints, Fail::Attain), "{found:?}");
+    let nan = ContactOut { sep: f64::NAN, ..right };
+    assert!(has(&check(&outputs(true, nan), &cx), Query::Contact, Fail::NaN));
+}
