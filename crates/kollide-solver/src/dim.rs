@@ -335,7 +335,14 @@ impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
         Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
     }
     fn invert_inertia(i: &Mat3<N>) -> Mat3<N> {
-        i.try_inverse().unwrap_or_else(Mat3::zeros)
+        // In f64: the inverse's cofactors and determinant are products of two and three
+        // inertias, which overflow f32 for inertias beyond about 1e19 (a body a few hundred
+        // metres across at a dense material's density), while the inverse itself is fine.
+        let wide = i.map(|x| x.to_f64());
+        match wide.try_inverse() {
+            Some(inv) => inv.map(N::lit),
+            None => Mat3::zeros(),
+        }
     }
     fn inertia_is_finite(i: &Mat3<N>) -> bool {
         i.iter().all(|x| x.is_finite_value())

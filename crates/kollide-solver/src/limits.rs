@@ -78,16 +78,28 @@ pub struct WorldLimits<N> {
     pub rotation_tolerance: N,
 }
 
+/// `f32_value` for `f32`, `f64_value` for `f64`.
+#[inline(always)]
+fn pick<N: Scalar>(f32_value: f64, f64_value: f64) -> N {
+    N::lit(if N::MANTISSA_BITS <= 24 { f32_value } else { f64_value })
+}
+
+/// [`WorldLimits::max_linear_speed`] and [`WorldLimits::max_angular_speed`], for the step's
+/// velocity integration (which keeps dynamic bodies within them).
+#[inline(always)]
+pub(crate) fn max_speeds<N: Scalar>() -> (N, N) {
+    (pick(1e5, 1e8), pick(1e4, 1e6))
+}
+
 impl<N: Scalar> WorldLimits<N> {
     /// The envelope of `N` (`f32` or `f64`).
     pub fn new() -> Self {
-        let single = N::MANTISSA_BITS <= 24;
-        let pick =
-            |f32_value: f64, f64_value: f64| N::lit(if single { f32_value } else { f64_value });
+        let (max_linear_speed, max_angular_speed) = max_speeds::<N>();
+        let pick = pick::<N>;
         Self {
             max_coordinate: pick(1e5, 1e10),
-            max_linear_speed: pick(1e5, 1e8),
-            max_angular_speed: pick(1e4, 1e6),
+            max_linear_speed,
+            max_angular_speed,
             min_density: pick(1e-6, 1e-12),
             max_density: pick(1e6, 1e12),
             max_gravity: pick(1e4, 1e6),

@@ -487,6 +487,7 @@ fn hostile_worlds<N: Scalar, const D: usize>(
 {
     let l = WorldLimits::<N>::new();
     let f = |x: N| x.to_f64();
+    let (mut total_touching, mut top_speed) = (0, 0.0f64);
     for seed in seeds {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let unit = |rng: &mut ChaCha8Rng| {
@@ -526,7 +527,8 @@ fn hostile_worlds<N: Scalar, const D: usize>(
             // Mostly aimed at the centre, so the pile collides.
             let aim = centre - at + unit(&mut rng) * N::lit(scale * 0.5);
             let v = if aim.norm() > N::zero() { aim.normalize() * speed } else { aim };
-            let spin = unit(&mut rng) * N::lit(extreme(&mut rng, 1e-3, f(l.max_angular_speed) * SHORT));
+            let spin =
+                unit(&mut rng) * N::lit(extreme(&mut rng, 1e-3, f(l.max_angular_speed) * SHORT));
             let kind = rng.random_range(0..8);
             let mut desc = match kind {
                 0 => BodyDesc::fixed(shape(&mut rng, size)),
@@ -554,7 +556,9 @@ fn hostile_worlds<N: Scalar, const D: usize>(
                     extreme(&mut rng, 1e-3, f(l.max_gravity_scale))
                         * if rng.random_bool(0.2) { -1.0 } else { 1.0 },
                 ));
-            w.add(desc).unwrap();
+            if let Err(e) = w.add(desc.clone()) {
+                panic!("seed {seed}: {e} for {desc:?}");
+            }
         }
         let dt = N::lit(extreme(&mut rng, f(l.min_time_step), f(l.max_time_step)));
         let mut touching = 0;
@@ -584,7 +588,15 @@ fn hostile_worlds<N: Scalar, const D: usize>(
             }
         }
         assert!(touching > 0, "seed {seed}: nothing touched (the test would prove nothing)");
+        total_touching += touching;
+        let fastest =
+            w.bodies().map(|(_, b)| b.linear_velocity().norm().to_f64()).fold(0.0, f64::max);
+        top_speed = top_speed.max(fastest);
     }
+    eprintln!(
+        "{} {D}D: {total_touching} touching pair-steps, fastest body at the end {top_speed:.3e} m/s",
+        core::any::type_name::<N>()
+    );
 }
 
 fn shape2<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
@@ -655,4 +667,38 @@ fn the_issue_reproducers_are_refused() {
         w.step(1.0 / 60.0).unwrap();
     }
     assert!(w.body(b).unwrap().pose().is_finite());
+}
+
+/// Bodies falling for hours of simulated time under the strongest gravity the envelope allows
+/// (and the largest gravity scale, both ways), at the longest time step: their speeds stop at
+/// the envelope's limit instead of growing until they overflow, and everything stays finite.
+fn long_fall<N: Scalar>() {
+    let l = WorldLimits::<N>::new();
+    let g = Vec3::new(N::zero(), -l.max_gravity, N::zero());
+    let mut w = World3::<N>::new(g).unwrap();
+    let ball = || Ball::new(N::one()).unwrap();
+    let spin = Vec3::new(N::zero(), l.max_angular_speed, N::zero());
+    let mut handles = Vec::new();
+    for (i, scale) in [l.max_gravity_scale, -l.max_gravity_scale, N::one()].into_iter().enumerate()
+    {
+        let at = Iso3::translation(N::lit(3.0 * i as f64), N::zero(), N::zero());
+        let desc = BodyDesc::dynamic(ball()).pose(at).gravity_scale(scale).angular_velocity(spin);
+        handles.push(w.add(desc).unwrap());
+    }
+    for _ in 0..10_000 {
+        w.step(l.max_time_step).unwrap();
+    }
+    for h in handles {
+        let b = w.body(h).unwrap();
+        assert!(b.pose().is_finite());
+        let v = b.linear_velocity().norm();
+        assert!(v <= l.max_linear_speed * N::lit(1.0 + 1e-3), "{v:?}");
+        assert!(b.angular_velocity().norm() <= l.max_angular_speed * N::lit(1.0 + 1e-3));
+    }
+}
+
+#[test]
+fn speeds_stay_inside_the_envelope_over_a_long_fall() {
+    long_fall::<f32>();
+    long_fall::<f64>();
 }
