@@ -274,7 +274,7 @@ where
     }
     let length = Dim::<D>::rotation_length(pose);
     let off = (length - 1.0).abs();
-    if !(off <= limits.rotation_tolerance.to_f64()) {
+    if off > limits.rotation_tolerance.to_f64() {
         return Err(WorldError::NonUnitRotation { length });
     }
     Ok(if off <= 2.0 * N::EPSILON.to_f64() { *pose } else { Dim::<D>::renormalized(pose) })

@@ -44,6 +44,9 @@ fn refused<N: Scalar, const D: usize>(
     assert!(before == fingerprint(w), "{what}: the refused call changed the world");
 }
 
+/// A bad input: what it is, the input, and the error expected for it.
+type Case<T> = (&'static str, T, fn(&WorldError) -> bool);
+
 fn non_finite(e: &WorldError) -> bool {
     matches!(e, WorldError::NonFinite(_))
 }
@@ -172,7 +175,7 @@ fn refuse_common<N: Scalar, const D: usize>(
     // Scalar fields of a body description.
     let nan = N::lit(f64::NAN);
     let inf = N::lit(f64::INFINITY);
-    let fields: [(&str, BodyDesc<N, D>, fn(&WorldError) -> bool); 24] = [
+    let fields: [Case<BodyDesc<N, D>>; 24] = [
         ("density 0", desc().density(N::zero()), out_of_range),
         ("density -1", desc().density(-N::one()), out_of_range),
         ("density NaN", desc().density(nan), non_finite),
@@ -279,7 +282,7 @@ fn refuse_all_2d<N: Scalar>() {
     let (nan, big) = (N::lit(f64::NAN), N::lit(1e30));
     let t = Iso2::translation(N::lit(3.0), N::lit(2.0)).translation;
     let rot = |c: f64, s: f64| Rot2::new_unchecked(Complex::new(N::lit(c), N::lit(s)));
-    let poses: [(&str, Iso2<N>, fn(&WorldError) -> bool); 7] = [
+    let poses: [Case<Iso2<N>>; 7] = [
         ("position NaN", Iso2::translation(nan, N::zero()), non_finite),
         (
             "position beyond",
@@ -327,7 +330,7 @@ fn refuse_all_3d<N: Scalar>() {
         )
     };
     let tol = l.rotation_tolerance.to_f64();
-    let poses: [(&str, Iso3<N>, fn(&WorldError) -> bool); 7] = [
+    let poses: [Case<Iso3<N>>; 7] = [
         ("position NaN", Iso3::translation(N::zero(), nan, N::zero()), non_finite),
         (
             "position beyond",
