@@ -128,7 +128,7 @@ struct Kollide2 {
 
 impl Kollide2 {
     fn new(centres: &[[f32; 2]]) -> Self {
-        let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY));
+        let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY)).unwrap();
         let ground = Cuboid::new(Vec2::new(100.0, 1.0)).expect("positive extents");
         world.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -1.0))).expect("ground");
         let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
@@ -143,7 +143,8 @@ impl Kollide2 {
 
     /// The same scene computing every manifold every step (no manifold reuse).
     fn fresh(mut self) -> Self {
-        self.world.settings.manifold_reuse_distance = 0.0;
+        let settings = StepSettings { manifold_reuse_distance: 0.0, ..*self.world.settings() };
+        self.world.set_settings(settings).unwrap();
         self
     }
 }
@@ -165,7 +166,7 @@ struct Kollide3 {
 
 impl Kollide3 {
     fn new(centres: &[[f32; 3]], ground_half: f32) -> Self {
-        let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0));
+        let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0)).unwrap();
         let ground = Cuboid::new(Vec3::new(ground_half, 1.0, ground_half)).expect("extents");
         world.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -1.0, 0.0))).expect("ground");
         let cube = Cuboid::new(Vec3::repeat(HALF)).expect("positive extents");
@@ -181,7 +182,8 @@ impl Kollide3 {
 
     /// The same scene computing every manifold every step (no manifold reuse).
     fn fresh(mut self) -> Self {
-        self.world.settings.manifold_reuse_distance = 0.0;
+        let settings = StepSettings { manifold_reuse_distance: 0.0, ..*self.world.settings() };
+        self.world.set_settings(settings).unwrap();
         self
     }
 }

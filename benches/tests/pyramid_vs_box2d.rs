@@ -42,7 +42,7 @@ fn worst(start: &[[f64; 2]], end: &[([f64; 2], f64)]) -> (f64, f64) {
 }
 
 fn kollide_pyramid(start: &[[f64; 2]]) -> Vec<([f64; 2], f64)> {
-    let mut w = World2::<f64>::new(Vec2::new(0.0, GRAVITY));
+    let mut w = World2::<f64>::new(Vec2::new(0.0, GRAVITY)).unwrap();
     let ground = Cuboid::new(Vec2::new(50.0, 0.5)).expect("extents");
     w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.5))).expect("ground");
     let boxes: Vec<_> = start

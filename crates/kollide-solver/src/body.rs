@@ -11,7 +11,7 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::SupportMap;
 
-use crate::{Dim, SolverDim, WorldError};
+use crate::{Dim, SolverDim, WorldError, WorldLimits};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +26,10 @@ pub enum BodyKind {
 
 /// Everything needed to add a body to a world. Build it with [`BodyDesc::dynamic`],
 /// [`BodyDesc::fixed`] or [`BodyDesc::kinematic`] and the builder methods.
+///
+/// A description is only a request: [`crate::World::add`] checks every field against the
+/// world's envelope ([`WorldLimits`], one table per scalar type) and refuses what lies outside
+/// it with a [`WorldError`], whatever the body's kind. The ranges are given on each field.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc<N: Scalar, const D: usize>
 where
@@ -35,23 +39,28 @@ where
     pub kind: BodyKind,
     /// Its shape.
     pub shape: <Dim<D> as SolverDim<N, D>>::Shape,
-    /// Its pose (places the shape's local frame in the world).
+    /// Its pose (places the shape's local frame in the world). Each coordinate of the position
+    /// is at most [`WorldLimits::max_coordinate`] in magnitude; the rotation is of unit length
+    /// within [`WorldLimits::rotation_tolerance`] (the world renormalises it).
     pub pose: <Dim<D> as SolverDim<N, D>>::Pose,
-    /// Velocity of the centre of mass (m/s).
+    /// Velocity of the centre of mass (m/s), at most [`WorldLimits::max_linear_speed`].
     pub linear_velocity: Vector<N, D>,
-    /// Angular velocity (rad/s).
+    /// Angular velocity (rad/s), at most [`WorldLimits::max_angular_speed`].
     pub angular_velocity: <Dim<D> as SolverDim<N, D>>::Angular,
-    /// Density (kg/m² in 2D, kg/m³ in 3D); used by dynamic bodies.
+    /// Density (kg/m² in 2D, kg/m³ in 3D), in [[`WorldLimits::min_density`],
+    /// [`WorldLimits::max_density`]]; used by dynamic bodies.
     pub density: N,
-    /// Coulomb friction coefficient, `≥ 0`.
+    /// Coulomb friction coefficient, in `[0, WorldLimits::max_friction]`.
     pub friction: N,
-    /// Restitution (bounciness), `≥ 0`: 0 does not bounce, 1 bounces back fully.
+    /// Restitution (bounciness), in `[0, 1]`: 0 does not bounce, 1 bounces back fully (more
+    /// would add energy at every bounce).
     pub restitution: N,
-    /// Linear damping (1/s), `≥ 0`.
+    /// Linear damping (1/s), in `[0, WorldLimits::max_damping]`.
     pub linear_damping: N,
-    /// Angular damping (1/s), `≥ 0`.
+    /// Angular damping (1/s), in `[0, WorldLimits::max_damping]`.
     pub angular_damping: N,
-    /// Multiplies the world's gravity for this body.
+    /// Multiplies the world's gravity for this body; at most
+    /// [`WorldLimits::max_gravity_scale`] in magnitude.
     pub gravity_scale: N,
 }
 
@@ -159,53 +168,42 @@ impl<N: Scalar, const D: usize> Body<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Validates a description and computes the mass. Fails without side effects.
-    pub(crate) fn new(desc: BodyDesc<N, D>) -> Result<Self, WorldError> {
-        if !desc.pose.is_finite() {
-            return Err(WorldError::NonFinite("pose"));
-        }
-        if !desc.linear_velocity.iter().all(|x| x.is_finite_value()) {
-            return Err(WorldError::NonFinite("linear velocity"));
-        }
-        if !Dim::<D>::angular_is_finite(&desc.angular_velocity) {
-            return Err(WorldError::NonFinite("angular velocity"));
-        }
-        let non_negative = [
-            ("friction", desc.friction),
-            ("restitution", desc.restitution),
-            ("linear damping", desc.linear_damping),
-            ("angular damping", desc.angular_damping),
+    /// Validates a description against the world's envelope ([`WorldLimits`]), renormalises
+    /// a rotation a few ulps off unit length, and computes the mass. Fails without side effects.
+    pub(crate) fn new(mut desc: BodyDesc<N, D>) -> Result<Self, WorldError> {
+        let limits = WorldLimits::<N>::new();
+        desc.pose = checked_pose::<N, D>(&desc.pose, &limits)?;
+        check_velocities::<N, D>(&desc.linear_velocity, &desc.angular_velocity, &limits)?;
+        let zero = N::zero();
+        let ranges = [
+            ("friction", desc.friction, zero, limits.max_friction),
+            ("restitution", desc.restitution, zero, limits.max_restitution),
+            ("linear damping", desc.linear_damping, zero, limits.max_damping),
+            ("angular damping", desc.angular_damping, zero, limits.max_damping),
+            (
+                "gravity scale",
+                desc.gravity_scale,
+                -limits.max_gravity_scale,
+                limits.max_gravity_scale,
+            ),
+            ("density", desc.density, limits.min_density, limits.max_density),
         ];
-        for (what, v) in non_negative {
-            if !v.is_finite_value() {
-                return Err(WorldError::NonFinite(what));
-            }
-            if v < N::zero() {
-                return Err(WorldError::OutOfRange { what, value: v.to_f64() });
-            }
-        }
-        if !desc.gravity_scale.is_finite_value() {
-            return Err(WorldError::NonFinite("gravity scale"));
+        for (what, v, min, max) in ranges {
+            WorldLimits::check(what, v, min, max)?;
         }
         let (mass, inv_mass, local_center, inv_inertia_local) = match desc.kind {
             BodyKind::Dynamic => {
-                if !desc.density.is_finite_value() {
-                    return Err(WorldError::NonFinite("density"));
-                }
-                if desc.density <= N::zero() {
-                    return Err(WorldError::OutOfRange {
-                        what: "density",
-                        value: desc.density.to_f64(),
-                    });
-                }
                 let m = Dim::<D>::mass(&desc.shape, desc.density)?;
+                let inv_inertia = Dim::<D>::invert_inertia(&m.inertia);
                 if !(m.mass.is_finite_value()
                     && m.mass > N::zero()
-                    && Dim::<D>::inertia_is_finite(&m.inertia))
+                    && (N::one() / m.mass).is_finite_value()
+                    && Dim::<D>::inertia_is_finite(&m.inertia)
+                    && Dim::<D>::inertia_is_finite(&inv_inertia))
                 {
                     return Err(WorldError::NonFinite("mass"));
                 }
-                (m.mass, N::one() / m.mass, m.local_center, Dim::<D>::invert_inertia(&m.inertia))
+                (m.mass, N::one() / m.mass, m.local_center, inv_inertia)
             }
             BodyKind::Static | BodyKind::Kinematic => {
                 (N::zero(), N::zero(), Point::origin(), Dim::<D>::inertia_zero())
@@ -254,4 +252,49 @@ where
     pub fn desc(&self) -> &BodyDesc<N, D> {
         &self.desc
     }
+}
+
+/// `pose` checked against the envelope: finite, each coordinate of its position at most
+/// [`WorldLimits::max_coordinate`] in magnitude, its rotation of unit length within
+/// [`WorldLimits::rotation_tolerance`]. A rotation off unit length by more than rounding (two
+/// ulps) comes back renormalised; any other pose comes back bit for bit.
+pub(crate) fn checked_pose<N: Scalar, const D: usize>(
+    pose: &<Dim<D> as SolverDim<N, D>>::Pose,
+    limits: &WorldLimits<N>,
+) -> Result<<Dim<D> as SolverDim<N, D>>::Pose, WorldError>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    if !pose.is_finite() {
+        return Err(WorldError::NonFinite("pose"));
+    }
+    let max = limits.max_coordinate;
+    for x in pose.translation().iter() {
+        WorldLimits::check("position", *x, -max, max)?;
+    }
+    let length = Dim::<D>::rotation_length(pose);
+    let off = (length - 1.0).abs();
+    if off > limits.rotation_tolerance.to_f64() {
+        return Err(WorldError::NonUnitRotation { length });
+    }
+    Ok(if off <= 2.0 * N::EPSILON.to_f64() { *pose } else { Dim::<D>::renormalized(pose) })
+}
+
+/// Velocities checked against the envelope: finite, the linear speed at most
+/// [`WorldLimits::max_linear_speed`], the angular speed at most
+/// [`WorldLimits::max_angular_speed`].
+pub(crate) fn check_velocities<N: Scalar, const D: usize>(
+    linear: &Vector<N, D>,
+    angular: &<Dim<D> as SolverDim<N, D>>::Angular,
+    limits: &WorldLimits<N>,
+) -> Result<(), WorldError>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    WorldLimits::check_vector("linear velocity", linear, limits.max_linear_speed)?;
+    if !Dim::<D>::angular_is_finite(angular) {
+        return Err(WorldError::NonFinite("angular velocity"));
+    }
+    let speed = Dim::<D>::angular_length(angular);
+    WorldLimits::check_norm("angular velocity", speed, limits.max_angular_speed)
 }

@@ -62,6 +62,7 @@
 use kollide_manifold::Manifold;
 use kollide_math::{Point, Scalar, Vector};
 
+use crate::limits::max_speeds;
 use crate::{ContactImpulse, Dim, SolverDim};
 
 type Ang<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Angular;
@@ -892,6 +893,18 @@ pub(crate) fn integrate_velocity<N: Scalar, const D: usize>(
     s.v += gravity * (b.gravity_scale * h);
     s.v *= N::one() / (N::one() + h * b.linear_damping);
     s.w = s.w * (N::one() / (N::one() + h * b.angular_damping));
+    // Speeds stay inside the world's envelope (Box2D clamps to its maximum linear speed the
+    // same way): a long fall under strong gravity would otherwise grow a speed until its
+    // square, and then the body, overflow.
+    let (max_v, max_w) = max_speeds::<N>();
+    let v2 = s.v.norm_squared();
+    if v2 > max_v * max_v {
+        s.v *= max_v / v2.sqrt();
+    }
+    let w2 = Dim::<D>::angular_dot(&s.w, &s.w);
+    if w2 > max_w * max_w {
+        s.w = s.w * (max_w / w2.sqrt());
+    }
 }
 
 /// Integrates positions of moving bodies and updates their motion since the step started.

@@ -82,6 +82,15 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     fn angular_zero() -> Self::Angular;
     /// `true` when every component is finite.
     fn angular_is_finite(w: &Self::Angular) -> bool;
+    /// The magnitude of an angular velocity, computed in `f64` (so a finite `f32` value
+    /// cannot overflow).
+    fn angular_length(w: &Self::Angular) -> f64;
+    /// The length of a pose's rotation as stored (a unit complex number in 2D, a unit
+    /// quaternion in 3D), computed in `f64`: 1 for a rotation, anything else for a pose built
+    /// around the constructors' normalisation.
+    fn rotation_length(pose: &Self::Pose) -> f64;
+    /// The pose with its rotation rescaled to unit length (the rotation must not be zero).
+    fn renormalized(pose: &Self::Pose) -> Self::Pose;
     /// `r × p`: the angular impulse of a linear impulse `p` applied at offset `r`.
     fn cross(r: &Vector<N, D>, p: &Vector<N, D>) -> Self::Angular;
     /// `ω × r`: the velocity of a point at offset `r` on a body spinning at `ω`.
@@ -144,6 +153,19 @@ impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
     }
     fn angular_is_finite(w: &N) -> bool {
         w.is_finite_value()
+    }
+    fn angular_length(w: &N) -> f64 {
+        w.to_f64().abs()
+    }
+    fn rotation_length(pose: &Iso2<N>) -> f64 {
+        let (c, s) = (pose.rotation.re.to_f64(), pose.rotation.im.to_f64());
+        (c * c + s * s).sqrt()
+    }
+    fn renormalized(pose: &Iso2<N>) -> Iso2<N> {
+        let (c, s) = (pose.rotation.re, pose.rotation.im);
+        let length = (c * c + s * s).sqrt();
+        let rot = Rot2::from_cos_sin_unchecked(c / length, s / length);
+        Iso2::from_parts(pose.translation, rot)
     }
     #[inline(always)]
     fn cross(r: &Vec2<N>, p: &Vec2<N>) -> N {
@@ -239,6 +261,15 @@ impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
     fn angular_is_finite(w: &Vec3<N>) -> bool {
         w.iter().all(|x| x.is_finite_value())
     }
+    fn angular_length(w: &Vec3<N>) -> f64 {
+        w.iter().map(|x| x.to_f64() * x.to_f64()).sum::<f64>().sqrt()
+    }
+    fn rotation_length(pose: &Iso3<N>) -> f64 {
+        pose.rotation.coords.iter().map(|x| x.to_f64() * x.to_f64()).sum::<f64>().sqrt()
+    }
+    fn renormalized(pose: &Iso3<N>) -> Iso3<N> {
+        Iso3::from_parts(pose.translation, Rot3::new_normalize(*pose.rotation.quaternion()))
+    }
     #[inline(always)]
     fn cross(r: &Vec3<N>, p: &Vec3<N>) -> Vec3<N> {
         r.cross(p)
@@ -304,7 +335,14 @@ impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
         Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
     }
     fn invert_inertia(i: &Mat3<N>) -> Mat3<N> {
-        i.try_inverse().unwrap_or_else(Mat3::zeros)
+        // In f64: the inverse's cofactors and determinant are products of two and three
+        // inertias, which overflow f32 for inertias beyond about 1e19 (a body a few hundred
+        // metres across at a dense material's density), while the inverse itself is fine.
+        let wide = i.map(|x| x.to_f64());
+        match wide.try_inverse() {
+            Some(inv) => inv.map(N::lit),
+            None => Mat3::zeros(),
+        }
     }
     fn inertia_is_finite(i: &Mat3<N>) -> bool {
         i.iter().all(|x| x.is_finite_value())

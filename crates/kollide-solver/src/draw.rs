@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn worlds_draw_into_an_svg() {
-        let mut w = World2::<f64>::new(Vec2::new(0.0, -9.81));
+        let mut w = World2::<f64>::new(Vec2::new(0.0, -9.81)).unwrap();
         w.add(
             BodyDesc::fixed(Cuboid::new(Vec2::new(3.0, 0.5)).unwrap())
                 .pose(Iso2::translation(0.0, -0.5)),
@@ -101,7 +101,7 @@ mod tests {
         w.draw(&mut c, &super::WorldStyle { aabbs: true, ..Default::default() });
         let svg = c.to_svg();
         assert!(svg.starts_with("<svg") && svg.contains("<polygon"));
-        let mut w3 = World3::<f64>::new(Vec3::new(0.0, -9.81, 0.0));
+        let mut w3 = World3::<f64>::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
         w3.add(BodyDesc::dynamic(Cuboid::new(Vec3::repeat(0.5)).unwrap()).pose(Iso3::identity()))
             .unwrap();
         let mut c3 = SvgCanvas::new();

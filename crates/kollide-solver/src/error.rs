@@ -3,28 +3,46 @@
 use kollide_shapes::ShapeError;
 use thiserror::Error;
 
-/// The reasons a [`crate::World`] refuses a body or a handle.
+/// The reasons a [`crate::World`] refuses a body, a setting, a time step or a handle. The
+/// limits named in the messages are those of [`crate::WorldLimits`].
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum WorldError {
-    /// A number of the body description is NaN or infinite.
+    /// A number of the request is NaN or infinite.
     #[error("{0} is not finite")]
     NonFinite(&'static str),
-    /// A number that must be positive (density) or non-negative (friction, restitution,
-    /// damping) is out of range.
-    #[error("{what} is out of range: {value}")]
+    /// A number is outside the world's envelope ([`crate::WorldLimits`]): a density, friction,
+    /// restitution, damping or gravity scale out of its range, a position, speed or gravity
+    /// beyond its largest magnitude (then `value` is the magnitude and `min` is zero), or a
+    /// setting out of its range.
+    #[error("{what} is out of range: {value} is not in [{min}, {max}]")]
     OutOfRange {
-        /// Which field.
+        /// Which quantity.
         what: &'static str,
-        /// The value given.
+        /// The value given (for vectors, their length).
         value: f64,
+        /// The smallest value accepted.
+        min: f64,
+        /// The largest value accepted.
+        max: f64,
     },
-    /// The shape cannot give a dynamic body mass (for example a segment).
+    /// A pose's rotation is not of unit length within
+    /// [`crate::WorldLimits::rotation_tolerance`] (a zero or badly scaled quaternion in 3D,
+    /// complex number in 2D).
+    #[error("rotation is not unit length: its length is {length}")]
+    NonUnitRotation {
+        /// The length of the rotation's quaternion (3D) or complex number (2D).
+        length: f64,
+    },
+    /// The shape cannot give a dynamic body mass (for example a segment), or its mass
+    /// properties at the body's density are not finite.
     #[error("the shape cannot be dynamic: {0}")]
     Shape(#[from] ShapeError),
     /// The handle names a body that was removed (or never existed).
     #[error("stale or invalid body handle")]
     StaleHandle,
-    /// The time step is not positive and finite.
-    #[error("time step must be positive and finite, got {0}")]
+    /// The time step is not finite or not in
+    /// [[`min_time_step`](crate::WorldLimits::min_time_step),
+    /// [`max_time_step`](crate::WorldLimits::max_time_step)].
+    #[error("time step must be finite and in [min_time_step, max_time_step], got {0}")]
     BadTimeStep(f64),
 }

@@ -10,7 +10,7 @@
 //! use kollide_math::{Iso2, Vec2};
 //! use kollide_shapes::Cuboid;
 //! use kollide_solver::{BodyDesc, World2};
-//! let mut world = World2::<f64>::new(Vec2::new(0.0, -9.81));
+//! let mut world = World2::<f64>::new(Vec2::new(0.0, -9.81)).unwrap();
 //! world.add(BodyDesc::fixed(Cuboid::new(Vec2::new(10.0, 0.5)).unwrap())
 //!     .pose(Iso2::translation(0.0, -0.5))).unwrap();
 //! let b = world.add(BodyDesc::dynamic(Cuboid::new(Vec2::new(0.5, 0.5)).unwrap())
@@ -25,8 +25,11 @@
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
 //!
-//! **Bad input:** a body with NaN or infinite numbers, a non-positive density or a massless
-//! shape on a dynamic body is rejected with a [`WorldError`] and the world is unchanged.
+//! **Bad input:** everything that enters a world (gravity, settings, bodies, velocities, time
+//! steps) is checked against the world's envelope, [`WorldLimits`] (one table per scalar
+//! type); a request outside it, or a massless shape on a dynamic body, is rejected with a
+//! [`WorldError`] and the world is unchanged. Input inside the envelope cannot make a body
+//! NaN.
 
 mod body;
 mod broadphase;
@@ -35,6 +38,7 @@ mod dim;
 mod draw;
 mod error;
 mod handle;
+mod limits;
 mod settings;
 mod wide;
 mod wide2;
@@ -47,6 +51,7 @@ pub use dim::{AngularOps, BodyMass, Dim, SolverDim};
 pub use draw::WorldStyle;
 pub use error::WorldError;
 pub use handle::BodyHandle;
+pub use limits::WorldLimits;
 pub use settings::StepSettings;
 pub use world::{
     ContactImpulse, ContactPair, StepReport, WARM_START_MATCH_FRACTION, World, World2, World3,

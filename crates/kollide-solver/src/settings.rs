@@ -2,39 +2,48 @@
 
 use kollide_math::Scalar;
 
+use crate::{WorldError, WorldLimits};
+
 /// Settings of [`crate::World::step`].
+///
+/// A world takes settings only through [`crate::World::set_settings`], which refuses any that
+/// [`StepSettings::validate`] refuses (and then changes nothing): every number finite and in the
+/// range given on its field.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepSettings<N> {
-    /// Substeps per step. Each substep integrates velocities, warm starts, solves with the soft
+    /// Substeps per step, in `[1, WorldLimits::max_substeps]`. Each substep integrates velocities, warm starts, solves with the soft
     /// bias, integrates positions and relaxes without bias.
     pub substeps: u32,
-    /// Contact stiffness in hertz (capped at a quarter of the substep rate). Stiffer contacts sag
+    /// Contact stiffness in hertz, `≥ 0` (capped at a quarter of the substep rate; zero turns
+    /// the soft push-out off). Stiffer contacts sag
     /// less under load (the sag goes as `g/ω²`), but a tall pile rocks more: with 4 substeps,
     /// Box2D's 100-row pyramid sways about ±0.1 m at 32 Hz, ±0.15 m at 40–50 Hz and slides apart
     /// at 60 Hz. The default, 32 Hz, sags a base-20 pyramid's boxes by at most 2.7 cm (Box2D
     /// v3 at its 30 Hz: 2.9 cm).
     pub contact_hertz: N,
-    /// Contact damping ratio (dimensionless). The static sag does not depend on it (the spring's
+    /// Contact damping ratio (dimensionless), in `[0, WorldLimits::max_damping_ratio]`. The static sag does not depend on it (the spring's
     /// stiffness is set by the hertz alone), but how a tall pile rocks while it settles does:
     /// Box2D's 100-row pyramid sways ±0.11 m at 10 (Box2D's value), ±0.08 m at 20 and ±0.06 m
     /// at the default, 30, against Box2D v3's ±0.07 m. The price is a slower push-out of deep
     /// overlap (at `2πf / (2ζ)` per second: 3.4/s at the defaults).
     pub contact_damping_ratio: N,
-    /// The fastest speed (m/s) at which the soft contact pushes overlapping bodies apart.
+    /// The fastest speed (m/s) at which the soft contact pushes overlapping bodies apart, in
+    /// `[0, WorldLimits::max_linear_speed]`.
     pub max_push_velocity: N,
-    /// Overlap tolerated without correction (m): the soft contact pushes only the overlap beyond
+    /// Overlap tolerated without correction (m), in `[0, WorldLimits::max_coordinate]`: the soft contact pushes only the overlap beyond
     /// it. The default is zero, because the soft contact's damping already keeps resting
     /// contacts quiet and every millimetre of slop is a millimetre a stack sinks per contact.
     pub linear_slop: N,
-    /// Speculative margin (m): contacts are created this far before bodies touch, so fast bodies
+    /// Speculative margin (m), in `[0, WorldLimits::max_coordinate]`: contacts are created this far before bodies touch, so fast bodies
     /// are stopped in time. Each pair's margin also grows by its closing speed times the step.
     pub speculative_margin: N,
-    /// Normal approach speeds below this (m/s) get no restitution (so resting bodies do not
+    /// Normal approach speeds below this (m/s, in `[0, WorldLimits::max_linear_speed]`) get no
+    /// restitution (so resting bodies do not
     /// bounce).
     pub restitution_threshold: N,
     /// Apply last step's impulses at the start of this one.
     pub warm_starting: bool,
-    /// Manifold reuse (m), as Jolt's body-pair cache: a touching pair whose bodies have moved
+    /// Manifold reuse (m, in `[0, WorldLimits::max_coordinate]`), as Jolt's body-pair cache: a touching pair whose bodies have moved
     /// relative to each other by less than this since its manifold was computed (no point of B
     /// moved more, as seen from A) keeps that manifold, its points carried rigidly with the
     /// bodies and its separations recomputed along the normal, instead of running the
@@ -59,6 +68,35 @@ impl<N: Scalar> StepSettings<N> {
             warm_starting: true,
             manifold_reuse_distance: N::lit(1e-3),
         }
+    }
+
+    /// Checks every field against its range (see the fields and [`WorldLimits`]); the first
+    /// field out of range is named in the error.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        let limits = WorldLimits::<N>::new();
+        let max_substeps = limits.max_substeps;
+        if !(1..=max_substeps).contains(&self.substeps) {
+            return Err(WorldError::OutOfRange {
+                what: "substeps",
+                value: f64::from(self.substeps),
+                min: 1.0,
+                max: f64::from(max_substeps),
+            });
+        }
+        let zero = N::zero();
+        let ranges = [
+            ("contact hertz", self.contact_hertz, N::MAX),
+            ("contact damping ratio", self.contact_damping_ratio, limits.max_damping_ratio),
+            ("max push velocity", self.max_push_velocity, limits.max_linear_speed),
+            ("linear slop", self.linear_slop, limits.max_coordinate),
+            ("speculative margin", self.speculative_margin, limits.max_coordinate),
+            ("restitution threshold", self.restitution_threshold, limits.max_linear_speed),
+            ("manifold reuse distance", self.manifold_reuse_distance, limits.max_coordinate),
+        ];
+        for (what, v, max) in ranges {
+            WorldLimits::check(what, v, zero, max)?;
+        }
+        Ok(())
     }
 }
 

@@ -659,7 +659,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use crate::{BodyDesc, World2};
+    use crate::{BodyDesc, StepSettings, World2};
 
     /// Every body's pose and velocities.
     fn state(w: &World2<f32>) -> Vec<f32> {
@@ -675,7 +675,7 @@ mod tests {
     }
 
     fn pyramid(base: usize) -> World2<f32> {
-        let mut w = World2::new(Vec2::new(0.0, -9.81));
+        let mut w = World2::new(Vec2::new(0.0, -9.81)).unwrap();
         let ground = Cuboid::new(Vec2::new(50.0, 0.5)).unwrap();
         w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.5))).unwrap();
         for row in 0..base {
@@ -693,7 +693,7 @@ mod tests {
     /// dropped into a container: one- and two-point manifolds, speculative contacts, bounces.
     fn jumble(seed: u64) -> World2<f32> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut w = World2::new(Vec2::new(0.0, -9.81));
+        let mut w = World2::new(Vec2::new(0.0, -9.81)).unwrap();
         let wall = |hx: f32, hy: f32, x: f32, y: f32| {
             BodyDesc::fixed(Cuboid::new(Vec2::new(hx, hy)).unwrap()).pose(Iso2::translation(x, y))
         };
@@ -738,8 +738,9 @@ mod tests {
     fn simd_matches_the_scalar_solver_without_warm_starting_and_with_bounces() {
         let make = || {
             let mut w = jumble(7);
-            w.settings.warm_starting = false;
-            w.settings.restitution_threshold = 0.2;
+            let settings =
+                StepSettings { warm_starting: false, restitution_threshold: 0.2, ..*w.settings() };
+            w.set_settings(settings).unwrap();
             w
         };
         same_with_and_without_simd(make, 300);

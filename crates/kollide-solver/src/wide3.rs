@@ -871,7 +871,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use crate::{BodyDesc, World3};
+    use crate::{BodyDesc, StepSettings, World3};
 
     /// Every body's pose and velocities.
     fn state(w: &World3<f32>) -> Vec<f32> {
@@ -886,7 +886,7 @@ mod tests {
 
     /// Square layers of unit cubes, `base` on a side at the bottom.
     fn pyramid(base: usize) -> World3<f32> {
-        let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+        let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
         let ground = Cuboid::new(Vec3::new(50.0, 0.5, 50.0)).unwrap();
         w.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -0.5, 0.0))).unwrap();
         for layer in 0..base {
@@ -908,7 +908,7 @@ mod tests {
     /// dropped into a box: manifolds of one to four points, speculative contacts, bounces.
     fn jumble(seed: u64) -> World3<f32> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+        let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
         let wall = |h: Vec3<f32>, p: Vec3<f32>| {
             BodyDesc::fixed(Cuboid::new(h).unwrap()).pose(Iso3::translation(p.x, p.y, p.z))
         };
@@ -981,8 +981,9 @@ mod tests {
     fn simd_matches_the_scalar_solver_without_warm_starting_and_with_bounces() {
         let make = || {
             let mut w = jumble(7);
-            w.settings.warm_starting = false;
-            w.settings.restitution_threshold = 0.2;
+            let settings =
+                StepSettings { warm_starting: false, restitution_threshold: 0.2, ..*w.settings() };
+            w.set_settings(settings).unwrap();
             w
         };
         same_with_and_without_simd(make, 300);

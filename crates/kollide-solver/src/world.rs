@@ -20,13 +20,16 @@ use kollide_manifold::{MAX_CONTACTS, Manifold};
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{Aabb, BoundingVolume};
 
+use crate::body::check_velocities;
 use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{
     self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
 };
 use crate::wide2::{self, Separations};
 use crate::wide3;
-use crate::{Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError};
+use crate::{
+    Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError, WorldLimits,
+};
 use std::any::Any;
 
 /// Accumulated impulses of one contact, carried across steps for warm starting.
@@ -78,15 +81,22 @@ where
 }
 
 /// A world of bodies in `D` dimensions. Use [`World2`] or [`World3`].
+///
+/// **Input envelope.** Everything that enters a world is checked against [`WorldLimits`] (one
+/// table per scalar type): gravity ([`World::new`], [`World::set_gravity`]), step settings
+/// ([`World::set_settings`]), bodies ([`World::add`]: pose, rotation, velocities, density,
+/// friction, restitution, damping, gravity scale), velocities ([`World::set_velocity`]) and time
+/// steps ([`World::step`]). A request outside it is refused with a [`WorldError`] and leaves the
+/// world bit for bit as it was; input inside it cannot make a body NaN.
 #[derive(Clone, Debug)]
 pub struct World<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Gravity (m/s²).
-    pub gravity: Vector<N, D>,
-    /// Settings of [`World::step`].
-    pub settings: StepSettings<N>,
+    /// Gravity (m/s²), within the envelope.
+    gravity: Vector<N, D>,
+    /// Settings of [`World::step`], validated.
+    settings: StepSettings<N>,
     slots: Vec<Slot<N, D>>,
     free: Vec<u32>,
     broadphase: SweepAndPrune,
@@ -240,6 +250,11 @@ where
     }
 }
 
+/// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
+fn check_gravity<N: Scalar, const D: usize>(gravity: &Vector<N, D>) -> Result<(), WorldError> {
+    WorldLimits::check_vector("gravity", gravity, WorldLimits::<N>::new().max_gravity)
+}
+
 /// A 2D world.
 pub type World2<N> = World<N, 2>;
 /// A 3D world.
@@ -249,9 +264,11 @@ impl<N: Scalar, const D: usize> World<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// An empty world with this gravity and default settings.
-    pub fn new(gravity: Vector<N, D>) -> Self {
-        Self {
+    /// An empty world with this gravity (m/s²) and default settings. Gravity that is not
+    /// finite or longer than [`WorldLimits::max_gravity`] is refused.
+    pub fn new(gravity: Vector<N, D>) -> Result<Self, WorldError> {
+        check_gravity(&gravity)?;
+        Ok(Self {
             gravity,
             settings: StepSettings::default(),
             slots: Vec::new(),
@@ -282,12 +299,40 @@ where
             scratch_classes: Vec::new(),
             bundles3: wide3::Bundles::default(),
             simd: true,
-        }
+        })
     }
 
-    /// Adds a body. A description with NaN or infinite numbers, a non-positive density, negative
-    /// friction or restitution, or a massless shape on a dynamic body is rejected with a
-    /// [`WorldError`], and the world is left unchanged.
+    /// Gravity (m/s²).
+    pub fn gravity(&self) -> &Vector<N, D> {
+        &self.gravity
+    }
+
+    /// Sets gravity (m/s²). Gravity that is not finite or longer than
+    /// [`WorldLimits::max_gravity`] is refused and changes nothing.
+    pub fn set_gravity(&mut self, gravity: Vector<N, D>) -> Result<(), WorldError> {
+        check_gravity(&gravity)?;
+        self.gravity = gravity;
+        Ok(())
+    }
+
+    /// The settings of [`World::step`].
+    pub fn settings(&self) -> &StepSettings<N> {
+        &self.settings
+    }
+
+    /// Sets the settings of [`World::step`]. Settings that [`StepSettings::validate`] refuses
+    /// are refused and change nothing.
+    pub fn set_settings(&mut self, settings: StepSettings<N>) -> Result<(), WorldError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Adds a body. A description outside the world's envelope ([`WorldLimits`]; see the
+    /// fields of [`BodyDesc`]) — NaN or infinite numbers, a rotation that is not of unit length,
+    /// a position, speed, density, friction, restitution, damping or gravity scale out of range
+    /// — or a massless shape on a dynamic body is rejected with a [`WorldError`], and the world
+    /// is left unchanged. A rotation a few ulps off unit length is accepted and renormalised.
     pub fn add(&mut self, desc: BodyDesc<N, D>) -> Result<BodyHandle, WorldError> {
         let body = Body::new(desc)?;
         let index = match self.free.pop() {
@@ -330,7 +375,9 @@ where
         self.slots[h.index as usize].body.as_ref().ok_or(WorldError::StaleHandle)
     }
 
-    /// Sets a body's velocities. Non-finite values are rejected and change nothing.
+    /// Sets a body's velocities (of its centre of mass). Values that are not finite or faster
+    /// than [`WorldLimits::max_linear_speed`] or [`WorldLimits::max_angular_speed`] are
+    /// rejected and change nothing.
     pub fn set_velocity(
         &mut self,
         h: BodyHandle,
@@ -338,9 +385,7 @@ where
         angular: <Dim<D> as SolverDim<N, D>>::Angular,
     ) -> Result<(), WorldError> {
         self.check(h)?;
-        if !linear.iter().all(|x| x.is_finite_value()) || !Dim::<D>::angular_is_finite(&angular) {
-            return Err(WorldError::NonFinite("velocity"));
-        }
+        check_velocities::<N, D>(&linear, &angular, &WorldLimits::new())?;
         if let Some(b) = self.slots[h.index as usize].body.as_mut() {
             b.desc.linear_velocity = linear;
             b.desc.angular_velocity = angular;
@@ -374,15 +419,18 @@ where
         BodyHandle { index, generation: self.slots[index as usize].generation }
     }
 
-    /// Advances the world by `dt` seconds. A non-positive or non-finite `dt` is rejected and
-    /// changes nothing.
+    /// Advances the world by `dt` seconds. A `dt` that is not finite or not in
+    /// [[`WorldLimits::min_time_step`], [`WorldLimits::max_time_step`]] is rejected with
+    /// [`WorldError::BadTimeStep`] and changes nothing.
     pub fn step(&mut self, dt: N) -> Result<StepReport, WorldError> {
-        if !(dt.is_finite_value() && dt > N::zero()) {
+        let limits = WorldLimits::<N>::new();
+        if !(dt.is_finite_value() && dt >= limits.min_time_step && dt <= limits.max_time_step) {
             return Err(WorldError::BadTimeStep(dt.to_f64()));
         }
         let settings = self.settings;
         let margin = settings.speculative_margin;
-        let substeps = settings.substeps.max(1);
+        // At least 1: the settings are validated.
+        let substeps = settings.substeps;
         let h = dt / N::lit(f64::from(substeps));
 
         // 1. Broadphase.

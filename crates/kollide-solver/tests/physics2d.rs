@@ -11,7 +11,7 @@ const DT: f64 = 1.0 / 60.0;
 const G: f64 = 9.81;
 
 fn world() -> World2<f64> {
-    World2::new(Vec2::new(0.0, -G))
+    World2::new(Vec2::new(0.0, -G)).unwrap()
 }
 
 fn ground(w: &mut World2<f64>) -> BodyHandle {
@@ -182,7 +182,7 @@ fn restitution_one_bounces_back_and_zero_does_not() {
 
 #[test]
 fn frictionless_collision_conserves_momentum() {
-    let mut w = World2::<f64>::new(Vec2::zeros());
+    let mut w = World2::<f64>::new(Vec2::zeros()).unwrap();
     let a = w
         .add(
             BodyDesc::dynamic(Circle::new(0.5).unwrap())

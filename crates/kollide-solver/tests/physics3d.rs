@@ -3,12 +3,12 @@
 
 use kollide_math::{Iso3, Vec3};
 use kollide_shapes::{Ball, Cuboid};
-use kollide_solver::{BodyDesc, BodyHandle, World3};
+use kollide_solver::{BodyDesc, BodyHandle, StepSettings, World3};
 
 const DT: f64 = 1.0 / 60.0;
 
 fn world() -> World3<f64> {
-    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
     w.add(
         BodyDesc::fixed(Cuboid::new(Vec3::new(20.0, 0.5, 20.0)).unwrap())
             .pose(Iso3::translation(0.0, -0.5, 0.0)),
@@ -83,7 +83,7 @@ fn small_pyramid_stands() {
 
 #[test]
 fn a_ball_bounces_with_restitution_one() {
-    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
     w.add(
         BodyDesc::fixed(Cuboid::new(Vec3::new(5.0, 0.5, 5.0)).unwrap())
             .pose(Iso3::translation(0.0, -0.5, 0.0))
@@ -137,7 +137,7 @@ fn same_scene_twice_is_bit_identical() {
 /// its displacement down the slope after `t` seconds beyond the part due to its velocity when
 /// timing starts (0.1 s after release, once the contact has settled).
 fn slide(theta: f64, mu: f64, t: f64) -> f64 {
-    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
     let axis = Vec3::z() * theta;
     let rot = Iso3::rotation(axis);
     let slope = Cuboid::new(Vec3::new(50.0, 0.5, 50.0)).unwrap();
@@ -172,7 +172,7 @@ fn friction_holds_or_slides_with_the_right_acceleration() {
 /// A unit cube resting on the ground, spun about the vertical at `spin` rad/s with friction
 /// `mu`; returns its spin and its sideways drift after `t` seconds.
 fn spin_down(mu: f64, spin: f64, t: f64) -> (f64, f64) {
-    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0));
+    let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
     let ground = Cuboid::new(Vec3::new(20.0, 0.5, 20.0)).unwrap();
     w.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -0.5, 0.0)).friction(mu)).unwrap();
     let cube = Cuboid::new(Vec3::repeat(0.5)).unwrap();
@@ -211,7 +211,8 @@ fn twist_friction_stops_a_spinning_cube_at_the_coulomb_rate() {
 /// cubes' final positions.
 fn cube_pyramid(base: usize, seconds: f64, reuse: f64) -> Vec<Vec3<f64>> {
     let mut w = world();
-    w.settings.manifold_reuse_distance = reuse;
+    let settings = StepSettings { manifold_reuse_distance: reuse, ..*w.settings() };
+    w.set_settings(settings).unwrap();
     let mut boxes = Vec::new();
     for layer in 0..base {
         let n = base - layer;

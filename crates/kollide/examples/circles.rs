@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count: usize = common::arg("--count").map_or(Ok(400), |s| s.parse())?;
     let seconds: f64 = common::arg("--seconds").map_or(Ok(10.0), |s| s.parse())?;
     let hz = 60;
-    let mut world = World2::<f32>::new(Vec2::new(0.0, -9.81));
+    let mut world = World2::<f32>::new(Vec2::new(0.0, -9.81))?;
     world.add(
         BodyDesc::fixed(Cuboid::new(Vec2::new(12.0, 0.5))?).pose(Iso2::translation(0.0, -0.5)),
     )?;

@@ -13,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base: usize = common::arg("--base").map_or(Ok(8), |s| s.parse())?;
     let seconds: f64 = common::arg("--seconds").map_or(Ok(10.0), |s| s.parse())?;
     let hz = 60;
-    let mut world = World3::<f32>::new(Vec3::new(0.0, -9.81, 0.0));
+    let mut world = World3::<f32>::new(Vec3::new(0.0, -9.81, 0.0))?;
     world.add(
         BodyDesc::fixed(Cuboid::new(Vec3::new(base as f32 + 5.0, 0.5, base as f32 + 5.0))?)
             .pose(Iso3::translation(0.0, -0.5, 0.0)),

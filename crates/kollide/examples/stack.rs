@@ -13,7 +13,7 @@ use kollide::solver::{BodyDesc, World2};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hz = 60;
-    let mut world = World2::<f64>::new(Vec2::new(0.0, -9.81));
+    let mut world = World2::<f64>::new(Vec2::new(0.0, -9.81))?;
     world.add(
         BodyDesc::fixed(Cuboid::new(Vec2::new(20.0, 0.5))?).pose(Iso2::translation(0.0, -0.5)),
     )?;

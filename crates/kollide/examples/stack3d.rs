@@ -11,7 +11,7 @@ use kollide::solver::{BodyDesc, World3};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hz = 60;
-    let mut world = World3::<f64>::new(Vec3::new(0.0, -9.81, 0.0));
+    let mut world = World3::<f64>::new(Vec3::new(0.0, -9.81, 0.0))?;
     world.add(
         BodyDesc::fixed(Cuboid::new(Vec3::new(10.0, 0.5, 10.0))?)
             .pose(Iso3::translation(0.0, -0.5, 0.0)),
