@@ -534,7 +534,7 @@ impl<N: Scalar> HasMass2<N> for ConvexPolygon<N> {
         let offset = first_moment / (twice_area * N::lit(3.0));
         let polar_about_r = second_moment / N::lit(12.0);
         let polar_about_centroid = polar_about_r - area * offset.norm_squared();
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass: density * area,
             local_center: Point2::from(r + offset),
             inertia: density * polar_about_centroid,

@@ -975,7 +975,7 @@ impl<N: Scalar> HasMass3<N> for ConvexPolyhedron<N> {
         // Parallel-axis: covariance about the centre of mass.
         let cov_c = cov - com * com.transpose() * volume;
         let inertia = (Mat3::identity() * cov_c.trace() - cov_c) * density;
-        Ok(MassProperties3 { mass: volume * density, local_center: Point3::from(com + o), inertia })
+        MassProperties3::checked(MassProperties3 { mass: volume * density, local_center: Point3::from(com + o), inertia })
     }
 }
 
