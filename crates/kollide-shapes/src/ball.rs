@@ -15,7 +15,7 @@ use crate::{
 /// ```
 /// use kollide_shapes::{Ball, ShapeError};
 /// let b = Ball::<f32, 3>::new(0.5).unwrap();
-/// assert_eq!(b.radius, 0.5);
+/// assert_eq!(b.radius(), 0.5);
 /// assert!(matches!(Ball::<f32, 2>::new(-1.0), Err(ShapeError::NonPositive { .. })));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -42,7 +42,7 @@ use crate::{
 /// use kollide_math::Point3;
 /// use kollide_shapes::{Capsule, ShapeError};
 /// let c = Capsule::new(Point3::new(0.0f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), 0.25).unwrap();
-/// assert_eq!(c.segment.length(), 1.0);
+/// assert_eq!(c.segment().length(), 1.0);
 /// assert!(matches!(
 ///     Capsule::<f32, 3>::new_axis(1.0, 0.0),
 ///     Err(ShapeError::NonPositive { what: "radius", .. })
