@@ -12,7 +12,8 @@
 //! than a tolerance. The test (shared with the hull, [`crate::convex_hull_2d`]) is: vertex `b`
 //! between `a` and `c` is rejected when `cross(b − a, c − a) ≤ 0` (the boundary turns clockwise or
 //! goes straight) or when `b` is within `tol` of the segment `ac`, where `tol` is
-//! [`crate::validate::coincidence_tolerance`] of the input (64 ulps of its extent).
+//! [`crate::validate::coincidence_tolerance`] of the input (64 ulps of its extent, at least 8 ulps
+//! of its coordinates).
 //! So a vertex in the middle of an edge (a 180° vertex), even one slightly off the edge, is
 //! rejected as [`ShapeError::NotConvex`] by [`ConvexPolygon::from_convex_ccw`];
 //! [`ConvexPolygon::from_hull`] drops such points instead. Strict convexity is what makes the
@@ -41,7 +42,7 @@
 //! vertex and vertex 0 (where the lowest index is 0).
 //!
 //! In floating point, `v · d` is only unimodal up to rounding. For a polygon near its local
-//! origin the strict-convexity tolerance (64 ulps of the extent) is several times the rounding
+//! origin the strict-convexity tolerance (64 ulps of the extent, at least 8 of the coordinates) is several times the rounding
 //! error of a dot product, so the computed values keep a single maximum run and the climb agrees
 //! with the scan. A polygon far from its origin (coordinates much larger than its extent) rounds
 //! its dot products at the scale of its coordinates; the climb may then stop at a vertex whose dot
@@ -250,8 +251,8 @@ impl<N: Scalar> ConvexPolygon<N> {
     ///   [`ShapeError::Degenerate`]`("coincident")` or `("collinear")`);
     /// * [`ShapeError::Clockwise`] when the outline winds clockwise;
     /// * [`ShapeError::NotConvex`] naming an input point that is farther than `2 · tol` from the
-    ///   edge of the merged polygon that replaced it (a dent, a reflex corner, a loop that doubles
-    ///   back);
+    ///   edge of the merged polygon that replaced it (a dent, a reflex corner), or that steps
+    ///   back along that edge (an outline that doubles back on itself);
     /// * the errors of [`Self::from_convex_ccw`] for the merged outline (such as an extent outside
     ///   the envelope).
     ///
@@ -301,7 +302,8 @@ impl<N: Scalar> ConvexPolygon<N> {
             .windows(2)
             .map(|w| cross2(&(points[w[0]] - origin), &(points[w[1]] - origin)))
             .fold(N::zero(), |s, x| s + x);
-        if twice_area < N::zero() {
+        // A clockwise outline has a clearly negative area; a nearly straight one any sign.
+        if twice_area < -(tol * validate::cloud_extent(points)) {
             return Err(ShapeError::Clockwise);
         }
         let mut kept = simplify(points, &ring, tol);
@@ -316,7 +318,14 @@ impl<N: Scalar> ConvexPolygon<N> {
         let start = (0..kept.len()).min_by_key(|&k| kept[k]).unwrap_or(0);
         kept.rotate_left(start);
         let vertices: Vec<Point2<N>> = kept.iter().map(|&i| points[i]).collect();
-        Self::from_convex_ccw(&vertices)
+        // Errors name input points, not positions in the merged loop.
+        Self::from_convex_ccw(&vertices).map_err(|e| match e {
+            ShapeError::NotConvex { vertex } => ShapeError::NotConvex { vertex: kept[vertex] },
+            ShapeError::DuplicatePoints { first, second } => {
+                ShapeError::DuplicatePoints { first: kept[first], second: kept[second] }
+            }
+            other => other,
+        })
     }
 
     /// Builds the polygon from vertices already known to be valid.
@@ -508,25 +517,30 @@ fn climb<N: Scalar>(n: usize, start: usize, value: impl Fn(usize) -> N) -> usize
 /// The lowest pair `(first, second)` (by `second`, then `first`) of points within `tol` of each
 /// other, consecutive pairs first. Uses a hash grid with cells of diagonal `tol`, so it is linear
 /// in the number of points.
-/// The first input point farther than `tol` from the edge of the merged loop `kept` (input
-/// indices, increasing around the loop from some start) that replaced it, if any. A point of a
-/// convex outline lies on that edge; a dent or a doubled-back point does not.
+/// The first input point that is not on the edge of the merged loop `kept` (input indices,
+/// increasing around the loop from some start) that replaced it, in order, if any. The points
+/// between two kept vertices `a` and `b` must each be within `tol` of the segment `ab`, and must
+/// not step back along it by more than `tol`: a point of a convex outline satisfies both, a dent
+/// or an outline that doubles back does not.
 fn off_boundary<N: Scalar>(points: &[Point2<N>], kept: &[usize], tol: N) -> Option<usize> {
     let m = kept.len();
     let n = points.len();
     for k in 0..m {
         let (from, to) = (kept[k], kept[(k + 1) % m]);
         let (a, b) = (points[from], points[to]);
-        let ab = b - a;
-        let len2 = ab.norm_squared();
+        let len = (b - a).norm();
+        let u = (b - a) / len;
+        let mut last = N::zero();
         // The input points strictly between `from` and `to`, going forward around the loop.
         let mut i = (from + 1) % n;
         while i != to {
             let ap = points[i] - a;
-            let t = (ap.dot(&ab) / len2).max_of(N::zero()).min_of(N::one());
-            if (ap - ab * t).norm() > tol {
+            let along = ap.dot(&u);
+            let off = cross2(&u, &ap).abs();
+            if off > tol || along < last - tol || along > len + tol {
                 return Some(i);
             }
+            last = last.max_of(along);
             i = (i + 1) % n;
         }
     }

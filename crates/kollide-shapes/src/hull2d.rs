@@ -205,13 +205,16 @@ pub(crate) fn simplify<N: Scalar>(points: &[Point2<N>], exact: &[usize], tol: N)
     let mut i = 0;
     while i < m {
         // Largest j in (i, m] (m is vertex 0 again) whose chord covers the vertices in between.
+        // From vertex 0 itself the chord may not close the loop: it would have zero length and
+        // "cover" everything.
+        let last = if i == 0 { m - 1 } else { m };
         let mut j = i + 1;
         let mut step = 1;
-        while j + step <= m && chord_covers(i, j + step) {
+        while j + step <= last && chord_covers(i, j + step) {
             j += step;
             step *= 2;
         }
-        let mut bad = (j + step).min(m + 1);
+        let mut bad = (j + step).min(last + 1);
         while bad - j > 1 {
             let mid = j + (bad - j) / 2;
             if chord_covers(i, mid) {

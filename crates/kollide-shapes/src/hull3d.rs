@@ -109,8 +109,12 @@ pub struct ConvexHull3<N: Scalar> {
 /// rounded subtraction, so the moved cloud is the same cloud to within an ulp of its extent), and
 /// then the rounding error of every plane computation is bounded by the extent (`≈ 1.5e-5` of it
 /// in `f32`, `≈ 3e-14` in `f64`). A unit box at `1e6` is as well resolved as one at the origin.
+///
+/// It is never below a few ulps of the coordinates ([`validate::coordinate_rounding`]), the
+/// accuracy of points that a caller computed at that scale.
 pub fn hull_tolerance_3d<N: Scalar>(points: &[Point3<N>]) -> N {
-    validate::cloud_extent(points) * N::EPSILON * N::lit(64.0)
+    (validate::cloud_extent(points) * N::EPSILON * N::lit(64.0))
+        .max_of(validate::coordinate_rounding(points))
 }
 
 /// `points` moved so that their axis-aligned bounding box is centred on the origin.

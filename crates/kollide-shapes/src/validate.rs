@@ -112,13 +112,22 @@ pub fn cloud_extent<N: Scalar, const D: usize>(points: &[Point<N, D>]) -> N {
 }
 
 /// A length below which two points of a cloud count as the same point and a vertex counts as on
-/// the line of its neighbours: 64 ulps of the cloud's *extent* ([`cloud_extent`]).
+/// the line of its neighbours: 64 ulps of the cloud's *extent* ([`cloud_extent`]), and at least
+/// the rounding of its coordinates ([`coordinate_rounding`]).
 ///
 /// It is relative to the extent, not to the coordinates, because the constructions it guards
 /// (cross products and dot products of differences of points) only carry rounding errors of the
 /// size of those differences: subtracting two floating-point numbers is correctly rounded, so a
-/// unit box at `1e6` is exactly as well resolved as one at the origin. The envelope
-/// ([`length`], [`extent`]) keeps the extent itself far from the rounding of the coordinates.
+/// unit box at `1e6` is exactly as well resolved as one at the origin. The floor is for the
+/// input: points that a caller computed at the scale of their coordinates (a point on an edge,
+/// `a + t (b − a)`) are only that accurate, and must not count as corners for it.
 pub fn coincidence_tolerance<N: Scalar, const D: usize>(points: &[Point<N, D>]) -> N {
-    cloud_extent(points) * N::EPSILON * N::lit(64.0)
+    (cloud_extent(points) * N::EPSILON * N::lit(64.0)).max_of(coordinate_rounding(points))
+}
+
+/// A few ulps (eight) of the largest coordinate magnitude of `points`: the rounding that points
+/// computed at that scale carry.
+pub fn coordinate_rounding<N: Scalar, const D: usize>(points: &[Point<N, D>]) -> N {
+    let largest = points.iter().fold(N::zero(), |m, p| m.max_of(p.coords.amax()));
+    largest * N::EPSILON * N::lit(8.0)
 }
