@@ -6,6 +6,32 @@
 //!
 //! The trait is nalgebra's `RealField + Copy` plus a handful of constants that the algorithms need
 //! and that nalgebra does not name (machine epsilon, a conversion from `f64` literals).
+//!
+//! ## The envelope
+//! Each scalar type also states the range of shapes it can represent faithfully: its *envelope*.
+//! Shape constructors in `kollide-shapes` reject anything outside it with a typed error.
+//!
+//! | constant | `f32` | `f64` | bounds |
+//! |---|---|---|---|
+//! | [`Scalar::MIN_SIZE`] | `1e-3` | `1e-7` | every radius, half extent, half height, segment length and the extent of a point-built shape |
+//! | [`Scalar::MAX_SIZE`] | `1e5` | `1e10` | the same sizes, from above |
+//! | [`Scalar::MAX_COORDINATE`] | `1e5` | `1e10` | the magnitude of every local coordinate of a shape's vertices or end points |
+//!
+//! Why these numbers:
+//! * **Small end.** The touching band of a query (the length below which a gap counts as closed,
+//!   [`crate::Tolerances::length`]) is `relative_length · max(scale, 1)`, so it never falls below
+//!   `relative_length` (`3.5e-5` in `f32`, `1.5e-9` in `f64`). At [`Scalar::MIN_SIZE`] that band is
+//!   at most a few percent of the smallest shape (3.5 % in `f32`, 1.5 % in `f64`); smaller shapes
+//!   would sit entirely inside the band.
+//! * **Large end.** Everything derived stays finite with a wide margin: squared lengths
+//!   (`≤ 4e10` in `f32`), the triple products of GJK and EPA (`≤ 1e16`), and mass properties, which
+//!   grow as `density · size⁵` (3D inertia): below `1e27 · density` in `f32`, so any density up to
+//!   `1e10` gives finite inertia. A shape of size `1e10` in `f32` would give an infinite inertia at
+//!   density `1`.
+//! * **Coordinates.** A shape's local coordinates carry an absolute rounding error of about
+//!   `ε · |x|`; at [`Scalar::MAX_COORDINATE`] that is `0.01` in `f32` and `2e-6` in `f64`, still well
+//!   inside the touching band of a shape that size. Keep shapes near their local origin: a query's
+//!   length scale is the shapes' bounding radius about it.
 
 use core::fmt::{Debug, Display};
 use nalgebra::RealField;
@@ -29,6 +55,17 @@ pub trait Scalar:
     const MAX: Self;
     /// The number of bits in the mantissa, 24 for `f32` and 53 for `f64`.
     const MANTISSA_BITS: u32;
+    /// The smallest size a shape may have (radius, half extent, half height, segment length,
+    /// extent of a point-built shape): `1e-3` for `f32`, `1e-7` for `f64`. See the module docs for
+    /// why (the touching band).
+    const MIN_SIZE: Self;
+    /// The largest size a shape may have (radius, half extent, half height, segment length,
+    /// extent of a point-built shape): `1e5` for `f32`, `1e10` for `f64`. Squared lengths, GJK's
+    /// triple products and mass properties stay finite below it (see the module docs).
+    const MAX_SIZE: Self;
+    /// The largest magnitude of a coordinate of a shape's vertices or end points in its local
+    /// frame: `1e5` for `f32`, `1e10` for `f64`.
+    const MAX_COORDINATE: Self;
 
     /// Converts an `f64` literal or computed value into this type (rounding for `f32`).
     fn lit(x: f64) -> Self;
@@ -67,6 +104,9 @@ impl Scalar for f32 {
     const EPSILON: Self = f32::EPSILON;
     const MAX: Self = f32::MAX;
     const MANTISSA_BITS: u32 = 24;
+    const MIN_SIZE: Self = 1e-3;
+    const MAX_SIZE: Self = 1e5;
+    const MAX_COORDINATE: Self = 1e5;
 
     #[inline(always)]
     fn lit(x: f64) -> Self {
@@ -88,6 +128,9 @@ impl Scalar for f64 {
     const EPSILON: Self = f64::EPSILON;
     const MAX: Self = f64::MAX;
     const MANTISSA_BITS: u32 = 53;
+    const MIN_SIZE: Self = 1e-7;
+    const MAX_SIZE: Self = 1e10;
+    const MAX_COORDINATE: Self = 1e10;
 
     #[inline(always)]
     fn lit(x: f64) -> Self {
@@ -143,5 +186,24 @@ mod tests {
         assert_eq!(f32::MANTISSA_BITS, 24);
         assert_eq!(f64::MANTISSA_BITS, 53);
         assert_eq!(f32::from_count(7), 7.0);
+    }
+
+    /// The envelope keeps the derived quantities the docs promise finite: `size⁵ · 1e10` (3D
+    /// inertia at a dense material) and the squared extent of a shape at the largest coordinate.
+    fn envelope_is_finite<N: Scalar>() {
+        let (s, c) = (N::MAX_SIZE, N::MAX_COORDINATE);
+        let inertia = N::lit(1e10) * N::lit(8.0) * s * s * s * (s * s * N::lit(4.0));
+        assert!(inertia.is_finite_value());
+        let far = (c + s) * (c + s) * N::lit(3.0);
+        assert!(far.is_finite_value());
+        assert!(N::MIN_SIZE < N::MAX_SIZE);
+        // The smallest shape is many touching bands wide.
+        assert!(N::MIN_SIZE > N::lit(25.0) * crate::Tolerances::<N>::default().relative_length);
+    }
+
+    #[test]
+    fn envelope() {
+        envelope_is_finite::<f32>();
+        envelope_is_finite::<f64>();
     }
 }

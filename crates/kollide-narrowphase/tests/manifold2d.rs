@@ -141,7 +141,7 @@ fn boundary_distance(shape: &Shape2<f64>, pose: &Iso2<f64>, p: &Point2<f64>) -> 
             }
         }
         Shape2::Capsule(c) => {
-            let (a, b) = (c.segment.a, c.segment.b);
+            let (a, b) = (c.segment().a(), c.segment().b());
             let e = b - a;
             let t = ((q - a).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
             (q - (a + e * t)).norm()

@@ -208,17 +208,17 @@ fn boundary_distance(shape: &Shape3<f64>, pose: &Iso3<f64>, p: &Point3<f64>) -> 
     let q = pose.inverse_transform_point(p);
     match shape {
         Shape3::Cuboid(c) => {
-            (0..3).map(|i| q[i].abs() - c.half_extents[i]).fold(f64::MIN, f64::max)
+            (0..3).map(|i| q[i].abs() - c.half_extents()[i]).fold(f64::MIN, f64::max)
         }
         Shape3::Polyhedron(poly) => (0..poly.num_faces())
             .map(|i| poly.face_normal(i).dot(&(q - poly.vertices()[poly.face(i)[0] as usize])))
             .fold(f64::MIN, f64::max),
-        Shape3::Ball(b) => q.coords.norm() - b.radius,
+        Shape3::Ball(b) => q.coords.norm() - b.radius(),
         Shape3::Capsule(c) => {
-            let (a, b) = (c.segment.a, c.segment.b);
+            let (a, b) = (c.segment().a(), c.segment().b());
             let e = b - a;
             let t = ((q - a).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
-            (q - (a + e * t)).norm() - c.radius
+            (q - (a + e * t)).norm() - c.radius()
         }
         _ => unreachable!(),
     }
@@ -278,7 +278,7 @@ fn random_pairs_satisfy_the_manifold_properties() {
             for (shape, pose, p) in [(&a, &pa, &k.point_a), (&b, &pb, &k.point_b)] {
                 let d = boundary_distance(shape, pose, p);
                 let inside = match shape {
-                    Shape3::Capsule(cap) => cap.radius,
+                    Shape3::Capsule(cap) => cap.radius(),
                     _ => 1e-7,
                 };
                 // The hull merges nearly coplanar triangles into one face, whose vertices may

@@ -15,13 +15,12 @@ use crate::{
 /// ```
 /// use kollide_shapes::{Ball, ShapeError};
 /// let b = Ball::<f32, 3>::new(0.5).unwrap();
-/// assert_eq!(b.radius, 0.5);
+/// assert_eq!(b.radius(), 0.5);
 /// assert!(matches!(Ball::<f32, 2>::new(-1.0), Err(ShapeError::NonPositive { .. })));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ball<N: Scalar, const D: usize> {
-    /// The radius, positive and finite.
-    pub radius: N,
+    radius: N,
 }
 
 /// A 2D disc.
@@ -30,8 +29,14 @@ pub type Circle<N> = Ball<N, 2>;
 impl<N: Scalar, const D: usize> Ball<N, D> {
     /// A ball of the given radius. Fails for a NaN, infinite, zero or negative radius.
     pub fn new(radius: N) -> Result<Self, ShapeError> {
-        validate::positive(radius, "radius")?;
+        validate::size(radius, "radius")?;
         Ok(Self { radius })
+    }
+
+    /// The radius: positive, finite and within [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
+    #[inline]
+    pub fn radius(&self) -> N {
+        self.radius
     }
 }
 
@@ -79,7 +84,7 @@ impl<N: Scalar> HasMass2<N> for Ball<N, 2> {
         let density = check_density(density)?;
         let r2 = self.radius * self.radius;
         let mass = density * N::pi() * r2;
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass,
             local_center: Point2::origin(),
             inertia: mass * r2 * N::lit(0.5),
@@ -93,7 +98,7 @@ impl<N: Scalar> HasMass3<N> for Ball<N, 3> {
         let r = self.radius;
         let mass = density * N::lit(4.0 / 3.0) * N::pi() * r * r * r;
         let i = mass * r * r * N::lit(0.4);
-        Ok(MassProperties3 {
+        MassProperties3::checked(MassProperties3 {
             mass,
             local_center: Point3::origin(),
             inertia: Mat3::from_diagonal_element(i),

@@ -42,7 +42,7 @@ use crate::{
 /// use kollide_math::Point3;
 /// use kollide_shapes::{Capsule, ShapeError};
 /// let c = Capsule::new(Point3::new(0.0f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), 0.25).unwrap();
-/// assert_eq!(c.segment.length(), 1.0);
+/// assert_eq!(c.segment().length(), 1.0);
 /// assert!(matches!(
 ///     Capsule::<f32, 3>::new_axis(1.0, 0.0),
 ///     Err(ShapeError::NonPositive { what: "radius", .. })
@@ -50,10 +50,8 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Capsule<N: Scalar, const D: usize> {
-    /// The core segment (its end points are the centres of the two round caps).
-    pub segment: Segment<N, D>,
-    /// The radius, positive and finite.
-    pub radius: N,
+    segment: Segment<N, D>,
+    radius: N,
 }
 
 impl<N: Scalar, const D: usize> Capsule<N, D> {
@@ -64,8 +62,20 @@ impl<N: Scalar, const D: usize> Capsule<N, D> {
     /// [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] for a bad radius.
     pub fn new(a: Point<N, D>, b: Point<N, D>, radius: N) -> Result<Self, ShapeError> {
         let segment = Segment::new(a, b)?;
-        validate::positive(radius, "radius")?;
+        validate::size(radius, "radius")?;
         Ok(Self { segment, radius })
+    }
+
+    /// The core segment (its end points are the centres of the two round caps).
+    #[inline]
+    pub fn segment(&self) -> Segment<N, D> {
+        self.segment
+    }
+
+    /// The radius: positive, finite and within [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
+    #[inline]
+    pub fn radius(&self) -> N {
+        self.radius
     }
 
     /// The capsule whose segment runs along the local `y` axis from `−half_height` to
@@ -74,7 +84,7 @@ impl<N: Scalar, const D: usize> Capsule<N, D> {
     /// Fails with [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] for a bad
     /// `half_height` or `radius`.
     pub fn new_axis(half_height: N, radius: N) -> Result<Self, ShapeError> {
-        validate::positive(half_height, "half_height")?;
+        validate::size(half_height, "half_height")?;
         let mut top = Point::<N, D>::origin();
         if let Some(y) = top.coords.get_mut(1) {
             *y = half_height;
@@ -150,7 +160,7 @@ impl<N: Scalar> HasMass2<N> for Capsule<N, 2> {
         let d = r * N::lit(4.0) / (N::lit(3.0) * N::pi());
         let i_caps = m_disc * (r2 * N::lit(0.5) + l2 * N::lit(0.25) + l * d);
         let c = self.segment.midpoint();
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass: m_rect + m_disc,
             local_center: Point2::new(c.x, c.y),
             inertia: i_rect + i_caps,
@@ -177,7 +187,7 @@ impl<N: Scalar> HasMass3<N> for Capsule<N, 3> {
         let u = axis / l;
         let inertia = Mat3::from_diagonal_element(i_perp) + (u * u.transpose()) * (i_axis - i_perp);
         let c = self.segment.midpoint();
-        Ok(MassProperties3 {
+        MassProperties3::checked(MassProperties3 {
             mass: m_cyl + m_sph,
             local_center: Point3::new(c.x, c.y, c.z),
             inertia,
@@ -314,7 +324,7 @@ mod tests {
             if v.norm() < N::lit(1e-3) {
                 continue;
             }
-            let p = c.segment.a + c.segment.direction() * t + v.normalize() * c.radius;
+            let p = c.segment.a() + c.segment.direction() * t + v.normalize() * c.radius;
             assert!(grown.contains_point(&pose.transform_point(&p)));
         }
         for i in 0..3 {
@@ -463,7 +473,7 @@ mod tests {
             if u.norm() < N::lit(1e-2) {
                 continue;
             }
-            let p = c.segment.a + c.segment.direction() * N::lit(s[0]) + u.normalize() * c.radius;
+            let p = c.segment.a() + c.segment.direction() * N::lit(s[0]) + u.normalize() * c.radius;
             assert!(p.coords.dot(&dir).to_f64() <= best + tol * scale);
         }
     }

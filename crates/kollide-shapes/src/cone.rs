@@ -65,10 +65,8 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cone<N: Scalar> {
-    /// Half the height along `y`; positive and finite.
-    pub half_height: N,
-    /// The radius of the base; positive and finite.
-    pub radius: N,
+    half_height: N,
+    radius: N,
 }
 
 impl<N: Scalar> Cone<N> {
@@ -80,9 +78,24 @@ impl<N: Scalar> Cone<N> {
     /// A cone with this half height and base radius. Fails for NaN, infinite, zero or negative
     /// values.
     pub fn new(half_height: N, radius: N) -> Result<Self, ShapeError> {
-        validate::positive(half_height, "half height")?;
-        validate::positive(radius, "radius")?;
+        validate::size(half_height, "half height")?;
+        validate::size(radius, "radius")?;
         Ok(Self { half_height, radius })
+    }
+
+    /// Half the height along `y`: positive, finite and within
+    /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
+    #[inline]
+    pub fn half_height(&self) -> N {
+        self.half_height
+    }
+
+    /// The radius of the base: positive, finite and within
+    /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`]. (Not the [`SupportMap::radius`] of the core
+    /// and radius split, which is zero for a cone.)
+    #[inline]
+    pub fn radius(&self) -> N {
+        self.radius
     }
 
     /// The apex, `(0, half_height, 0)`.
@@ -155,7 +168,7 @@ impl<N: Scalar> HasMass3<N> for Cone<N> {
         let mass = density * N::pi() * r * r * height / N::lit(3.0);
         let axial = mass * r * r * N::lit(0.3);
         let side = mass * (r * r * N::lit(3.0 / 20.0) + height * height * N::lit(3.0 / 80.0));
-        Ok(MassProperties3 {
+        MassProperties3::checked(MassProperties3 {
             mass,
             local_center: Point3::new(N::zero(), -hh * N::lit(0.5), N::zero()),
             inertia: Mat3::from_diagonal(&Vec3::new(side, axial, side)),

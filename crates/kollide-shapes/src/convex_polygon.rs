@@ -12,7 +12,8 @@
 //! than a tolerance. The test (shared with the hull, [`crate::convex_hull_2d`]) is: vertex `b`
 //! between `a` and `c` is rejected when `cross(b − a, c − a) ≤ 0` (the boundary turns clockwise or
 //! goes straight) or when `b` is within `tol` of the segment `ac`, where `tol` is
-//! [`crate::validate::coincidence_tolerance`] of the input (64 ulps of its largest coordinate).
+//! [`crate::validate::coincidence_tolerance`] of the input (64 ulps of its extent, at least 8 ulps
+//! of its coordinates).
 //! So a vertex in the middle of an edge (a 180° vertex), even one slightly off the edge, is
 //! rejected as [`ShapeError::NotConvex`] by [`ConvexPolygon::from_convex_ccw`];
 //! [`ConvexPolygon::from_hull`] drops such points instead. Strict convexity is what makes the
@@ -40,9 +41,12 @@
 //! vertex, which the tests check for every hint, including the wrap-around tie between the last
 //! vertex and vertex 0 (where the lowest index is 0).
 //!
-//! In floating point, `v · d` is only unimodal up to rounding. The strict-convexity tolerance
-//! (64 ulps of the coordinates) is several times the rounding error of a dot product, so the
-//! computed values keep a single maximum run and the climb agrees with the scan.
+//! In floating point, `v · d` is only unimodal up to rounding. For a polygon near its local
+//! origin the strict-convexity tolerance (64 ulps of the extent, at least 8 of the coordinates) is several times the rounding
+//! error of a dot product, so the computed values keep a single maximum run and the climb agrees
+//! with the scan. A polygon far from its origin (coordinates much larger than its extent) rounds
+//! its dot products at the scale of its coordinates; the climb may then stop at a vertex whose dot
+//! product is below the scan's by that rounding, never by more.
 //!
 //! ## Mass properties
 //! Area, centroid and polar moment of inertia come from a fan of triangles `(r, vᵢ, vᵢ₊₁)` around
@@ -59,7 +63,7 @@ use kollide_math::{Point2, Pose, Scalar, UnitVec2, Vec2, geom::cross2};
 
 use crate::{
     Aabb, BoundingVolume, FeatureId, HasMass2, MassProperties2, SMALL_HULL, ShapeError,
-    SupportFeature, SupportFeatureMap, SupportMap, hull2d::redundant, mass::check_density,
+    SupportFeature, SupportFeatureMap, SupportMap, hull2d::{redundant, remove_redundant_cyclic, simplify}, mass::check_density,
     small_hull_support, validate,
 };
 
@@ -107,6 +111,8 @@ impl<N: Scalar> ConvexPolygon<N> {
     /// * [`ShapeError::Degenerate`] (`"collinear"`) when all points are within the tolerance of
     ///   one line;
     /// * [`ShapeError::Clockwise`] when the signed area is negative;
+    /// * [`ShapeError::OutOfEnvelope`] for a coordinate beyond [`Scalar::MAX_COORDINATE`] (checked
+    ///   with finiteness) or an extent outside [`Scalar::MIN_SIZE`]..=`2 ·`[`Scalar::MAX_SIZE`];
     /// * [`ShapeError::NotConvex`] at the first vertex where the boundary turns clockwise, goes
     ///   straight or nearly straight (see the module docs), or, for a loop that winds around more
     ///   than once (a pentagram), at the vertex where it has turned by more than 1.5 turns.
@@ -130,6 +136,7 @@ impl<N: Scalar> ConvexPolygon<N> {
         if twice_area < N::zero() {
             return Err(ShapeError::Clockwise);
         }
+        validate::extent(points)?;
         let mut turned = 0.0f64;
         for i in 0..n {
             let a = &points[(i + n - 1) % n];
@@ -179,9 +186,10 @@ impl<N: Scalar> ConvexPolygon<N> {
     /// Its normals are exactly `(0, −1)`, `(1, 0)`, `(0, 1)` and `(−1, 0)`.
     ///
     /// # Errors
-    /// [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] for a bad half extent.
+    /// [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] for a bad half extent, and
+    /// [`ShapeError::OutOfEnvelope`] for one outside [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
     pub fn from_box(half_extents: Vec2<N>) -> Result<Self, ShapeError> {
-        validate::positive_vector(&half_extents, "half extent")?;
+        validate::size_vector(&half_extents, "half extent")?;
         let (hx, hy) = (half_extents.x, half_extents.y);
         let (one, zero) = (N::one(), N::zero());
         let vertices = vec![
@@ -210,7 +218,7 @@ impl<N: Scalar> ConvexPolygon<N> {
     /// [`ShapeError::DuplicatePoints`]) when `n` is so large that neighbouring vertices are within
     /// the tolerance of being collinear in this precision (a few thousand vertices in `f32`).
     pub fn regular(n: usize, radius: N) -> Result<Self, ShapeError> {
-        validate::positive(radius, "radius")?;
+        validate::size(radius, "radius")?;
         if n < 3 {
             return Err(ShapeError::TooFewPoints { got: n, needed: 3 });
         }
@@ -222,6 +230,102 @@ impl<N: Scalar> ConvexPolygon<N> {
             })
             .collect();
         Self::from_convex_ccw(&points)
+    }
+
+    /// The polygon outlined by `points`, a counter-clockwise convex loop (no repeated closing
+    /// vertex needed) that may contain repeated vertices and vertices on or nearly on the line
+    /// of their neighbours: those are merged away, as parry's `ConvexPolygon::from_convex_polyline`
+    /// does, so a nearly straight outline (a circle sampled densely, a box with points along its
+    /// sides) is accepted where [`Self::from_convex_ccw`] refuses it. Unlike parry's, the
+    /// convexity is checked: every input point must lie on the resulting polygon's boundary.
+    ///
+    /// "Nearly" is [`crate::validate::coincidence_tolerance`] of the input, `tol` (64 ulps of its
+    /// extent). Consecutive points within `tol` of each other are merged (the first is kept), then
+    /// runs of points within `tol` of one chord are replaced by that chord (the simplification
+    /// of [`crate::convex_hull_2d`]). The result's vertices are a subset of the input, in input
+    /// order (the first kept vertex is the first input point that survives).
+    ///
+    /// # Errors
+    /// * [`ShapeError::NonFinite`] / [`ShapeError::OutOfEnvelope`] for a bad coordinate;
+    /// * [`ShapeError::TooFewPoints`] for fewer than three points (after merging duplicates:
+    ///   [`ShapeError::Degenerate`]`("coincident")` or `("collinear")`);
+    /// * [`ShapeError::Clockwise`] when the outline winds clockwise;
+    /// * [`ShapeError::NotConvex`] naming an input point that is farther than `2 · tol` from the
+    ///   edge of the merged polygon that replaced it (a dent, a reflex corner), or that steps
+    ///   back along that edge (an outline that doubles back on itself);
+    /// * the errors of [`Self::from_convex_ccw`] for the merged outline (such as an extent outside
+    ///   the envelope).
+    ///
+    /// ```
+    /// use kollide_math::Point2;
+    /// use kollide_shapes::{ConvexPolygon, ShapeError};
+    /// // A square with a repeated corner and a point in the middle of its top side.
+    /// let outline = [
+    ///     Point2::new(0.0f64, 0.0), Point2::new(1.0, 0.0), Point2::new(1.0, 0.0),
+    ///     Point2::new(1.0, 1.0), Point2::new(0.5, 1.0 + 1e-17), Point2::new(0.0, 1.0),
+    /// ];
+    /// assert_eq!(ConvexPolygon::from_convex_polyline(&outline).unwrap().len(), 4);
+    /// assert!(ConvexPolygon::from_convex_ccw(&outline).is_err());
+    /// // A dent is not merged away.
+    /// let dented = [
+    ///     Point2::new(0.0f64, 0.0), Point2::new(1.0, 0.0), Point2::new(1.0, 1.0),
+    ///     Point2::new(0.5, 0.9), Point2::new(0.0, 1.0),
+    /// ];
+    /// assert_eq!(
+    ///     ConvexPolygon::from_convex_polyline(&dented),
+    ///     Err(ShapeError::NotConvex { vertex: 3 })
+    /// );
+    /// ```
+    pub fn from_convex_polyline(points: &[Point2<N>]) -> Result<Self, ShapeError> {
+        validate::finite_points(points)?;
+        let n = points.len();
+        if n < 3 {
+            return Err(ShapeError::TooFewPoints { got: n, needed: 3 });
+        }
+        let tol = validate::coincidence_tolerance(points);
+        // Merge runs of consecutive duplicates, around the loop.
+        let mut ring: Vec<usize> = Vec::with_capacity(n);
+        for i in 0..n {
+            if ring.last().is_none_or(|&j| (points[i] - points[j]).norm() > tol) {
+                ring.push(i);
+            }
+        }
+        while ring.len() > 1 && (points[ring[ring.len() - 1]] - points[ring[0]]).norm() <= tol {
+            ring.pop();
+        }
+        if ring.len() < 3 {
+            let coincident = ring.len() < 2;
+            return Err(ShapeError::Degenerate(if coincident { "coincident" } else { "collinear" }));
+        }
+        let origin = points[ring[0]];
+        let twice_area = ring
+            .windows(2)
+            .map(|w| cross2(&(points[w[0]] - origin), &(points[w[1]] - origin)))
+            .fold(N::zero(), |s, x| s + x);
+        // A clockwise outline has a clearly negative area; a nearly straight one any sign.
+        if twice_area < -(tol * validate::cloud_extent(points)) {
+            return Err(ShapeError::Clockwise);
+        }
+        let mut kept = simplify(points, &ring, tol);
+        remove_redundant_cyclic(points, &mut kept, tol);
+        if kept.len() < 3 {
+            return Err(ShapeError::Degenerate("collinear"));
+        }
+        if let Some(vertex) = off_boundary(points, &kept, tol * N::lit(2.0)) {
+            return Err(ShapeError::NotConvex { vertex });
+        }
+        // Keep input order from the first surviving point.
+        let start = (0..kept.len()).min_by_key(|&k| kept[k]).unwrap_or(0);
+        kept.rotate_left(start);
+        let vertices: Vec<Point2<N>> = kept.iter().map(|&i| points[i]).collect();
+        // Errors name input points, not positions in the merged loop.
+        Self::from_convex_ccw(&vertices).map_err(|e| match e {
+            ShapeError::NotConvex { vertex } => ShapeError::NotConvex { vertex: kept[vertex] },
+            ShapeError::DuplicatePoints { first, second } => {
+                ShapeError::DuplicatePoints { first: kept[first], second: kept[second] }
+            }
+            other => other,
+        })
     }
 
     /// Builds the polygon from vertices already known to be valid.
@@ -413,6 +517,36 @@ fn climb<N: Scalar>(n: usize, start: usize, value: impl Fn(usize) -> N) -> usize
 /// The lowest pair `(first, second)` (by `second`, then `first`) of points within `tol` of each
 /// other, consecutive pairs first. Uses a hash grid with cells of diagonal `tol`, so it is linear
 /// in the number of points.
+/// The first input point that is not on the edge of the merged loop `kept` (input indices,
+/// increasing around the loop from some start) that replaced it, in order, if any. The points
+/// between two kept vertices `a` and `b` must each be within `tol` of the segment `ab`, and must
+/// not step back along it by more than `tol`: a point of a convex outline satisfies both, a dent
+/// or an outline that doubles back does not.
+fn off_boundary<N: Scalar>(points: &[Point2<N>], kept: &[usize], tol: N) -> Option<usize> {
+    let m = kept.len();
+    let n = points.len();
+    for k in 0..m {
+        let (from, to) = (kept[k], kept[(k + 1) % m]);
+        let (a, b) = (points[from], points[to]);
+        let len = (b - a).norm();
+        let u = (b - a) / len;
+        let mut last = N::zero();
+        // The input points strictly between `from` and `to`, going forward around the loop.
+        let mut i = (from + 1) % n;
+        while i != to {
+            let ap = points[i] - a;
+            let along = ap.dot(&u);
+            let off = cross2(&u, &ap).abs();
+            if off > tol || along < last - tol || along > len + tol {
+                return Some(i);
+            }
+            last = last.max_of(along);
+            i = (i + 1) % n;
+        }
+    }
+    None
+}
+
 fn find_duplicates<N: Scalar>(points: &[Point2<N>], tol: N) -> Option<(usize, usize)> {
     let n = points.len();
     for i in 0..n {
@@ -534,7 +668,7 @@ impl<N: Scalar> HasMass2<N> for ConvexPolygon<N> {
         let offset = first_moment / (twice_area * N::lit(3.0));
         let polar_about_r = second_moment / N::lit(12.0);
         let polar_about_centroid = polar_about_r - area * offset.norm_squared();
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass: density * area,
             local_center: Point2::from(r + offset),
             inertia: density * polar_about_centroid,

@@ -396,7 +396,10 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     ///
     /// # Errors
     /// [`ShapeError::TooFewPoints`] (fewer than 4), [`ShapeError::NonFinite`] (naming the point),
-    /// [`ShapeError::Degenerate`] (`"coincident"`, `"collinear"`, `"coplanar"`: no volume).
+    /// [`ShapeError::Degenerate`] (`"coincident"`, `"collinear"`, `"coplanar"`: no volume),
+    /// [`ShapeError::OutOfEnvelope`] for a coordinate beyond [`Scalar::MAX_COORDINATE`] or an
+    /// extent (longest side of the bounding box) outside
+    /// [`Scalar::MIN_SIZE`]..=`2 ·`[`Scalar::MAX_SIZE`].
     ///
     /// ```
     /// use kollide_math::Point3;
@@ -412,13 +415,15 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     /// ```
     pub fn from_points(points: &[Point3<N>]) -> Result<Self, ShapeError> {
         let hull = crate::convex_hull_3d(points)?;
+        validate::extent(&hull.vertices)?;
         Self::from_parts(hull.vertices, hull.faces, Some(hull.normals))
     }
 
     /// The box `{ p : |p_k| ≤ half_extents_k }`, with the [`Cuboid`](crate::Cuboid) numbering of
-    /// vertices and faces. Fails unless every half extent is positive and finite.
+    /// vertices and faces. Fails unless every half extent is positive, finite and within
+    /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
     pub fn from_cuboid(half_extents: Vec3<N>) -> Result<Self, ShapeError> {
-        validate::positive_vector(&half_extents, "half extent")?;
+        validate::size_vector(&half_extents, "half extent")?;
         let h = half_extents;
         let vertices = (0..8u32)
             .map(|i| {
@@ -975,7 +980,7 @@ impl<N: Scalar> HasMass3<N> for ConvexPolyhedron<N> {
         // Parallel-axis: covariance about the centre of mass.
         let cov_c = cov - com * com.transpose() * volume;
         let inertia = (Mat3::identity() * cov_c.trace() - cov_c) * density;
-        Ok(MassProperties3 { mass: volume * density, local_center: Point3::from(com + o), inertia })
+        MassProperties3::checked(MassProperties3 { mass: volume * density, local_center: Point3::from(com + o), inertia })
     }
 }
 

@@ -54,8 +54,7 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid<N: Scalar, const D: usize> {
-    /// Half the size of the box along each local axis; every component positive and finite.
-    pub half_extents: Vector<N, D>,
+    half_extents: Vector<N, D>,
 }
 
 impl<N: Scalar, const D: usize> Cuboid<N, D> {
@@ -64,8 +63,15 @@ impl<N: Scalar, const D: usize> Cuboid<N, D> {
     /// Fails with [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] when a component is
     /// NaN, infinite, zero or negative.
     pub fn new(half_extents: Vector<N, D>) -> Result<Self, ShapeError> {
-        validate::positive_vector(&half_extents, "half extent")?;
+        validate::size_vector(&half_extents, "half extent")?;
         Ok(Self { half_extents })
+    }
+
+    /// Half the size of the box along each local axis: every component positive, finite and
+    /// within [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
+    #[inline]
+    pub fn half_extents(&self) -> Vector<N, D> {
+        self.half_extents
     }
 
     /// The number of vertices, `2^D`.
@@ -204,7 +210,7 @@ impl<N: Scalar> HasMass2<N> for Cuboid<N, 2> {
         let density = check_density(density)?;
         let h = self.half_extents;
         let mass = density * N::lit(4.0) * h.x * h.y;
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass,
             local_center: Point2::origin(),
             inertia: mass * (h.x * h.x + h.y * h.y) / N::lit(3.0),
@@ -220,7 +226,7 @@ impl<N: Scalar> HasMass3<N> for Cuboid<N, 3> {
         let mass = density * N::lit(8.0) * h.x * h.y * h.z;
         let sq = h.component_mul(&h);
         let third = mass / N::lit(3.0);
-        Ok(MassProperties3 {
+        MassProperties3::checked(MassProperties3 {
             mass,
             local_center: Point3::origin(),
             inertia: Mat3::from_diagonal(&kollide_math::Vec3::new(

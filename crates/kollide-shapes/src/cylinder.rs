@@ -61,10 +61,8 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cylinder<N: Scalar> {
-    /// Half the height along `y`; positive and finite.
-    pub half_height: N,
-    /// The radius of the circular cross-section; positive and finite.
-    pub radius: N,
+    half_height: N,
+    radius: N,
 }
 
 /// Number of vertices of the polygon that stands for a circular cap in a supporting feature.
@@ -97,9 +95,24 @@ impl<N: Scalar> Cylinder<N> {
     /// A cylinder with this half height and radius. Fails for NaN, infinite, zero or negative
     /// values.
     pub fn new(half_height: N, radius: N) -> Result<Self, ShapeError> {
-        validate::positive(half_height, "half height")?;
-        validate::positive(radius, "radius")?;
+        validate::size(half_height, "half height")?;
+        validate::size(radius, "radius")?;
         Ok(Self { half_height, radius })
+    }
+
+    /// Half the height along `y`: positive, finite and within
+    /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
+    #[inline]
+    pub fn half_height(&self) -> N {
+        self.half_height
+    }
+
+    /// The radius of the circular cross-section: positive, finite and within
+    /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`]. (Not the [`SupportMap::radius`] of the core
+    /// and radius split, which is zero for a cylinder.)
+    #[inline]
+    pub fn radius(&self) -> N {
+        self.radius
     }
 }
 
@@ -157,7 +170,7 @@ impl<N: Scalar> HasMass3<N> for Cylinder<N> {
         let mass = density * N::pi() * r * r * height;
         let side = mass * (N::lit(3.0) * r * r + height * height) / N::lit(12.0);
         let axial = mass * r * r * N::lit(0.5);
-        Ok(MassProperties3 {
+        MassProperties3::checked(MassProperties3 {
             mass,
             local_center: Point3::origin(),
             inertia: Mat3::from_diagonal(&Vec3::new(side, axial, side)),

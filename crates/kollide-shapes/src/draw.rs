@@ -151,29 +151,29 @@ fn construction(style: &Style) -> Style {
 impl<N: Scalar> Draw2<N> for Ball<N, 2> {
     fn draw2(&self, pose: &Iso2<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         let c = Point2::from(pose.translation.vector);
-        dd.circle(&c, self.radius, style);
+        dd.circle(&c, self.radius(), style);
         // A radius shows the rotation.
-        dd.segment(&c, &(pose * Point2::new(self.radius, N::zero())), &construction(style));
+        dd.segment(&c, &(pose * Point2::new(self.radius(), N::zero())), &construction(style));
     }
 }
 
 impl<N: Scalar> Draw2<N> for Segment<N, 2> {
     fn draw2(&self, pose: &Iso2<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         let s = Style { fill: None, width: style.width * 1.5, ..*style };
-        dd.polyline(&[pose * self.a, pose * self.b], &s);
+        dd.polyline(&[pose * self.a(), pose * self.b()], &s);
     }
 }
 
 impl<N: Scalar> Draw2<N> for Capsule<N, 2> {
     fn draw2(&self, pose: &Iso2<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         dd.polygon(&outline2(self, pose), style);
-        dd.segment(&(pose * self.segment.a), &(pose * self.segment.b), &construction(style));
+        dd.segment(&(pose * self.segment().a()), &(pose * self.segment().b()), &construction(style));
     }
 }
 
 impl<N: Scalar> Draw2<N> for Cuboid<N, 2> {
     fn draw2(&self, pose: &Iso2<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
-        let h = self.half_extents;
+        let h = self.half_extents();
         let pts = [(-h.x, -h.y), (h.x, -h.y), (h.x, h.y), (-h.x, h.y)]
             .map(|(x, y)| pose * Point2::new(x, y));
         dd.polygon(&pts, style);
@@ -196,7 +196,7 @@ impl<N: Scalar> Draw2<N> for ConvexPolygon<N> {
 impl<N: Scalar, S: SupportMap<N, 2> + Draw2<N>> Draw2<N> for Rounded<S, N> {
     fn draw2(&self, pose: &Iso2<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         dd.polygon(&outline2(self, pose), style);
-        self.inner.draw2(pose, dd, &construction(style));
+        self.inner().draw2(pose, dd, &construction(style));
     }
 }
 
@@ -340,7 +340,7 @@ impl<N: Scalar> Draw3<N> for Ball<N, 3> {
         let toward = view.toward_viewer;
         for k in 0..3 {
             let (u, v) = (axes[(k + 1) % 3], axes[(k + 2) % 3]);
-            ring(&c, &u, &v, self.radius, |r| r.dot(&toward) >= N::zero(), view, dd, style);
+            ring(&c, &u, &v, self.radius(), |r| r.dot(&toward) >= N::zero(), view, dd, style);
         }
         finish_silhouette(&sil, dd, style);
     }
@@ -349,7 +349,7 @@ impl<N: Scalar> Draw3<N> for Ball<N, 3> {
 impl<N: Scalar> Draw3<N> for Segment<N, 3> {
     fn draw3(&self, pose: &Iso3<N>, view: &Ortho<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         let s = Style { fill: None, width: style.width * 1.5, ..*style };
-        dd.segment(&view.project(&(pose * self.a)), &view.project(&(pose * self.b)), &s);
+        dd.segment(&view.project(&(pose * self.a())), &view.project(&(pose * self.b())), &s);
     }
 }
 
@@ -357,12 +357,12 @@ impl<N: Scalar> Draw3<N> for Capsule<N, 3> {
     fn draw3(&self, pose: &Iso3<N>, view: &Ortho<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         let sil = silhouette3(self, pose, view);
         fill_silhouette(&sil, dd, style);
-        let (a, b) = (pose * self.segment.a, pose * self.segment.b);
+        let (a, b) = (pose * self.segment().a(), pose * self.segment().b());
         if let Some(axis) = (b - a).try_normalize(N::EPSILON) {
             let (u, v) = basis(&axis);
             let toward = view.toward_viewer;
             for c in [a, b] {
-                ring(&c, &u, &v, self.radius, |r| r.dot(&toward) >= N::zero(), view, dd, style);
+                ring(&c, &u, &v, self.radius(), |r| r.dot(&toward) >= N::zero(), view, dd, style);
             }
         }
         dd.segment(&view.project(&a), &view.project(&b), &construction(style));
@@ -453,8 +453,8 @@ impl<N: Scalar> Draw3<N> for Cylinder<N> {
     fn draw3(&self, pose: &Iso3<N>, view: &Ortho<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         let sil = silhouette3(self, pose, view);
         fill_silhouette(&sil, dd, style);
-        cap(pose, self.half_height, N::one(), self.radius, view, dd, style);
-        cap(pose, -self.half_height, -N::one(), self.radius, view, dd, style);
+        cap(pose, self.half_height(), N::one(), self.radius(), view, dd, style);
+        cap(pose, -self.half_height(), -N::one(), self.radius(), view, dd, style);
         finish_silhouette(&sil, dd, style);
     }
 }
@@ -463,7 +463,7 @@ impl<N: Scalar> Draw3<N> for Cone<N> {
     fn draw3(&self, pose: &Iso3<N>, view: &Ortho<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         let sil = silhouette3(self, pose, view);
         fill_silhouette(&sil, dd, style);
-        cap(pose, -self.half_height, -N::one(), self.radius, view, dd, style);
+        cap(pose, -self.half_height(), -N::one(), self.radius(), view, dd, style);
         finish_silhouette(&sil, dd, style);
     }
 }

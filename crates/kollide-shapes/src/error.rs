@@ -56,6 +56,31 @@ pub enum ShapeError {
     /// segment; such a shape can only belong to a static body.
     #[error("a {0} has no area or volume, so it has no mass")]
     NoMass(&'static str),
+    /// A size or coordinate is outside the envelope of the scalar type ([`Scalar::MIN_SIZE`],
+    /// [`Scalar::MAX_SIZE`], [`Scalar::MAX_COORDINATE`]): the shape could not be represented
+    /// faithfully (its touching band would swallow it, or its derived quantities would overflow).
+    ///
+    /// [`Scalar::MIN_SIZE`]: kollide_math::Scalar::MIN_SIZE
+    /// [`Scalar::MAX_SIZE`]: kollide_math::Scalar::MAX_SIZE
+    /// [`Scalar::MAX_COORDINATE`]: kollide_math::Scalar::MAX_COORDINATE
+    #[error("{what} is {value}, beyond the limit {limit} of this scalar type's envelope")]
+    OutOfEnvelope {
+        /// Which input was bad, e.g. `"radius"` or `"point 3 coordinate"`.
+        what: String,
+        /// The value given (or derived from the input, such as a segment's length).
+        value: f64,
+        /// The limit it broke: a minimum when `value` is below it, a maximum when above.
+        limit: f64,
+    },
+    /// Mass properties would not be finite, positive numbers in this scalar type (the density is
+    /// too large or too small for the shape's size).
+    #[error("the {what} would be {value}, not a finite positive number in this scalar type")]
+    MassOutOfRange {
+        /// `"mass"` or `"inertia"`.
+        what: &'static str,
+        /// The value computed (possibly infinite, zero or NaN).
+        value: f64,
+    },
     /// A polygon promised to be counter-clockwise is wound clockwise.
     #[error("the polygon is wound clockwise; kollide expects counter-clockwise vertices")]
     Clockwise,

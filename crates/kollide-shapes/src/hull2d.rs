@@ -18,8 +18,8 @@
 //! The chains above use the exact test (pop unless the computed turn is strictly left), so they
 //! give the hull up to rounding, exact duplicates and exactly collinear points removed. Two more
 //! passes then remove vertices that are only *nearly* redundant, with the tolerance `tol` of
-//! [`validate::coincidence_tolerance`] (64 ulps of the cloud's largest coordinate, at least 64
-//! ulps of one). A vertex `b` between `a` and `c` is redundant when the boundary does not turn
+//! [`validate::coincidence_tolerance`] (64 ulps of the cloud's extent: the rounding of the
+//! differences of points the tests compute scales with the extent, not with the coordinates). A vertex `b` between `a` and `c` is redundant when the boundary does not turn
 //! left at `b` or `b` is within `tol` of the *segment* `ac` (a segment, not the line: a needle's
 //! tip is far from the segment joining its neighbours and is kept).
 //!
@@ -194,7 +194,7 @@ pub(crate) fn redundant<N: Scalar>(a: &Point2<N>, b: &Point2<N>, c: &Point2<N>, 
 /// however many nearly collinear vertices a run holds. A purely local rule (drop a vertex within
 /// `tol` of its current neighbours' chord, repeatedly) lets the error grow along a dense, nearly
 /// flat arc; this one does not.
-fn simplify<N: Scalar>(points: &[Point2<N>], exact: &[usize], tol: N) -> Vec<usize> {
+pub(crate) fn simplify<N: Scalar>(points: &[Point2<N>], exact: &[usize], tol: N) -> Vec<usize> {
     let m = exact.len();
     if m < 3 {
         return exact.to_vec();
@@ -205,13 +205,16 @@ fn simplify<N: Scalar>(points: &[Point2<N>], exact: &[usize], tol: N) -> Vec<usi
     let mut i = 0;
     while i < m {
         // Largest j in (i, m] (m is vertex 0 again) whose chord covers the vertices in between.
+        // From vertex 0 itself the chord may not close the loop: it would have zero length and
+        // "cover" everything.
+        let last = if i == 0 { m - 1 } else { m };
         let mut j = i + 1;
         let mut step = 1;
-        while j + step <= m && chord_covers(i, j + step) {
+        while j + step <= last && chord_covers(i, j + step) {
             j += step;
             step *= 2;
         }
-        let mut bad = (j + step).min(m + 1);
+        let mut bad = (j + step).min(last + 1);
         while bad - j > 1 {
             let mid = j + (bad - j) / 2;
             if chord_covers(i, mid) {
@@ -240,7 +243,7 @@ fn left_turn<N: Scalar>(points: &[Point2<N>], a: usize, b: usize, c: usize) -> b
 /// One stack pass like the monotone chain checks every triple except the two that straddle the
 /// seam (last, first); those are re-checked until both pass. Every vertex is pushed and removed at
 /// most once, so the pass is linear.
-fn remove_redundant_cyclic<N: Scalar>(points: &[Point2<N>], hull: &mut Vec<usize>, tol: N) {
+pub(crate) fn remove_redundant_cyclic<N: Scalar>(points: &[Point2<N>], hull: &mut Vec<usize>, tol: N) {
     if hull.len() < 3 {
         return;
     }

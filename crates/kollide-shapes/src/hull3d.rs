@@ -101,18 +101,32 @@ pub struct ConvexHull3<N: Scalar> {
 
 /// The length `ε` below which [`convex_hull_3d`] treats points as lying on one plane (when
 /// merging triangles into faces) and a cloud as flat or straight (degenerate):
-/// `128 · machine epsilon · (largest absolute coordinate of the cloud)`.
+/// `128 · machine epsilon · (half the cloud's extent)`, the extent being the longest side of its
+/// axis-aligned bounding box.
 ///
-/// It is relative to the cloud's coordinates because that is what bounds the rounding error of
-/// plane computations (`≈ 1.5e-5` of the coordinates in `f32`, `≈ 3e-14` in `f64`).
+/// It is relative to the cloud's own extent, not to its coordinates: the hull is computed on the
+/// points moved so that their bounding box is centred on the origin (each move is one correctly
+/// rounded subtraction, so the moved cloud is the same cloud to within an ulp of its extent), and
+/// then the rounding error of every plane computation is bounded by the extent (`≈ 1.5e-5` of it
+/// in `f32`, `≈ 3e-14` in `f64`). A unit box at `1e6` is as well resolved as one at the origin.
+///
+/// It is never below a few ulps of the coordinates ([`validate::coordinate_rounding`]), the
+/// accuracy of points that a caller computed at that scale.
 pub fn hull_tolerance_3d<N: Scalar>(points: &[Point3<N>]) -> N {
-    let mut scale = N::zero();
+    (validate::cloud_extent(points) * N::EPSILON * N::lit(64.0))
+        .max_of(validate::coordinate_rounding(points))
+}
+
+/// `points` moved so that their axis-aligned bounding box is centred on the origin.
+fn centred<N: Scalar>(points: &[Point3<N>]) -> Vec<Point3<N>> {
+    let Some(first) = points.first() else { return Vec::new() };
+    let (mut lo, mut hi) = (*first, *first);
     for p in points {
-        for x in p.coords.iter() {
-            scale = scale.max_of(x.abs());
-        }
+        lo = lo.inf(p);
+        hi = hi.sup(p);
     }
-    scale * N::EPSILON * N::lit(128.0)
+    let centre = nalgebra::center(&lo, &hi).coords;
+    points.iter().map(|p| p - centre).collect()
 }
 
 /// The convex hull of `points`, with polygon faces and only extreme vertices.
@@ -140,12 +154,15 @@ pub fn convex_hull_3d<N: Scalar>(points: &[Point3<N>]) -> Result<ConvexHull3<N>,
         return Err(ShapeError::Degenerate("too many points for 32-bit indices"));
     }
     let tol = hull_tolerance_3d(points);
-    let simplex = initial_simplex(points, tol)?;
-    let mut b = Builder::new(points, tol);
+    // Every decision is taken on the centred cloud, so that tolerances and rounding scale with
+    // the cloud's extent and not with its distance from the origin.
+    let moved = centred(points);
+    let simplex = initial_simplex(&moved, tol)?;
+    let mut b = Builder::new(&moved, tol);
     b.start(simplex);
     b.run();
     let faces = b.polygon_faces();
-    Ok(finish(points, faces, tol))
+    Ok(finish(points, &moved, faces, tol))
 }
 
 /// One triangle of the hull under construction.
@@ -896,7 +913,12 @@ pub(crate) fn polygon_normal<N: Scalar>(pts: &[Point3<N>], face: &[u32]) -> Unit
 }
 
 /// Renumbers the vertices by input order and puts the faces in canonical form.
-fn finish<N: Scalar>(pts: &[Point3<N>], faces: Vec<Vec<u32>>, tol: N) -> ConvexHull3<N> {
+fn finish<N: Scalar>(
+    pts: &[Point3<N>],
+    moved: &[Point3<N>],
+    faces: Vec<Vec<u32>>,
+    tol: N,
+) -> ConvexHull3<N> {
     let mut input_indices: Vec<usize> = faces.iter().flatten().map(|&v| v as usize).collect();
     input_indices.sort_unstable();
     input_indices.dedup();
@@ -916,7 +938,9 @@ fn finish<N: Scalar>(pts: &[Point3<N>], faces: Vec<Vec<u32>>, tol: N) -> ConvexH
         })
         .collect();
     faces.sort();
-    let normals = faces.iter().map(|f| polygon_normal(&vertices, f)).collect();
+    // Normals from the centred cloud: Newell's sums then carry errors of the extent's size only.
+    let moved: Vec<Point3<N>> = input_indices.iter().map(|&i| moved[i]).collect();
+    let normals = faces.iter().map(|f| polygon_normal(&moved, f)).collect();
     ConvexHull3 { vertices, input_indices, faces, normals, tolerance: tol }
 }
 

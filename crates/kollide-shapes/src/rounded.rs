@@ -66,10 +66,8 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rounded<S, N> {
-    /// The shape being rounded.
-    pub inner: S,
-    /// The radius added around `inner`, positive and finite.
-    pub border_radius: N,
+    inner: S,
+    border_radius: N,
 }
 
 impl<S, N: Scalar> Rounded<S, N> {
@@ -78,8 +76,21 @@ impl<S, N: Scalar> Rounded<S, N> {
     /// Fails with [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] when the radius is NaN,
     /// infinite, zero or negative (zero is rejected because the result would just be `inner`).
     pub fn new(inner: S, border_radius: N) -> Result<Self, ShapeError> {
-        validate::positive(border_radius, "border_radius")?;
+        validate::size(border_radius, "border_radius")?;
         Ok(Self { inner, border_radius })
+    }
+
+    /// The shape being rounded.
+    #[inline]
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The radius added around `inner`: positive, finite and within
+    /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
+    #[inline]
+    pub fn border_radius(&self) -> N {
+        self.border_radius
     }
 }
 
@@ -139,7 +150,7 @@ impl<N: Scalar> HasMass2<N> for Rounded<Cuboid<N, 2>, N> {
     /// The rounded rectangle: see the module docs for the decomposition.
     fn mass_properties(&self, density: N) -> Result<MassProperties2<N>, ShapeError> {
         let density = check_density(density)?;
-        let (hx, hy) = (self.inner.half_extents.x, self.inner.half_extents.y);
+        let (hx, hy) = (self.inner.half_extents().x, self.inner.half_extents().y);
         let r = self.border_radius;
         let (two, three, four, twelve) = (N::lit(2.0), N::lit(3.0), N::lit(4.0), N::lit(12.0));
         let half_r = r * N::lit(0.5);
@@ -157,7 +168,7 @@ impl<N: Scalar> HasMass2<N> for Rounded<Cuboid<N, 2>, N> {
         let m_disc = density * N::pi() * r * r;
         let d = four * r / (three * N::pi());
         let i_disc = m_disc * (r * r * N::lit(0.5) + hx * hx + hy * hy + two * d * (hx + hy));
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass: m_core + m_side + m_cap + m_disc,
             local_center: Point2::origin(),
             inertia: i_core + i_side + i_cap + i_disc,
@@ -306,7 +317,7 @@ mod tests {
                 - Vec3::repeat(1.0);
             let axis = rng.random_range(0..3);
             p[axis] = if rng.random::<bool>() { 1.0 } else { -1.0 };
-            let p = Point3::from(p.map(N::lit).component_mul(&r.inner.half_extents))
+            let p = Point3::from(p.map(N::lit).component_mul(&r.inner.half_extents()))
                 + random_unit3::<N>(&mut rng) * r.border_radius;
             assert!(grown.contains_point(&pose.transform_point(&p)));
         }
@@ -378,7 +389,7 @@ mod tests {
             if u.norm() < N::lit(1e-2) {
                 continue;
             }
-            let p = v3::<N>(s[0], s[1], s[2]).component_mul(&inner.half_extents)
+            let p = v3::<N>(s[0], s[1], s[2]).component_mul(&inner.half_extents())
                 + u.normalize() * r.border_radius;
             assert!(p.dot(&dir).to_f64() <= best + tol * scale);
         }

@@ -37,7 +37,8 @@ use crate::{
 
 /// The segment from `a` to `b` in `D` dimensions (`D` is 2 or 3).
 ///
-/// The end points are distinct and finite (checked by [`Segment::new`]).
+/// The end points are distinct and finite, and the segment is within the envelope of `N`
+/// (checked by [`Segment::new`]); read them with [`Segment::a`] and [`Segment::b`].
 ///
 /// ```
 /// use kollide_math::Point3;
@@ -49,26 +50,38 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment<N: Scalar, const D: usize> {
-    /// The first end point (vertex 0).
-    pub a: Point<N, D>,
-    /// The second end point (vertex 1).
-    pub b: Point<N, D>,
+    a: Point<N, D>,
+    b: Point<N, D>,
 }
 
 impl<N: Scalar, const D: usize> Segment<N, D> {
     /// The segment from `a` to `b`.
     ///
     /// Fails with [`ShapeError::NonFinite`] if a coordinate is NaN or infinite, and with
-    /// [`ShapeError::DuplicatePoints`] (`first: 0, second: 1`) if the two points coincide (closer
-    /// than a few ulps of their coordinates, see [`validate::coincidence_tolerance`]): a segment
-    /// of zero length has no direction and is degenerate.
+    /// [`ShapeError::DuplicatePoints`] (`first: 0, second: 1`) if the two points coincide: a
+    /// segment of zero length has no direction and is degenerate. A coordinate beyond
+    /// [`Scalar::MAX_COORDINATE`], or a length below [`Scalar::MIN_SIZE`] or above
+    /// `2 ·` [`Scalar::MAX_SIZE`], fails with [`ShapeError::OutOfEnvelope`].
     pub fn new(a: Point<N, D>, b: Point<N, D>) -> Result<Self, ShapeError> {
         let points = [a, b];
         validate::finite_points(&points)?;
         if (b - a).norm() <= validate::coincidence_tolerance(&points) {
             return Err(ShapeError::DuplicatePoints { first: 0, second: 1 });
         }
+        validate::length((b - a).norm(), "segment length")?;
         Ok(Self { a, b })
+    }
+
+    /// The first end point (vertex 0).
+    #[inline]
+    pub fn a(&self) -> Point<N, D> {
+        self.a
+    }
+
+    /// The second end point (vertex 1).
+    #[inline]
+    pub fn b(&self) -> Point<N, D> {
+        self.b
     }
 
     /// The vector from `a` to `b`.

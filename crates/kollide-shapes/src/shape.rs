@@ -72,7 +72,7 @@ macro_rules! impl_shape_enum {
             }
             #[inline]
             fn radius(&self) -> N {
-                delegate!(self, s => s.radius(), [$($v),*])
+                delegate!(self, s => SupportMap::<N, $d>::radius(s), [$($v),*])
             }
             #[inline]
             fn local_core_support_hinted(&self, dir: &Vector<N, $d>, hint: &mut u32) -> Point<N, $d> {

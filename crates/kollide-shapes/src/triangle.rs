@@ -75,12 +75,9 @@ use crate::{
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Triangle<N: Scalar, const D: usize> {
-    /// Vertex 0.
-    pub a: Point<N, D>,
-    /// Vertex 1.
-    pub b: Point<N, D>,
-    /// Vertex 2.
-    pub c: Point<N, D>,
+    a: Point<N, D>,
+    b: Point<N, D>,
+    c: Point<N, D>,
 }
 
 /// Twice the area of the triangle spanned by `u` and `v`, in 2D or 3D (non-negative).
@@ -111,10 +108,29 @@ impl<N: Scalar, const D: usize> Triangle<N, D> {
         }
         let longest =
             (b - a).norm_squared().max_of((c - b).norm_squared()).max_of((a - c).norm_squared());
+        validate::length(longest.sqrt(), "longest edge")?;
         if twice_area(&(b - a), &(c - a)) <= Tolerances::<N>::default().relative_length * longest {
             return Err(ShapeError::Degenerate("collinear"));
         }
         Ok(())
+    }
+
+    /// Vertex 0.
+    #[inline]
+    pub fn a(&self) -> Point<N, D> {
+        self.a
+    }
+
+    /// Vertex 1.
+    #[inline]
+    pub fn b(&self) -> Point<N, D> {
+        self.b
+    }
+
+    /// Vertex 2.
+    #[inline]
+    pub fn c(&self) -> Point<N, D> {
+        self.c
     }
 
     /// The three vertices `[a, b, c]`.
@@ -324,7 +340,7 @@ impl<N: Scalar> HasMass2<N> for Triangle<N, 2> {
         let sides = (self.b - self.a).norm_squared()
             + (self.c - self.b).norm_squared()
             + (self.a - self.c).norm_squared();
-        Ok(MassProperties2 {
+        MassProperties2::checked(MassProperties2 {
             mass,
             local_center: self.centroid(),
             inertia: mass * sides / N::lit(36.0),

@@ -24,11 +24,11 @@ pub fn contact_ball_capsule<N: Scalar, U: Copy + Default>(
     margin: N,
 ) -> Manifold<N, 3, U> {
     let c = pos_b.inverse_transform_point(&Point3::from(pos_a.translation.vector));
-    let (s0, s1) = (b.segment.a, b.segment.b);
+    let (s0, s1) = (b.segment().a(), b.segment().b());
     let (t, q) = segment_point_closest(&s0, &s1, &c);
     let d = c - q;
     let dist = d.norm();
-    let sep = dist - ra - b.radius;
+    let sep = dist - ra - b.radius();
     if sep > margin {
         return Manifold::new();
     }
@@ -44,6 +44,6 @@ pub fn contact_ball_capsule<N: Scalar, U: Copy + Default>(
     let world_n = pos_b.rotation * normal;
     let mut m = Manifold::with_normal(-world_n);
     let id = ContactId::new(FeatureId::Face(0), feature);
-    m.push(Contact::new(pos_b * (c - normal * ra), pos_b * (q + normal * b.radius), sep, id));
+    m.push(Contact::new(pos_b * (c - normal * ra), pos_b * (q + normal * b.radius()), sep, id));
     m
 }

@@ -27,7 +27,7 @@ pub fn contact_ball_cuboid<N: Scalar, U: Copy + Default>(
     margin: N,
 ) -> Manifold<N, 3, U> {
     let c = pos_b.inverse_transform_point(&Point3::from(pos_a.translation.vector));
-    let h = b.half_extents;
+    let h = b.half_extents();
     let mut q = c;
     let mut clamped = 0u32; // bit i: axis i was clamped
     for i in 0..3 {

@@ -43,9 +43,9 @@ pub fn contact_capsules<N: Scalar, U: Copy + Default>(
 ) -> Manifold<N, 3, U> {
     // Work in A's frame.
     let pos_ab = pos_a.inv_compose(pos_b);
-    let (p1, p2) = (a.segment.a, a.segment.b);
-    let (q1, q2) = (pos_ab * b.segment.a, pos_ab * b.segment.b);
-    let radii = a.radius + b.radius;
+    let (p1, p2) = (a.segment().a(), a.segment().b());
+    let (q1, q2) = (pos_ab * b.segment().a(), pos_ab * b.segment().b());
+    let radii = a.radius() + b.radius();
     let (s, t, pa, pb) = segments_closest(&p1, &p2, &q1, &q2);
     let d = pb - pa;
     let dist = d.norm();
@@ -80,7 +80,7 @@ pub fn contact_capsules<N: Scalar, U: Copy + Default>(
     };
     let contact = |qa: Point3<N>, qb: Point3<N>, id: ContactId| {
         let sep = (qb - qa).dot(&normal) - radii;
-        Contact::new(qa + normal * a.radius, qb - normal * b.radius, sep, id)
+        Contact::new(qa + normal * a.radius(), qb - normal * b.radius(), sep, id)
     };
     if cross_len <= N::lit(PARALLEL_SIN) {
         // Overlaps shorter than this give one contact: two would nearly coincide.

@@ -95,13 +95,13 @@ fn shape_feature<N: Scalar>(
     match shape {
         Shape3::Capsule(c) => {
             f.reset(FeatureId::Edge(0));
-            f.push(c.segment.a, FeatureId::Vertex(0));
-            f.push(c.segment.b, FeatureId::Vertex(1));
+            f.push(c.segment().a(), FeatureId::Vertex(0));
+            f.push(c.segment().b(), FeatureId::Vertex(1));
         }
         Shape3::Segment(s) => {
             f.reset(FeatureId::Edge(0));
-            f.push(s.a, FeatureId::Vertex(0));
-            f.push(s.b, FeatureId::Vertex(1));
+            f.push(s.a(), FeatureId::Vertex(0));
+            f.push(s.b(), FeatureId::Vertex(1));
         }
         _ => shape.local_support_feature(dir, &mut f),
     }

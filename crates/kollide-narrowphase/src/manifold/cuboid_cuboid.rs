@@ -140,7 +140,7 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
     let pos_ab = pos_a.inv_compose(pos_b);
     let r: Mat3<N> = pos_ab.rotation.to_rotation_matrix().into_inner();
     let t = pos_ab.translation.vector;
-    let (ha, hb) = (a.half_extents, b.half_extents);
+    let (ha, hb) = (a.half_extents(), b.half_extents());
     let abs_r = r.abs();
 
     // A's faces.
@@ -419,11 +419,11 @@ mod tests {
         let mut r = ChaCha8Rng::seed_from_u64(0xf32);
         let mut counts = [0usize; 5];
         for _ in 0..20_000 {
-            let f32_box = |c: Cuboid<f64, 3>| Cuboid::new(c.half_extents.cast::<f32>()).unwrap();
+            let f32_box = |c: Cuboid<f64, 3>| Cuboid::new(c.half_extents().cast::<f32>()).unwrap();
             let (a, b) = (f32_box(random_box(&mut r)), f32_box(random_box(&mut r)));
             let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
             let pa = Iso3::new(c, random_unit(&mut r) * r.random_range(0.0..3.1));
-            let reach = a.half_extents.norm() + b.half_extents.norm();
+            let reach = a.half_extents().norm() + b.half_extents().norm();
             let offset = random_unit(&mut r) * r.random_range(0.0..f64::from(reach));
             let pb = Iso3::new(c + offset, random_unit(&mut r) * r.random_range(0.0..3.1));
             let (pa, pb) = (pa.cast::<f32>(), pb.cast::<f32>());
@@ -468,11 +468,11 @@ mod tests {
         let axis = r.random_range(0..3);
         let side = if r.random_bool(0.5) { 1.0 } else { -1.0 };
         let mut offset = Vec3::new(
-            r.random_range(-1.0..1.0) * a.half_extents.x,
-            r.random_range(-1.0..1.0) * a.half_extents.y,
-            r.random_range(-1.0..1.0) * a.half_extents.z,
+            r.random_range(-1.0..1.0) * a.half_extents().x,
+            r.random_range(-1.0..1.0) * a.half_extents().y,
+            r.random_range(-1.0..1.0) * a.half_extents().z,
         );
-        offset[axis] = side * (a.half_extents[axis] + b.half_extents[axis] + gap(r));
+        offset[axis] = side * (a.half_extents()[axis] + b.half_extents()[axis] + gap(r));
         (pa, a, pa * Iso3::new(offset, spin), b)
     }
 
@@ -484,7 +484,7 @@ mod tests {
         let (a, b) = (random_box(r), random_box(r));
         let c = Vec3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), 0.0);
         let pa = Iso3::new(c, random_unit(r) * r.random_range(0.0..3.1));
-        let reach = a.half_extents.norm() + b.half_extents.norm();
+        let reach = a.half_extents().norm() + b.half_extents().norm();
         let offset = random_unit(r) * r.random_range(0.0..reach);
         let pb = Iso3::new(c + offset, random_unit(r) * r.random_range(0.0..3.1));
         (pa, a, pb, b, r.random_range(0.0..0.05))
@@ -567,7 +567,7 @@ mod tests {
                 _ => {
                     let a = random_box(&mut r);
                     let eps = |r: &mut ChaCha8Rng| r.random_range(-1e-5..1e-5);
-                    let b = Cuboid::new(a.half_extents.map(|h| h * (1.0 + eps(&mut r)))).unwrap();
+                    let b = Cuboid::new(a.half_extents().map(|h| h * (1.0 + eps(&mut r)))).unwrap();
                     let pa = Iso3::new(Vec3::new(0.3, 0.1, -0.2), random_unit(&mut r) * 0.7);
                     let rot = if r.random_bool(0.5) {
                         random_unit(&mut r) * r.random_range(0.0..1e-3)
@@ -580,7 +580,7 @@ mod tests {
                         if r.random_bool(0.6) {
                             let s = if r.random_bool(0.5) { 1.0 } else { -1.0 };
                             offset[i] = s
-                                * (a.half_extents[i] + b.half_extents[i])
+                                * (a.half_extents()[i] + b.half_extents()[i])
                                 * r.random_range(0.9..1.01);
                         }
                     }
@@ -607,7 +607,7 @@ mod tests {
             let m = contact_cuboids::<f64, ()>(pa, a, pb, b, *margin);
             writeln!(text, "{k} f64 {:?} {:?} {:?}", m.normal, m.frame, m.contacts()).unwrap();
             kinds[m.len()] += 1;
-            let f32_box = |c: &Cuboid<f64, 3>| Cuboid::new(c.half_extents.cast::<f32>()).unwrap();
+            let f32_box = |c: &Cuboid<f64, 3>| Cuboid::new(c.half_extents().cast::<f32>()).unwrap();
             let (a32, b32) = (f32_box(a), f32_box(b));
             let (pa32, pb32) = (pa.cast::<f32>(), pb.cast::<f32>());
             let m = contact_cuboids::<f32, ()>(&pa32, &a32, &pb32, &b32, *margin as f32);

@@ -37,7 +37,7 @@ pub(crate) fn contact_cuboids_reference<N: Scalar, U: Copy + Default>(
     let pos_ab = pos_a.inv_compose(pos_b);
     let r: Mat3<N> = pos_ab.rotation.to_rotation_matrix().into_inner();
     let t = pos_ab.translation.vector;
-    let (ha, hb) = (a.half_extents, b.half_extents);
+    let (ha, hb) = (a.half_extents(), b.half_extents());
     let abs_r = r.abs();
     let sign_of = |x: N| if x >= N::zero() { N::one() } else { -N::one() };
 

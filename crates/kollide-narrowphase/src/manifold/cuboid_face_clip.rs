@@ -308,7 +308,7 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
 ) -> usize {
     out.len = 0;
     let zero = N::zero();
-    let hr = r.half_extents;
+    let hr = r.half_extents();
     let ref_face = 2 * axis + usize::from(sign < zero);
 
     // The incident face: the support face of `inc` in −n (in its own frame).

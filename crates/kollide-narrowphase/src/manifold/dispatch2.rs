@@ -78,12 +78,12 @@ fn view<'a, N: Scalar>(shape: &'a Shape2<N>, buf: &'a mut SmallPolygon<N>) -> Vi
         View::Polygon(PolygonView { vertices: &buf.vertices, normals: &buf.normals, radius })
     };
     match shape {
-        Shape2::Circle(c) => View::Circle(c.radius),
-        Shape2::Capsule(c) => small(buf, &[c.segment.a, c.segment.b], c.radius),
-        Shape2::Segment(s) => small(buf, &[s.a, s.b], N::zero()),
-        Shape2::Cuboid(c) => rect(buf, c.half_extents, N::zero()),
-        Shape2::RoundedCuboid(r) => rect(buf, r.inner.half_extents, r.border_radius),
-        Shape2::Triangle(t) => small(buf, &[t.a, t.b, t.c], N::zero()),
+        Shape2::Circle(c) => View::Circle(c.radius()),
+        Shape2::Capsule(c) => small(buf, &[c.segment().a(), c.segment().b()], c.radius()),
+        Shape2::Segment(s) => small(buf, &[s.a(), s.b()], N::zero()),
+        Shape2::Cuboid(c) => rect(buf, c.half_extents(), N::zero()),
+        Shape2::RoundedCuboid(r) => rect(buf, r.inner().half_extents(), r.border_radius()),
+        Shape2::Triangle(t) => small(buf, &[t.a(), t.b(), t.c()], N::zero()),
         Shape2::Polygon(p) => View::Polygon(stored(p)),
     }
 }
@@ -96,8 +96,8 @@ fn stored<N: Scalar>(p: &ConvexPolygon<N>) -> PolygonView<'_, N> {
 /// A (rounded) box's half extents and radius.
 fn as_box<N: Scalar>(shape: &Shape2<N>) -> Option<(Vec2<N>, N)> {
     match shape {
-        Shape2::Cuboid(c) => Some((c.half_extents, N::zero())),
-        Shape2::RoundedCuboid(r) => Some((r.inner.half_extents, r.border_radius)),
+        Shape2::Cuboid(c) => Some((c.half_extents(), N::zero())),
+        Shape2::RoundedCuboid(r) => Some((r.inner().half_extents(), r.border_radius())),
         _ => None,
     }
 }

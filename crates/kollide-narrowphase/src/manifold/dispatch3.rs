@@ -50,20 +50,20 @@ pub fn manifold3<N: Scalar, U: Copy + Default>(
 ) -> Manifold<N, 3, U> {
     use Shape3 as S;
     match (a, b) {
-        (S::Ball(x), S::Ball(y)) => contact_balls(pos_a, x.radius, pos_b, y.radius, margin),
-        (S::Ball(x), S::Cuboid(y)) => contact_ball_cuboid(pos_a, x.radius, pos_b, y, margin),
+        (S::Ball(x), S::Ball(y)) => contact_balls(pos_a, x.radius(), pos_b, y.radius(), margin),
+        (S::Ball(x), S::Cuboid(y)) => contact_ball_cuboid(pos_a, x.radius(), pos_b, y, margin),
         (S::Cuboid(x), S::Ball(y)) => {
-            contact_ball_cuboid::<N, U>(pos_b, y.radius, pos_a, x, margin).flipped()
+            contact_ball_cuboid::<N, U>(pos_b, y.radius(), pos_a, x, margin).flipped()
         }
         (S::Ball(x), S::Polyhedron(y)) => {
-            contact_ball_polyhedron(pos_a, x.radius, pos_b, y, margin)
+            contact_ball_polyhedron(pos_a, x.radius(), pos_b, y, margin)
         }
         (S::Polyhedron(x), S::Ball(y)) => {
-            contact_ball_polyhedron::<N, U>(pos_b, y.radius, pos_a, x, margin).flipped()
+            contact_ball_polyhedron::<N, U>(pos_b, y.radius(), pos_a, x, margin).flipped()
         }
-        (S::Ball(x), S::Capsule(y)) => contact_ball_capsule(pos_a, x.radius, pos_b, y, margin),
+        (S::Ball(x), S::Capsule(y)) => contact_ball_capsule(pos_a, x.radius(), pos_b, y, margin),
         (S::Capsule(x), S::Ball(y)) => {
-            contact_ball_capsule::<N, U>(pos_b, y.radius, pos_a, x, margin).flipped()
+            contact_ball_capsule::<N, U>(pos_b, y.radius(), pos_a, x, margin).flipped()
         }
         (S::Capsule(x), S::Capsule(y)) => contact_capsules(pos_a, x, pos_b, y, margin),
         (S::Cuboid(x), S::Cuboid(y)) => contact_cuboids(pos_a, x, pos_b, y, margin),
