@@ -42,6 +42,9 @@ mod cuboid_face_clip;
 mod dispatch2;
 mod dispatch3;
 mod face_clip;
+mod gauss_walk;
+#[cfg(test)]
+mod gauss_walk_oracle;
 mod polygon;
 mod polyhedron_polyhedron;
 mod segment_closest;
