@@ -55,6 +55,8 @@ pub(crate) struct Walked<N: Scalar> {
     pub edge: Option<(N, usize, usize, Vec3<N>)>,
     /// Walks abandoned for the all-pairs test of their edge (see the module docs).
     pub fallbacks: usize,
+    /// Edges of B crossed by the walks of A's edges: the steps of the edge walks.
+    pub crossings: usize,
 }
 
 /// What a walk is asked to find.
@@ -80,19 +82,29 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
     let rot = &pos_ba.rotation;
     let normals: SmallVec<[Vec3<N>; INLINE_FACES]> =
         a.face_normals().iter().map(|n| rot * n.into_inner()).collect();
+    // B's support vertex for each face of A (`u32::MAX` until a walk or a climb reaches it),
+    // and the faces whose edges have all been walked. Faces are taken breadth first from face
+    // 0, each reached by a walk from an earlier one, so only face 0 needs a climb (and any face
+    // that the abandoned walks leave unreached).
     let mut support: SmallVec<[u32; INLINE_FACES]> = smallvec![u32::MAX; nf];
+    let mut done: SmallVec<[bool; INLINE_FACES]> = smallvec![false; nf];
+    let mut queue: SmallVec<[u32; INLINE_FACES]> = SmallVec::with_capacity(nf);
     let centroid = pos_ba * a.vertex_centroid();
     let cap = b.edges().len() + 8;
-    let mut out = Walked { face: (-N::MAX, 0), edge: None, fallbacks: 0 };
-    let mut hint = u32::MAX;
-    for f in 0..nf {
-        if support[f] == u32::MAX {
-            support[f] = b.climb_support_vertex(&-normals[f], hint);
-        }
-        hint = support[f];
+    let mut out = Walked { face: (-N::MAX, 0), edge: None, fallbacks: 0, crossings: 0 };
+    if nf == 0 {
+        return Some(out);
+    }
+    support[0] = b.climb_support_vertex(&-normals[0], u32::MAX);
+    queue.push(0);
+    let mut head = 0;
+    while head < queue.len() {
+        let f = queue[head] as usize;
+        head += 1;
         let v0 = pos_ba * a.vertices()[a.face(f)[0] as usize];
-        let sep = normals[f].dot(&(b.vertices()[hint as usize] - v0));
-        if sep > out.face.0 {
+        let sep = normals[f].dot(&(b.vertices()[support[f] as usize] - v0));
+        // (The lowest index on exact ties, as a scan in face order finds.)
+        if sep > out.face.0 || (sep == out.face.0 && f < out.face.1) {
             out.face = (sep, f);
             if sep > margin {
                 return None;
@@ -100,11 +112,12 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
         }
         for &ia in a.face_edges(f) {
             let ea = &a.edges()[ia as usize];
-            if ea.faces[0] as usize != f {
-                continue;
-            }
-            let g = ea.faces[1] as usize;
-            if want == Want::Faces && support[g] != u32::MAX {
+            let g = ea.other_face(f as u32) as usize;
+            let skip = match want {
+                Want::FacesAndEdges => done[g],
+                Want::Faces => support[g] != u32::MAX,
+            };
+            if skip {
                 continue;
             }
             let (p, q) = (-normals[f], -normals[g]);
@@ -115,22 +128,19 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
                     walk_arc(b, &p, &q, support[f], cap, |_| {})
                 } else {
                     let edge_a = EdgeInB::new(a, ia as usize, pos_ba);
-                    let mut best = out.edge;
+                    let (mut best, mut crossings) = (out.edge, 0);
                     let end = walk_arc(b, &p, &q, support[f], cap, |ib| {
+                        crossings += 1;
                         edge_a.pair(b, ib as usize, &centroid, &mut best);
                     });
+                    out.crossings += crossings;
                     match end {
                         Some(_) => out.edge = best,
                         None => {
                             out.fallbacks += 1;
-                            all_pairs_of_edge(
-                                &edge_a,
-                                normals[f],
-                                normals[g],
-                                b,
-                                &centroid,
-                                &mut out.edge,
-                            );
+                            let (u1, u2) =
+                                (normals[ea.faces[0] as usize], normals[ea.faces[1] as usize]);
+                            all_pairs_of_edge(&edge_a, u1, u2, b, &centroid, &mut out.edge);
                         }
                     }
                     end
@@ -142,8 +152,10 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
             }
             if support[g] == u32::MAX {
                 support[g] = end.unwrap_or_else(|| b.climb_support_vertex(&q, support[f]));
+                queue.push(g as u32);
             }
         }
+        done[f] = true;
     }
     Some(out)
 }

@@ -180,6 +180,7 @@ struct Tally {
     ties: usize,
     big: usize,
     fallbacks: usize,
+    max_crossings_per_edge: f64,
 }
 
 /// Compares the walk with the all-pairs SAT on one case; `eps` is the scalar type's tolerance
@@ -202,6 +203,11 @@ fn check<N: Scalar>(c: &Case, margin: f64, eps: f64, t: &mut Tally) {
     t.big += usize::from(a.vertices().len() >= 200);
     if let Some(w) = walk_gauss_maps(&a, &b, &pos_ba, N::MAX, Want::FacesAndEdges) {
         t.fallbacks += w.fallbacks;
+        // Linear, not quadratic: a few crossings per edge of A (the all-pairs test would try
+        // every one of B's edges against each).
+        let edges = a.edges().len() + b.edges().len();
+        assert!(w.crossings <= 2 * edges, "{} crossings for {edges} edges", w.crossings);
+        t.max_crossings_per_edge = t.max_crossings_per_edge.max(w.crossings as f64 / edges as f64);
     }
     let (r, w) = match (reference, walk) {
         (None, None) => {
