@@ -69,15 +69,15 @@ pub(crate) enum Want {
 }
 
 /// Walks `a`'s Gauss map over `b`'s (with `pos_ba` placing A in B's frame); see the module docs.
-/// Stops early, returning `None`, as soon as one axis separates the shapes by more than
-/// `margin`.
+/// Stops early as soon as one axis separates the shapes by more than `margin`, returning that
+/// axis (in B's frame, from A to B) as the error.
 pub(crate) fn walk_gauss_maps<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     b: &ConvexPolyhedron<N>,
     pos_ba: &Iso3<N>,
     margin: N,
     want: Want,
-) -> Option<Walked<N>> {
+) -> Result<Walked<N>, Vec3<N>> {
     let nf = a.num_faces();
     let rot = &pos_ba.rotation;
     let normals: SmallVec<[Vec3<N>; INLINE_FACES]> =
@@ -93,7 +93,7 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
     let cap = b.edges().len() + 8;
     let mut out = Walked { face: (-N::MAX, 0), edge: None, fallbacks: 0, crossings: 0 };
     if nf == 0 {
-        return Some(out);
+        return Ok(out);
     }
     support[0] = b.climb_support_vertex(&-normals[0], u32::MAX);
     queue.push(0);
@@ -107,7 +107,7 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
         if sep > out.face.0 || (sep == out.face.0 && f < out.face.1) {
             out.face = (sep, f);
             if sep > margin {
-                return None;
+                return Err(normals[f]);
             }
         }
         for &ia in a.face_edges(f) {
@@ -145,10 +145,10 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
                     }
                     end
                 };
-            if let Some((sep, ..)) = out.edge
+            if let Some((sep, _, _, axis)) = out.edge
                 && sep > margin
             {
-                return None;
+                return Err(axis);
             }
             if support[g] == u32::MAX {
                 support[g] = end.unwrap_or_else(|| b.climb_support_vertex(&q, support[f]));
@@ -157,7 +157,7 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
         }
         done[f] = true;
     }
-    Some(out)
+    Ok(out)
 }
 
 /// An edge of A in B's frame: its index, first vertex, direction and length.

@@ -199,9 +199,21 @@ fn check<N: Scalar>(c: &Case, margin: f64, eps: f64, t: &mut Tally) {
     let m = N::lit(margin);
     let reference = sat_all_pairs(&a, &b, &pos_ab, &pos_ba, m);
     let walk = sat_walk(&a, &b, &pos_ab, &pos_ba, m);
+    if let Err(axis) = walk {
+        // The axis the walk stopped on separates the shapes by more than the margin.
+        let l = axis.normalize();
+        let lo = b
+            .vertices()
+            .iter()
+            .map(|v| l.dot(&(pos_ab * v).coords))
+            .fold(N::MAX, |x, y| x.min_of(y));
+        let hi = a.vertices().iter().map(|v| l.dot(&v.coords)).fold(-N::MAX, |x, y| x.max_of(y));
+        assert!((lo - hi).to_f64() > margin - eps, "axis {axis:?} separates by {:?}", lo - hi);
+    }
+    let walk = walk.ok();
     t.pairs += 1;
     t.big += usize::from(a.vertices().len() >= 200);
-    if let Some(w) = walk_gauss_maps(&a, &b, &pos_ba, N::MAX, Want::FacesAndEdges) {
+    if let Ok(w) = walk_gauss_maps(&a, &b, &pos_ba, N::MAX, Want::FacesAndEdges) {
         t.fallbacks += w.fallbacks;
         // Linear, not quadratic: a few crossings per edge of A (the all-pairs test would try
         // every one of B's edges against each).
@@ -323,4 +335,38 @@ fn walk_matches_all_pairs_f32() {
     assert!(t.face_a > 100 && t.face_b > 50 && t.edge > 50, "{t:?}");
     assert!(t.separated > 20 && t.big >= 10, "{t:?}");
     assert!(t.fallbacks * 100 < t.pairs, "{t:?}");
+}
+
+/// The cached query gives the uncached answer frame after frame while B drifts away from A and
+/// back through it, and the cache's early exit runs.
+#[test]
+fn cached_query_matches_the_uncached_one() {
+    use super::polyhedron_polyhedron::{
+        PolyhedraCache, contact_polyhedra, contact_polyhedra_cached,
+    };
+    let mut r = ChaCha8Rng::seed_from_u64(0xcac4e);
+    let (mut hits, mut frames) = (0, 0);
+    for k in 0..40 {
+        let (Some(a), Some(b)) =
+            (hull::<f64>(&cloud(&mut r, false)), hull::<f64>(&cloud(&mut r, k % 8 == 0)))
+        else {
+            continue;
+        };
+        let pos_a = Iso3::new(Vec3::new(0.3, -0.2, 0.1), Vec3::new(0.4, 1.0, -0.7));
+        let dir = Vec3::new(r.random_range(-1.0..1.0), r.random_range(-1.0..1.0), 0.5).normalize();
+        let spin = Vec3::new(r.random_range(-0.05..0.05), 0.03, r.random_range(-0.05..0.05));
+        let mut cache = PolyhedraCache::default();
+        for step in 0..120 {
+            let s = 4.0 * (1.0 - (step as f64 / 60.0 - 1.0).abs()) - 0.5; // out, then back in
+            let pos_b = Iso3::new(dir * s, spin * step as f64);
+            let had_axis = cache.separating_axis().is_some();
+            let cached: Manifold<f64, 3, ()> =
+                contact_polyhedra_cached(&pos_a, &a, &pos_b, &b, 0.05, &mut cache);
+            let plain: Manifold<f64, 3, ()> = contact_polyhedra(&pos_a, &a, &pos_b, &b, 0.05);
+            assert_eq!(format!("{cached:?}"), format!("{plain:?}"), "pair {k} frame {step}");
+            hits += usize::from(had_axis && cached.is_empty() && cache.separating_axis().is_some());
+            frames += 1;
+        }
+    }
+    assert!(hits > frames / 4, "{hits} of {frames}");
 }

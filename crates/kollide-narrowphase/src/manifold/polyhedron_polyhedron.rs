@@ -237,18 +237,19 @@ pub(crate) struct Sat<N: Scalar> {
     pub edge: Option<(N, usize, usize, Vec3<N>)>,
 }
 
-/// The SAT by walking the Gauss maps ([`super::gauss_walk`]); `None` when an axis separates the
-/// shapes by more than `margin`.
+/// The SAT by walking the Gauss maps ([`super::gauss_walk`]); the error is an axis (in A's frame,
+/// from A to B) that separates the shapes by more than `margin`.
 pub(crate) fn sat_walk<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     b: &ConvexPolyhedron<N>,
     pos_ab: &Iso3<N>,
     pos_ba: &Iso3<N>,
     margin: N,
-) -> Option<Sat<N>> {
-    let wa = walk_gauss_maps(a, b, pos_ba, margin, Want::FacesAndEdges)?;
-    let wb = walk_gauss_maps(b, a, pos_ab, margin, Want::Faces)?;
-    Some(Sat { face_a: wa.face, face_b: wb.face, edge: wa.edge })
+) -> Result<Sat<N>, Vec3<N>> {
+    let wa = walk_gauss_maps(a, b, pos_ba, margin, Want::FacesAndEdges)
+        .map_err(|axis| pos_ab.rotation * axis)?;
+    let wb = walk_gauss_maps(b, a, pos_ab, margin, Want::Faces).map_err(|axis| -axis)?;
+    Ok(Sat { face_a: wa.face, face_b: wb.face, edge: wa.edge })
 }
 
 /// The SAT over every face and every edge pair (the tabulated scans [`face_query`] and
@@ -288,11 +289,71 @@ pub fn contact_polyhedra<N: Scalar, U: Copy + Default>(
     b: &ConvexPolyhedron<N>,
     margin: N,
 ) -> Manifold<N, 3, U> {
+    contact_polyhedra_cached(pos_a, a, pos_b, b, margin, &mut PolyhedraCache::default())
+}
+
+/// What a pair of polyhedra remembers between frames for [`contact_polyhedra_cached`]: the axis
+/// that separated them last time, and the support vertices along it.
+///
+/// Only a hint: any axis along which the shapes' support points are more than the margin apart
+/// proves them apart, whatever pair or frame it came from, and a stale or foreign cache costs
+/// two support queries at most. A fresh cache ([`Default`]) holds nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolyhedraCache<N: Scalar> {
+    /// The last separating axis, in A's frame, from A to B.
+    axis: Option<Vec3<N>>,
+    /// A's support vertex along the axis and B's against it (climbing hints).
+    hints: [u32; 2],
+}
+
+impl<N: Scalar> Default for PolyhedraCache<N> {
+    fn default() -> Self {
+        Self { axis: None, hints: [u32::MAX; 2] }
+    }
+}
+
+impl<N: Scalar> PolyhedraCache<N> {
+    /// The separating axis remembered (in A's frame, from A to B), if the last query found the
+    /// shapes apart.
+    pub fn separating_axis(&self) -> Option<Vec3<N>> {
+        self.axis
+    }
+}
+
+/// [`contact_polyhedra`] with a cache kept by the caller between frames (one per pair).
+///
+/// Shapes that were apart stay apart for many frames; the cache tests last frame's separating
+/// axis first, with two hill-climbing support queries (Box2D's and Gregorius's separating-axis
+/// cache), and returns the empty manifold without a full separating axis test while that axis
+/// still separates them by more than `margin`. The answer is the same as without the cache.
+pub fn contact_polyhedra_cached<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso3<N>,
+    a: &ConvexPolyhedron<N>,
+    pos_b: &Iso3<N>,
+    b: &ConvexPolyhedron<N>,
+    margin: N,
+    cache: &mut PolyhedraCache<N>,
+) -> Manifold<N, 3, U> {
     let pos_ab = pos_a.inv_compose(pos_b);
     let pos_ba = pos_ab.inverse();
+    if let Some(l) = cache.axis {
+        let va = a.climb_support_vertex(&l, cache.hints[0]);
+        let vb = b.climb_support_vertex(&(pos_ba.rotation * -l), cache.hints[1]);
+        cache.hints = [va, vb];
+        let gap = l.dot(&(pos_ab * b.vertices()[vb as usize] - a.vertices()[va as usize]));
+        if gap > margin * l.norm() {
+            return Manifold::new();
+        }
+    }
     match sat_walk(a, b, &pos_ab, &pos_ba, margin) {
-        Some(sat) => manifold_of(&sat, pos_a, a, pos_b, b, margin),
-        None => Manifold::new(),
+        Ok(sat) => {
+            cache.axis = None;
+            manifold_of(&sat, pos_a, a, pos_b, b, margin)
+        }
+        Err(axis) => {
+            cache.axis = Some(axis);
+            Manifold::new()
+        }
     }
 }
 
