@@ -127,20 +127,23 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
                 } else if want == Want::Faces {
                     walk_arc(b, &p, &q, support[f], cap, |_| {})
                 } else {
-                    let edge_a = EdgeInB::new(a, ia as usize, pos_ba);
+                    // A's edge in B's frame, once a crossing needs it.
+                    let mut edge_a: Option<EdgeInB<N>> = None;
                     let (mut best, mut crossings) = (out.edge, 0);
                     let end = walk_arc(b, &p, &q, support[f], cap, |ib| {
                         crossings += 1;
-                        edge_a.pair(b, ib as usize, &centroid, &mut best);
+                        let e = edge_a.get_or_insert_with(|| EdgeInB::new(a, ia as usize, pos_ba));
+                        e.pair(b, ib as usize, &centroid, &mut best);
                     });
                     out.crossings += crossings;
                     match end {
                         Some(_) => out.edge = best,
                         None => {
                             out.fallbacks += 1;
+                            let e = EdgeInB::new(a, ia as usize, pos_ba);
                             let (u1, u2) =
                                 (normals[ea.faces[0] as usize], normals[ea.faces[1] as usize]);
-                            all_pairs_of_edge(&edge_a, u1, u2, b, &centroid, &mut out.edge);
+                            all_pairs_of_edge(&e, u1, u2, b, &centroid, &mut out.edge);
                         }
                     }
                     end
