@@ -10,7 +10,8 @@
 //! | `manifold2d/polygons` | `manifold2` on `Shape2::Polygon` | `b2CollidePolygons` | `contact_manifold_pfm_pfm` |
 //! | `manifold2d/boxes` | `manifold2` on `Shape2::Cuboid` | `b2CollidePolygons` (`b2MakeBox`) | `contact_manifold_cuboid_cuboid` |
 //! | `manifold3d/cuboids` | `manifold3` on `Shape3::Cuboid` | — | `contact_manifold_cuboid_cuboid` |
-//! | `manifold3d/hulls` | `manifold3` on `Shape3::Polyhedron` | — | `contact_manifold_pfm_pfm` |
+//! | `manifold3d/hulls` | `manifold3` on `Shape3::Polyhedron` (24 points) | — | `contact_manifold_pfm_pfm` |
+//! | `manifold3d/hull256`, `manifold3d/hull1000` | the same on hulls of 256 and 1000 points | — | the same |
 //!
 //! **Precision.** Everything runs in `f32`.
 //!
@@ -49,6 +50,11 @@
 //! deepest separation, contact count); with `KOLLIDE_BENCH_DIFF=1` in the environment it also
 //! lists every pair where they differ. `tests/manifold_diff.rs` in `kollide-narrowphase` is the
 //! differential test with an exact oracle.
+//!
+//! **Instruction counts.** With `KOLLIDE_ONCE=1`, each group only runs every library's batch
+//! once (to compare the answers) and skips timing: under `valgrind --tool=callgrind
+//! --toggle-collect=<the library's call, e.g. '*kollide_3d*'>` that counts one batch's
+//! instructions.
 //!
 //! **Alternating rounds.** With `KOLLIDE_ALT=<rounds>` (and optionally `KOLLIDE_ALT_ONLY=<part of
 //! a group name>`), each group first runs every library's batch in turn, `rounds` times, and
@@ -362,12 +368,14 @@ fn cuboid_pool(count: usize) -> Vec<Shape3d> {
         .collect()
 }
 
-/// `count` hulls of 24 random points on the ellipsoid with semi-axes 1, 0.8, 0.6.
-fn hull_pool(count: usize) -> Vec<Shape3d> {
-    let mut r = rng(SEED ^ 0x4a11);
+/// `count` hulls of `points` random points on the ellipsoid with semi-axes 1, 0.8, 0.6 (every
+/// point a vertex).
+fn hull_pool(count: usize, points: usize) -> Vec<Shape3d> {
+    // (The 24-point pool keeps the seed it always had.)
+    let mut r = rng(SEED ^ 0x4a11 ^ if points == 24 { 0 } else { (points as u64) << 16 });
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let pts: Vec<Point3<f32>> = unit_directions::<3>(r.random(), 24)
+        let pts: Vec<Point3<f32>> = unit_directions::<3>(r.random(), points)
             .iter()
             .map(|d| Point3::new(d[0] as f32, (d[1] * 0.8) as f32, (d[2] * 0.6) as f32))
             .collect();
@@ -430,6 +438,7 @@ fn pairs_3d(pool: &[Shape3d], seed: u64) -> Vec<Pair3> {
     out
 }
 
+#[inline(never)] // a symbol of its own, for `callgrind --toggle-collect` (see `KOLLIDE_ONCE`)
 fn kollide_3d(pool: &[Shape3d], q: &Pair3) -> Answer<3> {
     let m = manifold3::<f32, ()>(&q.pose_a, &pool[q.a].k, &q.pose_b, &pool[q.b].k, MARGIN);
     match m.min_separation() {
@@ -438,6 +447,7 @@ fn kollide_3d(pool: &[Shape3d], q: &Pair3) -> Answer<3> {
     }
 }
 
+#[inline(never)] // as `kollide_3d`
 fn parry_3d(pool: &[Shape3d], q: &Pair3, m: &mut ContactManifold3<(), ()>) -> Answer<3> {
     m.clear();
     m.local_n1 = parry3d::math::Vector::ZERO;
@@ -520,6 +530,9 @@ fn group<const D: usize>(
     for (k, (peer, _)) in libs.iter().enumerate().skip(1) {
         compare(name, peer, &answers[0], &answers[k]);
     }
+    if std::env::var_os("KOLLIDE_ONCE").is_some() {
+        return;
+    }
     let only = std::env::var("KOLLIDE_ALT_ONLY").unwrap_or_default();
     let rounds = std::env::var("KOLLIDE_ALT").ok().and_then(|r| r.parse::<usize>().ok());
     if let Some(rounds) = rounds.filter(|_| name.contains(&only)) {
@@ -593,9 +606,12 @@ fn manifold_2d(c: &mut Criterion) {
 
 fn manifold_3d(c: &mut Criterion) {
     let mut pm = ContactManifold3::<(), ()>::new();
-    for (name, pool, seed) in
-        [("manifold3d/cuboids", cuboid_pool(32), 31), ("manifold3d/hulls", hull_pool(16), 32)]
-    {
+    for (name, pool, seed) in [
+        ("manifold3d/cuboids", cuboid_pool(32), 31),
+        ("manifold3d/hulls", hull_pool(16, 24), 32),
+        ("manifold3d/hull256", hull_pool(8, 256), 33),
+        ("manifold3d/hull1000", hull_pool(4, 1000), 34),
+    ] {
         let pairs = pairs_3d(&pool, seed);
         group(
             c,

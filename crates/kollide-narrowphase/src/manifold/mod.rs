@@ -42,6 +42,9 @@ mod cuboid_face_clip;
 mod dispatch2;
 mod dispatch3;
 mod face_clip;
+mod gauss_walk;
+#[cfg(test)]
+mod gauss_walk_oracle;
 mod polygon;
 mod polyhedron_polyhedron;
 mod segment_closest;
@@ -65,7 +68,7 @@ pub use dispatch2::manifold2;
 pub use dispatch3::manifold3;
 pub use face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 pub use polygon::{PolygonView, contact_polygons};
-pub use polyhedron_polyhedron::contact_polyhedra;
+pub use polyhedron_polyhedron::{PolyhedraCache, contact_polyhedra, contact_polyhedra_cached};
 pub use segment_closest::{
     OverlapEnd, clip_parallel_segments, segment_point_closest, segments_closest,
 };

@@ -52,6 +52,7 @@ use super::assemble3::{
     Candidates, UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact, to_world,
 };
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
+use super::gauss_walk::{Want, walk_gauss_maps};
 use super::segment_closest::segments_closest;
 
 /// The largest separation of `b` (placed by `pos_ab`) over the face normals of `a`, with the face.
@@ -194,7 +195,7 @@ fn edge_query<N: Scalar>(
 /// `da × db` is normalised and oriented away from A's centroid `centroid`; the separation is
 /// `L · (q1 − p1)`. `None` for (nearly) parallel edges, which the face axes cover.
 #[inline]
-fn edge_pair_axis<N: Scalar>(
+pub(crate) fn edge_pair_axis<N: Scalar>(
     p1: &Point3<N>,
     da: &Vec3<N>,
     da_len: N,
@@ -217,10 +218,66 @@ fn edge_pair_axis<N: Scalar>(
 }
 
 /// The axis SAT picked: a face of A, a face of B, or an edge pair (with its axis in B's frame).
-enum Pick<N: Scalar> {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Pick<N: Scalar> {
     FaceA,
     FaceB,
     Edge(usize, usize, Vec3<N>),
+}
+
+/// What the separating axis test found: the best face of A and of B and the best edge pair
+/// (with its axis in B's frame), for shapes no farther apart than the margin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sat<N: Scalar> {
+    /// The largest separation over A's face normals, and the face.
+    pub face_a: (N, usize),
+    /// The largest separation over B's face normals, and the face.
+    pub face_b: (N, usize),
+    /// The best edge pair: separation, edge of A, edge of B, axis in B's frame from A to B.
+    pub edge: Option<(N, usize, usize, Vec3<N>)>,
+}
+
+/// The SAT by walking the Gauss maps ([`super::gauss_walk`]); the error is an axis (in A's frame,
+/// from A to B) that separates the shapes by more than `margin`.
+pub(crate) fn sat_walk<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    pos_ba: &Iso3<N>,
+    margin: N,
+) -> Result<Sat<N>, Vec3<N>> {
+    let wa = walk_gauss_maps(a, b, pos_ba, margin, Want::FacesAndEdges)
+        .map_err(|axis| pos_ab.rotation * axis)?;
+    let wb = walk_gauss_maps(b, a, pos_ab, margin, Want::Faces).map_err(|axis| -axis)?;
+    Ok(Sat { face_a: wa.face, face_b: wb.face, edge: wa.edge })
+}
+
+/// The SAT over every face and every edge pair (the tabulated scans [`face_query`] and
+/// [`edge_query`]); `None` when an axis separates the shapes by more than `margin`. Quadratic
+/// in the hulls' sizes: the reference that [`sat_walk`] is tested against, and the faster of the
+/// two for hulls of a few vertices.
+pub(crate) fn sat_all_pairs<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    pos_ba: &Iso3<N>,
+    margin: N,
+) -> Option<Sat<N>> {
+    let face_a = face_query(a, b, pos_ab);
+    if face_a.0 > margin {
+        return None;
+    }
+    let face_b = face_query(b, a, pos_ba);
+    if face_b.0 > margin {
+        return None;
+    }
+    let edge = edge_query(a, b, pos_ba);
+    if let Some((sep, ..)) = edge
+        && sep > margin
+    {
+        return None;
+    }
+    Some(Sat { face_a, face_b, edge })
 }
 
 /// The manifold of two convex polyhedra placed at `pos_a` and `pos_b`, with contacts up to
@@ -232,36 +289,90 @@ pub fn contact_polyhedra<N: Scalar, U: Copy + Default>(
     b: &ConvexPolyhedron<N>,
     margin: N,
 ) -> Manifold<N, 3, U> {
+    contact_polyhedra_cached(pos_a, a, pos_b, b, margin, &mut PolyhedraCache::default())
+}
+
+/// What a pair of polyhedra remembers between frames for [`contact_polyhedra_cached`]: the axis
+/// that separated them last time, and the support vertices along it.
+///
+/// Only a hint: any axis along which the shapes' support points are more than the margin apart
+/// proves them apart, whatever pair or frame it came from, and a stale or foreign cache costs
+/// two support queries at most. A fresh cache ([`Default`]) holds nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolyhedraCache<N: Scalar> {
+    /// The last separating axis, in A's frame, from A to B.
+    axis: Option<Vec3<N>>,
+    /// A's support vertex along the axis and B's against it (climbing hints).
+    hints: [u32; 2],
+}
+
+impl<N: Scalar> Default for PolyhedraCache<N> {
+    fn default() -> Self {
+        Self { axis: None, hints: [u32::MAX; 2] }
+    }
+}
+
+impl<N: Scalar> PolyhedraCache<N> {
+    /// The separating axis remembered (in A's frame, from A to B), if the last query found the
+    /// shapes apart.
+    pub fn separating_axis(&self) -> Option<Vec3<N>> {
+        self.axis
+    }
+}
+
+/// [`contact_polyhedra`] with a cache kept by the caller between frames (one per pair).
+///
+/// Shapes that were apart stay apart for many frames; the cache tests last frame's separating
+/// axis first, with two hill-climbing support queries (Box2D's and Gregorius's separating-axis
+/// cache), and returns the empty manifold without a full separating axis test while that axis
+/// still separates them by more than `margin`. The answer is the same as without the cache.
+pub fn contact_polyhedra_cached<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso3<N>,
+    a: &ConvexPolyhedron<N>,
+    pos_b: &Iso3<N>,
+    b: &ConvexPolyhedron<N>,
+    margin: N,
+    cache: &mut PolyhedraCache<N>,
+) -> Manifold<N, 3, U> {
     let pos_ab = pos_a.inv_compose(pos_b);
     let pos_ba = pos_ab.inverse();
-    let (sep_a, face_a) = face_query(a, b, &pos_ab);
-    if sep_a > margin {
-        return Manifold::new();
+    if let Some(l) = cache.axis {
+        let va = a.climb_support_vertex(&l, cache.hints[0]);
+        let vb = b.climb_support_vertex(&(pos_ba.rotation * -l), cache.hints[1]);
+        cache.hints = [va, vb];
+        let gap = l.dot(&(pos_ab * b.vertices()[vb as usize] - a.vertices()[va as usize]));
+        if gap > margin * l.norm() {
+            return Manifold::new();
+        }
     }
-    let (sep_b, face_b) = face_query(b, a, &pos_ba);
-    if sep_b > margin {
-        return Manifold::new();
+    match sat_walk(a, b, &pos_ab, &pos_ba, margin) {
+        Ok(sat) => {
+            cache.axis = None;
+            manifold_of(&sat, pos_a, a, pos_b, b, margin)
+        }
+        Err(axis) => {
+            cache.axis = Some(axis);
+            Manifold::new()
+        }
     }
-    let edge = edge_query(a, b, &pos_ba);
-    if let Some((sep, ..)) = edge
-        && sep > margin
-    {
-        return Manifold::new();
-    }
-    let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius());
-    let one = N::one();
-    // A's face, unless B's face or then the edge pair beats the winner by the tolerance.
-    let (mut pick, mut best) = (Pick::FaceA, sep_a);
-    if geom::biased_greater(sep_b, sep_a, one, tol) {
-        (pick, best) = (Pick::FaceB, sep_b);
-    }
-    if let Some((sep_e, ea, eb, l)) = edge
-        && geom::biased_greater(sep_e, best, one, tol)
-    {
-        pick = Pick::Edge(ea, eb, l);
-    }
+}
+
+/// The manifold of the axis that the SAT result `sat` picks (see the module docs).
+pub(crate) fn manifold_of<N: Scalar, U: Copy + Default>(
+    sat: &Sat<N>,
+    pos_a: &Iso3<N>,
+    a: &ConvexPolyhedron<N>,
+    pos_b: &Iso3<N>,
+    b: &ConvexPolyhedron<N>,
+    margin: N,
+) -> Manifold<N, 3, U> {
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let pos_ba = pos_ab.inverse();
+    let ((sep_a, face_a), (sep_b, face_b), edge) = (sat.face_a, sat.face_b, sat.edge);
+    let (pick, _) = pick_axis(sat, a, b);
     // The exact separation: the largest over all axes.
     let exact = edge.map_or(sep_a.max_of(sep_b), |e| e.0.max_of(sep_a).max_of(sep_b));
+    let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius());
     let m = match pick {
         Pick::FaceA => Some(to_world(face_contact(a, face_a, b, &pos_ab, margin, tol), pos_a)),
         Pick::FaceB => {
@@ -278,6 +389,28 @@ pub fn contact_polyhedra<N: Scalar, U: Copy + Default>(
         }
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }
+}
+
+/// The biased choice of the reference axis: A's face, unless B's face or then the edge pair
+/// beats the winner by the bias tolerance. Returns the pick and its separation.
+pub(crate) fn pick_axis<N: Scalar>(
+    sat: &Sat<N>,
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+) -> (Pick<N>, N) {
+    let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius());
+    let one = N::one();
+    let ((sep_a, _), (sep_b, _)) = (sat.face_a, sat.face_b);
+    let (mut pick, mut best) = (Pick::FaceA, sep_a);
+    if geom::biased_greater(sep_b, sep_a, one, tol) {
+        (pick, best) = (Pick::FaceB, sep_b);
+    }
+    if let Some((sep_e, ea, eb, l)) = sat.edge
+        && geom::biased_greater(sep_e, best, one, tol)
+    {
+        (pick, best) = (Pick::Edge(ea, eb, l), sep_e);
+    }
+    (pick, best)
 }
 
 /// The face contact with face `face` of `r` as the reference, in `r`'s frame.

@@ -1,0 +1,372 @@
+//! The Gauss-map walk ([`super::gauss_walk`]) against the all-pairs SAT
+//! ([`super::polyhedron_polyhedron::sat_all_pairs`]) on seeded hull pairs: 8 to 1000 vertices,
+//! f32 and f64, touching, overlapping, separated within the margin, coincident, nested, and
+//! rotated a few ulps off unit length.
+
+use kollide_manifold::Manifold;
+use kollide_math::{Iso3, Point3, Pose, Rot3, Scalar, Vec3};
+use kollide_shapes::{ConvexPolyhedron, SupportMap};
+use nalgebra::Quaternion;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::assemble3::bias_tolerance;
+use super::gauss_walk::{Want, walk_gauss_maps};
+use super::polyhedron_polyhedron::{Pick, Sat, manifold_of, pick_axis, sat_all_pairs, sat_walk};
+
+/// `n` points of a golden spiral on the ellipsoid with semi-axes `s` (every point a vertex).
+fn spiral(n: usize, s: Vec3<f64>, twist: f64) -> Vec<Point3<f64>> {
+    (0..n)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f64 + 0.5) / n as f64;
+            let r = (1.0 - y * y).sqrt();
+            let phi = i as f64 * 2.399_963_229_728_653 + twist;
+            Point3::new(s.x * r * phi.cos(), s.y * y, s.z * r * phi.sin())
+        })
+        .collect()
+}
+
+/// A random point cloud of one of several kinds (as f64; cast per scalar type).
+fn cloud(r: &mut ChaCha8Rng, big: bool) -> Vec<Point3<f64>> {
+    let s = Vec3::new(r.random_range(0.3..1.5), r.random_range(0.3..1.5), r.random_range(0.3..1.5));
+    match r.random_range(0..4) {
+        _ if big => spiral(r.random_range(200..=1000), s, r.random_range(0.0..6.0)),
+        0 => spiral(r.random_range(8..=64), s, r.random_range(0.0..6.0)),
+        1 => (0..r.random_range(8..=80))
+            .map(|_| {
+                Point3::new(
+                    s.x * r.random_range(-1.0..1.0),
+                    s.y * r.random_range(-1.0..1.0),
+                    s.z * r.random_range(-1.0..1.0),
+                )
+            })
+            .collect(),
+        2 => {
+            // A box (many exact ties on the Gauss map: coincident face normals and arcs).
+            let mut v = Vec::new();
+            for k in 0..8 {
+                let c = |bit: usize, h: f64| if k & bit == 0 { -h } else { h };
+                v.push(Point3::new(c(1, s.x), c(2, s.y), c(4, s.z)));
+            }
+            v
+        }
+        _ => spiral(r.random_range(65..=256), s, r.random_range(0.0..6.0)),
+    }
+}
+
+fn hull<N: Scalar>(pts: &[Point3<f64>]) -> Option<ConvexPolyhedron<N>> {
+    let pts: Vec<Point3<N>> =
+        pts.iter().map(|p| Point3::new(N::lit(p.x), N::lit(p.y), N::lit(p.z))).collect();
+    ConvexPolyhedron::from_points(&pts).ok()
+}
+
+fn cast_iso<N: Scalar>(p: &Iso3<f64>) -> Iso3<N> {
+    let q = p.rotation.quaternion();
+    let t = p.translation.vector;
+    Iso3::from_parts(
+        Vec3::new(N::lit(t.x), N::lit(t.y), N::lit(t.z)).into(),
+        Rot3::new_unchecked(Quaternion::new(N::lit(q.w), N::lit(q.i), N::lit(q.j), N::lit(q.k))),
+    )
+}
+
+/// The f64 support offset of a hull along `d` at `pose`.
+fn support_along(h: &ConvexPolyhedron<f64>, pose: &Iso3<f64>, d: &Vec3<f64>) -> f64 {
+    h.vertices().iter().map(|v| (pose * v).coords.dot(d)).fold(f64::MIN, f64::max)
+}
+
+/// One posed pair: clouds and poses (f64), and which case it is.
+struct Case {
+    a: Vec<Point3<f64>>,
+    b: Vec<Point3<f64>>,
+    pos_a: Iso3<f64>,
+    pos_b: Iso3<f64>,
+    /// A few ulps off unit: the quaternions of the poses are scaled by `1 + k ε` in the tested
+    /// scalar type.
+    ulps: i32,
+}
+
+fn case(r: &mut ChaCha8Rng, k: usize, margin: f64) -> Case {
+    let big = k % 97 == 0;
+    let a = cloud(r, big);
+    let rot = |r: &mut ChaCha8Rng| {
+        Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), r.random_range(-3.0..3.0))
+    };
+    let pos_a = Iso3::new(
+        Vec3::new(r.random_range(-2.0..2.0), r.random_range(-2.0..2.0), r.random_range(-2.0..2.0)),
+        rot(r),
+    );
+    let kind = k % 6;
+    let ulps = if k % 5 == 0 { r.random_range(-8..=8) } else { 0 };
+    match kind {
+        // Coincident: the same hull at the same pose.
+        0 => Case { b: a.clone(), a, pos_a, pos_b: pos_a, ulps },
+        // Nested: a smaller copy at the same pose, or the same hull slightly turned.
+        1 => {
+            let f = r.random_range(0.3..0.95);
+            let b = a.iter().map(|p| p * f).collect();
+            let turn = Iso3::new(Vec3::zeros(), rot(r) * 1e-3);
+            Case { a, b, pos_a, pos_b: pos_a * turn, ulps }
+        }
+        // Touching, overlapping, or separated within the margin, along a random direction.
+        _ => {
+            let b = if big || r.random_bool(0.5) { cloud(r, big) } else { a.clone() };
+            let d = rot(r).normalize();
+            let pos_b0 = Iso3::new(Vec3::zeros(), rot(r));
+            let (ha, hb) = (hull::<f64>(&a), hull::<f64>(&b));
+            let (Some(ha), Some(hb)) = (ha, hb) else {
+                return Case { b: a.clone(), a, pos_a, pos_b: pos_a, ulps };
+            };
+            let reach = support_along(&ha, &pos_a, &d) + support_along(&hb, &pos_b0, &-d);
+            let gap = match kind {
+                2 => 0.0,
+                3 => -r.random_range(0.0..0.8) * reach.abs().min(1.0),
+                4 => r.random_range(0.0..margin * 0.9),
+                _ if r.random_bool(0.5) => -r.random_range(0.0..1e-3),
+                _ => r.random_range(1.2 * margin..4.0 * margin),
+            };
+            // B on the line through A's origin along `d`, `gap` beyond A along `d`.
+            let ta = pos_a.translation.vector;
+            let x = ta + d * (reach + gap - ta.dot(&d));
+            let pos_b = Iso3::from_parts(x.into(), pos_b0.rotation);
+            Case { a, b, pos_a, pos_b, ulps }
+        }
+    }
+}
+
+fn off_unit<N: Scalar>(p: &Iso3<N>, k: i32) -> Iso3<N> {
+    let s = N::one() + N::EPSILON * N::lit(k as f64);
+    let q = p.rotation.quaternion();
+    Iso3::from_parts(p.translation, Rot3::new_unchecked(q * s))
+}
+
+/// The largest plane distance of `x` over the faces of `h` (zero on the surface).
+fn plane_distance<N: Scalar>(h: &ConvexPolyhedron<N>, x: &Point3<N>) -> f64 {
+    (0..h.num_faces())
+        .map(|f| {
+            let v0 = h.vertices()[h.face(f)[0] as usize];
+            h.face_normal(f).dot(&(x - v0)).to_f64()
+        })
+        .fold(f64::MIN, f64::max)
+}
+
+/// The separation of `b` (placed by `pos_ab` in `a`'s frame) along face `f` of `a`, by a plain
+/// scan of `b`'s vertices.
+fn face_separation<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    f: usize,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+) -> N {
+    let n = a.face_normal(f).into_inner();
+    let v0 = a.vertices()[a.face(f)[0] as usize];
+    b.vertices().iter().map(|v| n.dot(&(pos_ab * v - v0))).fold(N::MAX, |m, d| m.min_of(d))
+}
+
+/// Whether the biased choice between the axes of `s` is within `eps` of flipping.
+fn near_tie<N: Scalar>(s: &Sat<N>, tol: f64, eps: f64) -> bool {
+    let (fa, fb) = (s.face_a.0.to_f64(), s.face_b.0.to_f64());
+    let best = if fb > fa + tol { fb } else { fa };
+    let close = |x: f64, y: f64| (x - y - tol).abs() <= eps;
+    close(fb, fa) || s.edge.is_some_and(|e| close(e.0.to_f64(), best))
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    pairs: usize,
+    separated: usize,
+    face_a: usize,
+    face_b: usize,
+    edge: usize,
+    ties: usize,
+    big: usize,
+    fallbacks: usize,
+    max_crossings_per_edge: f64,
+}
+
+/// Compares the walk with the all-pairs SAT on one case; `eps` is the scalar type's tolerance
+/// on a separation (relative to the pair's size).
+fn check<N: Scalar>(c: &Case, margin: f64, eps: f64, t: &mut Tally) {
+    let (Some(a), Some(b)) = (hull::<N>(&c.a), hull::<N>(&c.b)) else {
+        return;
+    };
+    let (pos_a, pos_b) =
+        (off_unit(&cast_iso::<N>(&c.pos_a), c.ulps), off_unit(&cast_iso::<N>(&c.pos_b), -c.ulps));
+    let pos_ab = pos_a.inv_compose(&pos_b);
+    let pos_ba = pos_ab.inverse();
+    let size = a.bounding_radius().max_of(b.bounding_radius()).to_f64().max(1.0)
+        + c.pos_a.translation.vector.norm().max(c.pos_b.translation.vector.norm());
+    let eps = eps * size;
+    let m = N::lit(margin);
+    let reference = sat_all_pairs(&a, &b, &pos_ab, &pos_ba, m);
+    let walk = sat_walk(&a, &b, &pos_ab, &pos_ba, m);
+    if let Err(axis) = walk {
+        // The axis the walk stopped on separates the shapes by more than the margin.
+        let l = axis.normalize();
+        let lo = b
+            .vertices()
+            .iter()
+            .map(|v| l.dot(&(pos_ab * v).coords))
+            .fold(N::MAX, |x, y| x.min_of(y));
+        let hi = a.vertices().iter().map(|v| l.dot(&v.coords)).fold(-N::MAX, |x, y| x.max_of(y));
+        assert!((lo - hi).to_f64() > margin - eps, "axis {axis:?} separates by {:?}", lo - hi);
+    }
+    let walk = walk.ok();
+    t.pairs += 1;
+    t.big += usize::from(a.vertices().len() >= 200);
+    if let Ok(w) = walk_gauss_maps(&a, &b, &pos_ba, N::MAX, Want::FacesAndEdges) {
+        t.fallbacks += w.fallbacks;
+        // Linear, not quadratic: a few crossings per edge of A (the all-pairs test would try
+        // every one of B's edges against each).
+        let edges = a.edges().len() + b.edges().len();
+        assert!(w.crossings <= 2 * edges, "{} crossings for {edges} edges", w.crossings);
+        t.max_crossings_per_edge = t.max_crossings_per_edge.max(w.crossings as f64 / edges as f64);
+    }
+    let (r, w) = match (reference, walk) {
+        (None, None) => {
+            t.separated += 1;
+            return;
+        }
+        (Some(s), None) | (None, Some(s)) => {
+            // Only a pair within rounding of the margin may be called separated by one side.
+            let top = s.edge.map_or(s.face_a.0.max_of(s.face_b.0), |e| {
+                e.0.max_of(s.face_a.0).max_of(s.face_b.0)
+            });
+            assert!(top.to_f64() > margin - eps, "one side separated, the other {top:?}");
+            return;
+        }
+        (Some(r), Some(w)) => (r, w),
+    };
+    let near = |x: N, y: N| (x.to_f64() - y.to_f64()).abs() <= eps;
+    assert!(near(r.face_a.0, w.face_a.0), "face A: {:?} vs {:?}", r.face_a, w.face_a);
+    assert!(near(r.face_b.0, w.face_b.0), "face B: {:?} vs {:?}", r.face_b, w.face_b);
+    match (r.edge, w.edge) {
+        (Some(re), Some(we)) => assert!(near(re.0, we.0), "edge: {re:?} vs {we:?}"),
+        // A pair one side found and the other not must not matter: no better than the faces.
+        (Some(e), None) | (None, Some(e)) => {
+            let faces = r.face_a.0.max_of(r.face_b.0).to_f64();
+            assert!(e.0.to_f64() <= faces + eps, "edge pair {e:?} against faces {faces}");
+        }
+        (None, None) => {}
+    }
+    let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius()).to_f64();
+    let ((rp, rs), (wp, ws)) = (pick_axis(&r, &a, &b), pick_axis(&w, &a, &b));
+    assert!(near(rs, ws), "picked separations {rs:?} vs {ws:?}");
+    let same_kind = core::mem::discriminant(&rp) == core::mem::discriminant(&wp);
+    if !same_kind || near_tie(&r, tol, eps) {
+        assert!(near_tie(&r, tol, 2.0 * eps) || near_tie(&w, tol, 2.0 * eps), "{rp:?} vs {wp:?}");
+        t.ties += 1;
+    } else {
+        // The same reference face where the depths are not tied.
+        match (rp, wp) {
+            (Pick::FaceA, _) if r.face_a.1 != w.face_a.1 => {
+                let other = face_separation(&a, w.face_a.1, &b, &pos_ab);
+                assert!(near(other, r.face_a.0), "A's faces {r:?} {w:?}: {other:?}");
+                t.ties += 1;
+            }
+            (Pick::FaceB, _) if r.face_b.1 != w.face_b.1 => {
+                let other = face_separation(&b, w.face_b.1, &a, &pos_ba);
+                assert!(near(other, r.face_b.0), "B's faces {r:?} {w:?}: {other:?}");
+                t.ties += 1;
+            }
+            _ => {}
+        }
+    }
+    match wp {
+        Pick::FaceA => t.face_a += 1,
+        Pick::FaceB => t.face_b += 1,
+        Pick::Edge(..) => t.edge += 1,
+    }
+    // The walk's manifold: points on both surfaces, consistent with the normal, as deep as SAT.
+    let mw: Manifold<N, 3, ()> = manifold_of(&w, &pos_a, &a, &pos_b, &b, m);
+    assert!(!mw.is_empty(), "empty manifold within the margin");
+    for k in mw.contacts() {
+        let (pa, pb) =
+            (pos_a.inverse_transform_point(&k.point_a), pos_b.inverse_transform_point(&k.point_b));
+        // (Clipping keeps points up to the bias tolerance outside the reference face.)
+        let eps = eps + tol;
+        assert!(plane_distance(&a, &pa).abs() <= eps, "point_a off A: {}", plane_distance(&a, &pa));
+        assert!(plane_distance(&b, &pb).abs() <= eps, "point_b off B: {}", plane_distance(&b, &pb));
+        let gap = (k.point_b - k.point_a).dot(&mw.normal).to_f64();
+        assert!((gap - k.separation.to_f64()).abs() <= eps, "{gap} vs {:?}", k.separation);
+        assert!(k.separation.to_f64() <= margin + eps);
+    }
+    let deepest = |m: &Manifold<N, 3, ()>| {
+        m.contacts().iter().map(|k| k.separation.to_f64()).fold(f64::MAX, f64::min)
+    };
+    // When penetrating, the SAT separation is the exact depth; apart, a lower bound.
+    if ws < N::zero() {
+        let d = deepest(&mw);
+        assert!(d <= ws.to_f64() + tol + eps, "manifold {d} shallower than SAT {ws:?}");
+    }
+    // The reference's manifold on the same axis is as deep.
+    if rp == wp {
+        let mr: Manifold<N, 3, ()> = manifold_of(&r, &pos_a, &a, &pos_b, &b, m);
+        assert!((deepest(&mr) - deepest(&mw)).abs() <= eps + tol, "{mr:?} vs {mw:?}");
+    }
+}
+
+fn run<N: Scalar>(seed: u64, count: usize, eps: f64) -> Tally {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let mut t = Tally::default();
+    let margin = 0.05;
+    for k in 0..count {
+        let c = case(&mut r, k, margin);
+        check::<N>(&c, margin, eps, &mut t);
+    }
+    t
+}
+
+/// The walk agrees with the all-pairs SAT on f64 pairs of every kind.
+#[test]
+fn walk_matches_all_pairs_f64() {
+    let t = run::<f64>(0x6a55_0064, 1500, 1e-9);
+    eprintln!("{t:?}");
+    // Every path ran: each pick, separated pairs, large hulls.
+    assert!(t.face_a > 100 && t.face_b > 50 && t.edge > 50, "{t:?}");
+    assert!(t.separated > 20 && t.big >= 10 && t.ties > 0, "{t:?}");
+    assert!(t.fallbacks * 100 < t.pairs, "{t:?}");
+}
+
+/// The walk agrees with the all-pairs SAT on f32 pairs of every kind.
+#[test]
+fn walk_matches_all_pairs_f32() {
+    let t = run::<f32>(0x6a55_0032, 1500, 2e-5);
+    eprintln!("{t:?}");
+    assert!(t.face_a > 100 && t.face_b > 50 && t.edge > 50, "{t:?}");
+    assert!(t.separated > 20 && t.big >= 10, "{t:?}");
+    assert!(t.fallbacks * 100 < t.pairs, "{t:?}");
+}
+
+/// The cached query gives the uncached answer frame after frame while B drifts away from A and
+/// back through it, and the cache's early exit runs.
+#[test]
+fn cached_query_matches_the_uncached_one() {
+    use super::polyhedron_polyhedron::{
+        PolyhedraCache, contact_polyhedra, contact_polyhedra_cached,
+    };
+    let mut r = ChaCha8Rng::seed_from_u64(0xcac4e);
+    let (mut hits, mut frames) = (0, 0);
+    for k in 0..40 {
+        let (Some(a), Some(b)) =
+            (hull::<f64>(&cloud(&mut r, false)), hull::<f64>(&cloud(&mut r, k % 8 == 0)))
+        else {
+            continue;
+        };
+        let pos_a = Iso3::new(Vec3::new(0.3, -0.2, 0.1), Vec3::new(0.4, 1.0, -0.7));
+        let dir = Vec3::new(r.random_range(-1.0..1.0), r.random_range(-1.0..1.0), 0.5).normalize();
+        let spin = Vec3::new(r.random_range(-0.05..0.05), 0.03, r.random_range(-0.05..0.05));
+        let mut cache = PolyhedraCache::default();
+        for step in 0..120 {
+            let s = 4.0 * (1.0 - (step as f64 / 60.0 - 1.0).abs()) - 0.5; // out, then back in
+            let pos_b = Iso3::new(dir * s, spin * step as f64);
+            let had_axis = cache.separating_axis().is_some();
+            let cached: Manifold<f64, 3, ()> =
+                contact_polyhedra_cached(&pos_a, &a, &pos_b, &b, 0.05, &mut cache);
+            let plain: Manifold<f64, 3, ()> = contact_polyhedra(&pos_a, &a, &pos_b, &b, 0.05);
+            assert_eq!(format!("{cached:?}"), format!("{plain:?}"), "pair {k} frame {step}");
+            hits += usize::from(had_axis && cached.is_empty() && cache.separating_axis().is_some());
+            frames += 1;
+        }
+    }
+    assert!(hits > frames / 4, "{hits} of {frames}");
+}
