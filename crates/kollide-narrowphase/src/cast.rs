@@ -203,11 +203,8 @@ where
             // allows. Far from the surface, rounding in a long thin simplex has turned `v`
             // (see [`MAX_RESTARTS`]).
             if v.norm_squared() <= near2 || restarts == MAX_RESTARTS {
-                let status = if v.norm_squared() <= near2 {
-                    Status::Converged
-                } else {
-                    Status::Degenerate
-                };
+                let status =
+                    if v.norm_squared() <= near2 { Status::Converged } else { Status::Degenerate };
                 return Some((lambda, hit_normal(&normal, &v, margin), closest, status));
             }
             restarts += 1;
@@ -234,8 +231,12 @@ where
         for (k, q) in s.points().iter().enumerate() {
             ps[k] = q.shifted(&x);
         }
-        closest = V::closest(&s, &x, &vv);
         let vv2 = vv.norm_squared();
+        // At a fixed `x` a larger simplex can only be closer; when rounding says otherwise (a
+        // sliver), the witnesses of the closer one are kept.
+        if moved || vv2 < last2 {
+            closest = V::closest(&s, &x, &vv);
+        }
         if inside {
             // Inside from the start, or on the surface. After a move `x` lies on a separating
             // plane, so a simplex that "contains" it far from the surface is a sliver that
@@ -244,7 +245,12 @@ where
                 return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
             }
             if restarts == MAX_RESTARTS {
-                return Some((lambda, hit_normal(&normal, &vv, margin), closest, Status::Degenerate));
+                return Some((
+                    lambda,
+                    hit_normal(&normal, &vv, margin),
+                    closest,
+                    Status::Degenerate,
+                ));
             }
             restarts += 1;
             (len, last2, v) = (0, N::MAX, normal);
@@ -254,16 +260,13 @@ where
             // No progress at a fixed `x`: rounding has the last word. Near the surface that is
             // the answer; farther, start a fresh simplex at `x` (see [`MAX_RESTARTS`]).
             if vv2 <= near2 || restarts == MAX_RESTARTS {
-                let status = if vv2 <= near2 {
-                    Status::Converged
-                } else {
-                    Status::Degenerate
-                };
-                return Some((lambda, hit_normal(&normal, &vv, margin), closest, status));
+                let status = if vv2 <= near2 { Status::Converged } else { Status::Degenerate };
+                return Some((lambda, hit_normal(&normal, &v, margin), closest, status));
             }
+            // The fresh simplex starts from the new direction: from the old one it would retrace
+            // the same steps.
             restarts += 1;
-            (len, last2) = (0, N::MAX);
-            v = vv;
+            (len, last2, v) = (0, N::MAX, vv);
             continue;
         }
         v = vv;

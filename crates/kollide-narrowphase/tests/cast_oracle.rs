@@ -34,8 +34,8 @@ use kollide_narrowphase::{
     CastHit, QuerySettings, Ray, Status, directional_penetration, ray_cast, shape_cast,
 };
 use kollide_shapes::{
-    Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cuboid, Cylinder, Rounded, Segment,
-    SMALL_HULL, SupportMap, Triangle,
+    Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cuboid, Cylinder, Rounded, SMALL_HULL,
+    Segment, SupportMap, Triangle,
 };
 use nalgebra::{Matrix3, Quaternion, Translation2, Translation3, UnitComplex, UnitQuaternion};
 use rand::{Rng, SeedableRng};
@@ -69,17 +69,46 @@ impl Xf {
 /// A shape in the world, in `f64`. 2D shapes lie in the plane `z = 0`.
 #[derive(Clone, Debug)]
 enum Geo {
-    Ball { c: V, r: f64 },
-    Capsule { a: V, b: V, r: f64 },
+    Ball {
+        c: V,
+        r: f64,
+    },
+    Capsule {
+        a: V,
+        b: V,
+        r: f64,
+    },
     /// A solid polytope: `n·p ≤ off` for every plane, and its points.
-    Planes { planes: Vec<(V, f64)>, pts: Vec<V> },
-    Cylinder { xf: Xf, h: f64, r: f64 },
-    Cone { xf: Xf, h: f64, r: f64 },
+    Planes {
+        planes: Vec<(V, f64)>,
+        pts: Vec<V>,
+    },
+    Cylinder {
+        xf: Xf,
+        h: f64,
+        r: f64,
+    },
+    Cone {
+        xf: Xf,
+        h: f64,
+        r: f64,
+    },
     /// A box of half extents `h` (`h.z = 0` in 2D) grown by `r`.
-    RoundBox { xf: Xf, h: V, r: f64 },
+    RoundBox {
+        xf: Xf,
+        h: V,
+        r: f64,
+    },
     /// A flat 3D triangle.
-    Triangle { a: V, b: V, c: V },
-    Segment { a: V, b: V },
+    Triangle {
+        a: V,
+        b: V,
+        c: V,
+    },
+    Segment {
+        a: V,
+        b: V,
+    },
 }
 
 fn dist_segment(p: &V, a: &V, b: &V) -> f64 {
@@ -614,8 +643,8 @@ fn shape3<N: Scalar>(
             if (p[1] - p[0]).norm() < 0.1 * size {
                 continue;
             }
-            let s = Segment::new(Point3::from(n3::<N>(&p[0])), Point3::from(n3::<N>(&p[1])))
-                .unwrap();
+            let s =
+                Segment::new(Point3::from(n3::<N>(&p[0])), Point3::from(n3::<N>(&p[1]))).unwrap();
             break (Any3::from(s), pose, Geo::Segment { a: world(&p[0]), b: world(&p[1]) });
         },
         _ => {
@@ -1071,12 +1100,7 @@ struct CastTruth {
 
 /// The truth of a cast of B (moving at `rel` relative to A) from its gap function (exact SAT or
 /// the ball distance) and its entry time.
-fn cast_truth(
-    gap: impl Fn(f64) -> f64,
-    entry: Option<f64>,
-    max_toi: f64,
-    band: f64,
-) -> CastTruth {
+fn cast_truth(gap: impl Fn(f64) -> f64, entry: Option<f64>, max_toi: f64, band: f64) -> CastTruth {
     let (_, gmin) = convex_min(&gap, 0.0, max_toi);
     if gmin > band {
         return CastTruth { must_hit: None, must_miss: true };
@@ -1135,7 +1159,11 @@ fn check_cast(
     };
     let Some((t, n, pa, pb, _)) = got else {
         assert!(truth.must_hit.is_none(), "silent miss at {:?}: {}", truth.must_hit, ctx());
-        if truth.must_miss { tally.misses += 1 } else { tally.between += 1 }
+        if truth.must_miss {
+            tally.misses += 1
+        } else {
+            tally.between += 1
+        }
         return;
     };
     assert!(!truth.must_miss, "false hit: {}", ctx());
@@ -1189,13 +1217,7 @@ fn pair_sizes(rng: &mut ChaCha8Rng) -> (f64, f64) {
 
 /// The velocities of a cast case: `(vel_a, vel_b)` with `vel_b − vel_a` as `motion` asks, `axis`
 /// being the unit direction from A to B.
-fn velocities(
-    rng: &mut ChaCha8Rng,
-    dim: usize,
-    motion: Motion,
-    axis: &V,
-    dist: f64,
-) -> (V, V) {
+fn velocities(rng: &mut ChaCha8Rng, dim: usize, motion: Motion, axis: &V, dist: f64) -> (V, V) {
     let speed = dist * log_uniform(rng, 0.05, 5.0);
     let rel = match motion {
         Motion::Approach => -(axis + in_ball(rng, dim) * 0.3).normalize() * speed,
