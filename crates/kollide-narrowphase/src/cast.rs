@@ -14,6 +14,14 @@
 //! 4. stop when `|v|` is below the tolerance: `x` is on the surface, and the last `v` is its
 //!    outward normal.
 //!
+//! **Rounded shapes** (van den Bergen's margins). A ball, capsule or rounded box is a core grown
+//! by a radius `m`. The cast runs on the cores, and `x` stops at distance `m` from them: step 3
+//! tests `v·w > m|v|` and advances to the plane `m` in front of the support plane, and step 4 stops
+//! when `|v| ≤ m + tolerance`. The core of a ball or capsule is a point or a segment, whose
+//! simplex is exact, where a cast on the grown (curved) shape would need ever more support points
+//! along a long thin simplex, and stall in rounding short of the surface. The normal is the last
+//! `v`, and the witness points are the cores' witnesses moved out by their radii along it.
+//!
 //! The simplex is solved again from its points of `X` at every step (shifting them by the
 //! current `x`). A ray against one shape needs only `λ` and the normal, so its simplex stores
 //! the bare points; shape casts store the witness points too, for the contact points.
@@ -65,7 +73,25 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     tolerance: N,
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
-    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, max_t, tolerance, settings)
+    let limits = Limits { max_t, tolerance, margin: N::zero() };
+    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings)
+}
+
+/// How many times a stalled ray cast starts a fresh simplex at its current `x`.
+///
+/// A stall far from the surface comes from rounding, not from the geometry:
+/// a simplex that keeps a support point far from `x` (a long edge of a sliver, the far end of a
+/// long segment) gives a closest point whose error, relative to the small `|v|`, turns `v` by
+/// enough that the next support point brings no progress, or is one the simplex already holds.
+/// `x` itself is still right (it only ever moves to separating planes), so the cast goes on from
+/// there with only the support points near it.
+const MAX_RESTARTS: u32 = 2;
+
+/// Where a ray cast stops: `λ ≤ max_t`, and `x` within `tolerance` of the set grown by `margin`.
+struct Limits<N> {
+    max_t: N,
+    tolerance: N,
+    margin: N,
 }
 
 /// What the ray cast keeps per simplex vertex: a [`SupportPoint`] when the witness points of the
@@ -113,15 +139,14 @@ impl<N: Scalar, const D: usize> CastVertex<N, D> for Vector<N, D> {
     }
 }
 
-/// [`gjk_ray_cast`], with the simplex vertices of type `V` (see [`CastVertex`]): with bare
-/// points, the returned support point carries the closest point with both witnesses at the
-/// origin.
+/// [`gjk_ray_cast`] against `cso` grown by `limits.margin`, with the simplex vertices of type
+/// `V` (see [`CastVertex`]): with bare points, the returned support point carries the closest
+/// point with both witnesses at the origin.
 fn ray_cast_cso<N, const D: usize, C, V>(
     cso: &C,
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,
-    max_t: N,
-    tolerance: N,
+    limits: &Limits<N>,
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)>
 where
@@ -138,14 +163,26 @@ where
     let mut len = 0usize;
     let mut v = x - first.point;
     let mut closest = first;
-    let tol2 = tolerance * tolerance;
+    // `v` starts from `first`, which the simplex does not hold: it is no closest point of the
+    // simplex, so the first step cannot be judged by its progress (judging it so reported a hit
+    // at `t = 0` on receding pairs; regression tests in tests/cast_oracle.rs). `last2` is the
+    // squared length of the last closest point of the simplex (none yet).
+    let mut last2 = N::MAX;
+    let mut restarts = 0u32;
+    let (max_t, margin) = (limits.max_t, limits.margin);
+    let reach = margin + limits.tolerance;
+    let reach2 = reach * reach;
+    // Within this of the core, a stalled iteration is as close as rounding allows.
+    let near = margin + limits.tolerance * N::lit(100.0);
+    let near2 = near * near;
     for _ in 0..settings.cast_max_iterations {
-        if v.norm_squared() <= tol2 {
-            return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
+        if v.norm_squared() <= reach2 {
+            return Some((lambda, hit_normal(&normal, &v, margin), closest, Status::Converged));
         }
         let p = cso.support(&v);
         let w = x - p.point;
-        let vw = v.dot(&w);
+        // `v·w` less the margin: positive when `x` is beyond the grown support plane.
+        let vw = if margin > N::zero() { v.dot(&w) - margin * v.norm() } else { v.dot(&w) };
         let mut moved = false;
         if vw > N::zero() {
             let vr = v.dot(dir);
@@ -162,9 +199,17 @@ where
         }
         let known = ps[..len].iter().any(|q| *q.point() == p.point);
         if !moved && (known || len == ps.len()) {
-            // `x` stayed put and the support point is already spanned: we are as close as
-            // rounding allows.
-            return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
+            // `x` stayed put and the support point is already spanned: as close as this simplex
+            // allows. Far from the surface, rounding in a long thin simplex has turned `v`
+            // (see [`MAX_RESTARTS`]).
+            if v.norm_squared() <= near2 || restarts == MAX_RESTARTS {
+                let status =
+                    if v.norm_squared() <= near2 { Status::Converged } else { Status::Degenerate };
+                return Some((lambda, hit_normal(&normal, &v, margin), closest, status));
+            }
+            restarts += 1;
+            (len, last2) = (0, N::MAX);
+            continue;
         }
         // After `x` moved, the simplex must be solved again at the new `x` even when `p` is
         // already one of its points: returning here instead reported the previous `x`'s closest
@@ -186,23 +231,88 @@ where
         for (k, q) in s.points().iter().enumerate() {
             ps[k] = q.shifted(&x);
         }
-        closest = V::closest(&s, &x, &vv);
-        if inside {
-            return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
+        let vv2 = vv.norm_squared();
+        // At a fixed `x` a larger simplex can only be closer; when rounding says otherwise (a
+        // sliver), the witnesses of the closer one are kept.
+        if moved || vv2 < last2 {
+            closest = V::closest(&s, &x, &vv);
         }
-        if !moved && vv.norm_squared() >= v.norm_squared() {
-            // No progress at a fixed `x`: rounding has the last word, and `x` is within `|v|` of
-            // the surface. Iterating on would only reach the cap with the same answer.
-            let status = if vv.norm_squared() <= tol2 * N::lit(1e4) {
-                Status::Converged
-            } else {
-                Status::Degenerate
-            };
-            return Some((lambda, normalize_or_zero(&normal), closest, status));
+        if inside {
+            // Inside from the start, or on the surface. After a move `x` lies on a separating
+            // plane, so a simplex that "contains" it far from the surface is a sliver that
+            // rounding misjudged: go on with a fresh one from the plane's normal.
+            if normal == Vector::<N, D>::zeros() || vv2 <= near2 {
+                return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
+            }
+            if restarts == MAX_RESTARTS {
+                return Some((
+                    lambda,
+                    hit_normal(&normal, &vv, margin),
+                    closest,
+                    Status::Degenerate,
+                ));
+            }
+            restarts += 1;
+            (len, last2, v) = (0, N::MAX, normal);
+            continue;
+        }
+        if !moved && vv2 >= last2 {
+            // No progress at a fixed `x`: rounding has the last word. Near the surface that is
+            // the answer; farther, start a fresh simplex at `x` (see [`MAX_RESTARTS`]).
+            if vv2 <= near2 || restarts == MAX_RESTARTS {
+                let status = if vv2 <= near2 { Status::Converged } else { Status::Degenerate };
+                return Some((lambda, hit_normal(&normal, &v, margin), closest, status));
+            }
+            // The fresh simplex starts from the new direction: from the old one it would retrace
+            // the same steps.
+            restarts += 1;
+            (len, last2, v) = (0, N::MAX, vv);
+            continue;
         }
         v = vv;
+        last2 = vv2;
     }
-    Some((lambda, normalize_or_zero(&normal), closest, Status::IterationCap))
+    Some((lambda, hit_normal(&normal, &v, margin), closest, Status::IterationCap))
+}
+
+/// The witness points of the whole shapes from those of their cores: out by each radius along the
+/// normal `n` (unit, from A to B, or zero when the cast started inside).
+#[inline]
+fn grown_witnesses<N: Scalar, const D: usize>(
+    w: &SupportPoint<N, D>,
+    n: &Vector<N, D>,
+    ra: N,
+    rb: N,
+) -> (Point<N, D>, Point<N, D>) {
+    (w.a + n * ra, w.b - n * rb)
+}
+
+/// `true` when every component of `a` and `b` is finite and `limit ≥ 0`. Branch-free: `x · 0`
+/// is zero for every finite `x` and NaN for an infinite or NaN one.
+#[inline(always)]
+fn finite_input<N: Scalar, const D: usize>(a: &Vector<N, D>, b: &Vector<N, D>, limit: N) -> bool {
+    let mut probe = N::zero();
+    for k in 0..D {
+        probe += a[k] * N::zero() + b[k] * N::zero();
+    }
+    probe == N::zero() && limit >= N::zero()
+}
+
+/// The unit normal of a hit: the normal of the last plane `x` moved to, or zero when it never
+/// moved. With a margin, `x` ends at distance `margin` from the core, and `v` (from the core's
+/// closest point to `x`) is the exact normal of the grown surface there, where the last plane's
+/// normal lags one step behind.
+#[inline]
+fn hit_normal<N: Scalar, const D: usize>(
+    normal: &Vector<N, D>,
+    v: &Vector<N, D>,
+    margin: N,
+) -> Vector<N, D> {
+    if margin > N::zero() && *normal != Vector::<N, D>::zeros() {
+        normalize_or_zero(v)
+    } else {
+        normalize_or_zero(normal)
+    }
 }
 
 fn normalize_or_zero<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vector<N, D> {
@@ -212,6 +322,10 @@ fn normalize_or_zero<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vector<N, D
 
 /// Casts a ray against a shape placed at `pose`. Returns the first hit with `0 ≤ t ≤ max_t`, or
 /// `None` when the ray misses. A ray starting inside the shape hits at `t = 0` with a zero normal.
+///
+/// A zero direction is a ray that stays at its origin: it hits at `t = 0` (zero normal) when the
+/// origin is inside the shape or on its surface, and misses otherwise. A ray with a non-finite
+/// origin or direction, or a `max_t` that is negative or NaN, misses.
 ///
 /// ```
 /// use kollide_math::{Iso2, Point2, Vec2};
@@ -238,10 +352,15 @@ where
     let origin = pose.inverse_transform_point(&ray.origin).coords;
     let dir = pose.inverse_transform_vector(&ray.dir);
     let scale = scale_of(shape, shape);
-    let tol = settings.tolerances.length(scale) * N::lit(0.01);
-    let cso = SingleShape { shape, with_radius: true };
+    let tolerance = settings.tolerances.length(scale) * N::lit(0.01);
+    let cso = SingleShape { shape, with_radius: false };
+    let limits = Limits { max_t, tolerance, margin: shape.radius() };
     let (t, n, _, status) =
-        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, max_t, tol, settings)?;
+        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings)?;
+    // Checked on hits only, off the path of the misses: non-finite input must not hit.
+    if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
+        return None;
+    }
     let hit = pose.transform_point(&Point::from(origin + dir * t));
     Some(CastHit { t, normal: pose.transform_vector(&n), point_a: hit, point_b: hit, status })
 }
@@ -249,7 +368,10 @@ where
 /// Time of impact of B moving linearly with `vel_b` against A moving with `vel_a` (both world
 /// velocities, constant over the cast). Returns the first `t` in `[0, max_toi]` at which the shapes
 /// touch, with the contact points at that time and the normal from A to B; `None` when they do
-/// not meet in that interval. Shapes that overlap at `t = 0` hit at `t = 0`.
+/// not meet in that interval. Shapes that overlap at `t = 0` hit at `t = 0` with a zero normal;
+/// shapes that touch at `t = 0` hit at `t = 0` (the normal may be zero), whether they approach or
+/// not. With equal velocities the shapes stay put: a hit at `t = 0` when they overlap or touch,
+/// `None` otherwise. A non-finite velocity, or a `max_toi` that is negative or NaN, gives `None`.
 pub fn shape_cast<N, const D: usize, P, A, B>(
     pos_a: &P,
     vel_a: &Vector<N, D>,
@@ -268,12 +390,23 @@ where
 {
     let pos_ab = pos_a.inv_compose(pos_b);
     let rel = pos_a.inverse_transform_vector(&(vel_b - vel_a));
-    let md = MinkowskiDifference::new(a, b, pos_ab).with_radii();
-    let tol = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
-    let (t, n, w, status) = gjk_ray_cast(&md, &Vector::zeros(), &rel, max_toi, tol, settings)?;
+    let md = MinkowskiDifference::new(a, b, pos_ab);
+    let tolerance = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+    let limits = Limits { max_t: max_toi, tolerance, margin: a.radius() + b.radius() };
+    let (t, n, w, status) = ray_cast_cso::<N, D, _, SupportPoint<N, D>>(
+        &md,
+        &Vector::zeros(),
+        &rel,
+        &limits,
+        settings,
+    )?;
+    if !finite_input(vel_a, vel_b, max_toi) {
+        return None;
+    }
+    let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // Witnesses are at the start poses; move them to the time of impact in the world.
-    let pa = pos_a.transform_point(&w.a) + vel_a * t;
-    let pb = pos_a.transform_point(&w.b) + vel_a * t + pos_a.transform_vector(&(rel * t));
+    let pa = pos_a.transform_point(&wa) + vel_a * t;
+    let pb = pos_a.transform_point(&wb) + vel_a * t + pos_a.transform_vector(&(rel * t));
     Some(CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status })
 }
 
@@ -306,16 +439,20 @@ where
     }
     let pos_ab = pos_a.inv_compose(pos_b);
     let d = pos_a.inverse_transform_vector(dir) / len;
-    let md = MinkowskiDifference::new(a, b, pos_ab).with_radii();
+    let md = MinkowskiDifference::new(a, b, pos_ab);
+    let margin = a.radius() + b.radius();
     let scale = scale_of(a, b);
-    // Start beyond A − B along d and cast back towards the origin.
-    let far = md.support(&d).point.dot(&d).max_of(N::zero()) + scale + N::one();
+    // Start beyond A − B (grown by the radii) along d and cast back towards the origin.
+    let far = md.support(&d).point.dot(&d).max_of(N::zero()) + margin + scale + N::one();
     let start = d * far;
-    let tol = settings.tolerances.length(scale) * N::lit(0.01);
-    let (s, n, w, status) = gjk_ray_cast(&md, &start, &-d, far, tol, settings)?;
+    let tolerance = settings.tolerances.length(scale) * N::lit(0.01);
+    let limits = Limits { max_t: far, tolerance, margin };
+    let (s, n, w, status) =
+        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings)?;
     let t = (far - s).max_of(N::zero());
+    let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.
-    let pa = pos_a.transform_point(&w.a);
-    let pb = pos_a.transform_point(&(w.b + d * t));
+    let pa = pos_a.transform_point(&wa);
+    let pb = pos_a.transform_point(&(wb + d * t));
     Some(CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status })
 }
