@@ -12,6 +12,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::cso::SmallHullDifference;
+use crate::segment_cores::segment_cores_contact;
 use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
@@ -172,6 +173,12 @@ where
         }
         return Intersection { intersecting: dd <= reach * reach, status: Status::Converged };
     }
+    if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+        // As for balls: touching within the tolerance counts, even for shapes without radius.
+        let slack = (touch - radii).max_of(N::zero());
+        return Intersection { intersecting: c.separation <= slack, status: Status::Converged };
+    }
     let pos_ab = pos_a.inv_compose(pos_b);
     let (dir, hints) = match &cache {
         Some(c) if c.dir.norm_squared() > N::zero() => (c.dir, c.hints),
@@ -237,6 +244,15 @@ where
     contact_gjk(pos_a, a, pos_b, b, margin, settings)
 }
 
+/// `Some(c)` when `c` is within `margin` (any `c` for an unbounded margin).
+#[inline]
+fn within<N: Scalar, const D: usize>(
+    c: ShapeContact<N, D>,
+    margin: N,
+) -> Option<ShapeContact<N, D>> {
+    if margin < N::MAX.sqrt() && c.separation > margin.max_of(N::zero()) { None } else { Some(c) }
+}
+
 /// [`contact`] through GJK and EPA (everything but the ball–ball closed form, which stays in
 /// the small, inlinable [`contact`]).
 fn contact_gjk<N, const D: usize, P, A, B>(
@@ -253,6 +269,9 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
+    if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        return within(c, margin);
+    }
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
     let c = if let Some(hull) = b.small_hull() {
@@ -420,6 +439,9 @@ where
     let radii = a.radius() + b.radius();
     if let Some((_, d)) = point_cores(pos_a, a, pos_b, b) {
         return ((d.norm() - radii).max_of(N::zero()), Status::Converged);
+    }
+    if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        return (c.separation.max_of(N::zero()), Status::Converged);
     }
     let pos_ab = pos_a.inv_compose(pos_b);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
