@@ -337,10 +337,16 @@ where
         GjkOutcome::Intersecting => {
             let e = epa(cso, &g.simplex, scale, &dir, settings);
             let n = e.normal;
+            // EPA's witnesses come from the face it stopped at, which on a flat part of the
+            // CSO (many faces in one plane) or after a stall need not hold the origin's
+            // projection: they can disagree with the depth. Build both from their midpoint
+            // instead, so that `point_b − point_a = separation · normal` holds by construction.
+            let mid = (e.point_a + e.point_b) * N::lit(0.5);
+            let half = n * (e.depth * N::lit(0.5));
             (
                 n,
-                e.point_a + n * ra,
-                e.point_b - n * rb,
+                mid + half + n * ra,
+                mid - half - n * rb,
                 -(e.depth + radii),
                 g.status.worst(e.status),
             )
