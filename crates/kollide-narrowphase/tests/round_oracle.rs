@@ -18,7 +18,9 @@ mod common;
 
 use common::rng;
 use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Pose, Scalar, Vec2, Vec3, Vector};
-use kollide_narrowphase::{QuerySettings, ShapeContact, contact, distance, intersection_test};
+use kollide_narrowphase::{
+    QuerySettings, ShapeContact, contact, distance, intersection_test, manifold3,
+};
 use kollide_shapes::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Shape3, SupportMap};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -551,4 +553,47 @@ fn cylinders_and_cones_accuracy_f64() {
 #[ignore = "open (issue 12, example 5): GJK on curved shapes stops at ~1e-7 relative in f64, EPA stalls (Degenerate) with errors of a few % in f32"]
 fn cylinders_and_cones_accuracy_f32() {
     curved_pairs::<f32>(12, 4000, true);
+}
+
+/// Issue 12, example 5: a tiny cone on a long segment through it (f64) and a tiny ball inside a
+/// wide, thin cylinder (f32). GJK used to stall on these thin Minkowski differences (or repeat
+/// a support point far from convergence and call it converged) and report the pair apart.
+#[test]
+fn tiny_shapes_inside_long_or_wide_ones() {
+    let mut rng = rng(5);
+    let settings = QuerySettings::<f64>::default();
+    let cone = Cone::new(0.0035f64, 0.0058).unwrap();
+    let mut misses = 0;
+    for half in [10.0, 100.0, 1000.0] {
+        let seg = Segment::new(Point3::new(-half, 0.0, 0.0), Point3::new(half, 0.0, 0.0)).unwrap();
+        for _ in 0..1000 {
+            let turn = Iso3::rotation(random_vec::<3>(&mut rng, 3.0));
+            let inside = turn * Point3::new(0.0, rng.random_range(-0.003..0.0), 0.0);
+            let x = rng.random_range(-half * 0.5..half * 0.5);
+            let pose =
+                Iso3::from_parts((Vec3::new(x, 0.0, 0.0) - inside.coords).into(), turn.rotation);
+            let (d, _) = distance(&pose, &cone, &Iso3::identity(), &seg, &settings);
+            let c = contact(&pose, &cone, &Iso3::identity(), &seg, 0.0, &settings);
+            let hit = intersection_test(&pose, &cone, &Iso3::identity(), &seg, None, &settings);
+            misses += usize::from(d > 0.0 || c.is_none_or(|c| c.separation > 0.0));
+            misses += usize::from(!hit.intersecting);
+        }
+    }
+    let settings = QuerySettings::<f32>::default();
+    let ball = Ball::new(0.005f32).unwrap();
+    for _ in 0..1000 {
+        let cyl = Cylinder::new(0.1f32, rng.random_range(20.0..100.0)).unwrap();
+        let pc = Three::pose(random_vec::<3>(&mut rng, 1.0), &mut rng);
+        let local = Point3::new(
+            rng.random_range(-0.5..0.5),
+            rng.random_range(-0.05..0.05),
+            rng.random_range(-0.5..0.5),
+        );
+        let pb = Iso3::from_parts((pc * local).coords.into(), pc.rotation);
+        let c = contact(&pc, &cyl, &pb, &ball, 0.0, &settings);
+        misses += usize::from(c.is_none_or(|c| c.separation > 0.0));
+        let m = manifold3::<f32, ()>(&pc, &cyl.into(), &pb, &ball.into(), 0.0);
+        misses += usize::from(m.is_empty());
+    }
+    assert_eq!(misses, 0);
 }
