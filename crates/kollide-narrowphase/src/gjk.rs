@@ -147,10 +147,14 @@ where
             }
         }
         if vv - vw <= rel * vv || simplex.contains(&w.point) {
+            // A repeated support point ends the search, but it proves convergence only when
+            // the bounds have met: rounding in the simplex solve can repeat a point while `v`
+            // is still far from the closest one.
+            let gap_ok = vv - vw <= rel.sqrt() * vv;
             return GjkResult {
                 outcome: GjkOutcome::Separated { v, lower_bound: lower_bound.max_of(N::zero()) },
                 simplex,
-                status: Status::Converged,
+                status: if gap_ok { Status::Converged } else { Status::Degenerate },
                 iterations: iteration,
             };
         }

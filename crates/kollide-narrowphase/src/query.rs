@@ -12,6 +12,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::cso::SmallHullDifference;
+use crate::segment_cores::segment_cores_contact;
 use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
@@ -172,6 +173,12 @@ where
         }
         return Intersection { intersecting: dd <= reach * reach, status: Status::Converged };
     }
+    if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+        // As for balls: touching within the tolerance counts, even for shapes without radius.
+        let slack = (touch - radii).max_of(N::zero());
+        return Intersection { intersecting: c.separation <= slack, status: Status::Converged };
+    }
     let pos_ab = pos_a.inv_compose(pos_b);
     let (dir, hints) = match &cache {
         Some(c) if c.dir.norm_squared() > N::zero() => (c.dir, c.hints),
@@ -189,6 +196,11 @@ where
     };
     let intersecting = match g.outcome {
         GjkOutcome::Intersecting => true,
+        GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
+            // Unproven: the contact query settles it.
+            contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
+                .is_some_and(|c| c.separation <= N::zero())
+        }
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,
     };
     if let Some(c) = cache {
@@ -237,6 +249,15 @@ where
     contact_gjk(pos_a, a, pos_b, b, margin, settings)
 }
 
+/// `Some(c)` when `c` is within `margin` (any `c` for an unbounded margin).
+#[inline]
+fn within<N: Scalar, const D: usize>(
+    c: ShapeContact<N, D>,
+    margin: N,
+) -> Option<ShapeContact<N, D>> {
+    if margin < N::MAX.sqrt() && c.separation > margin.max_of(N::zero()) { None } else { Some(c) }
+}
+
 /// [`contact`] through GJK and EPA (everything but the ball–ball closed form, which stays in
 /// the small, inlinable [`contact`]).
 fn contact_gjk<N, const D: usize, P, A, B>(
@@ -253,6 +274,9 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
+    if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        return within(c, margin);
+    }
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
     let c = if let Some(hull) = b.small_hull() {
@@ -302,10 +326,36 @@ where
     let max = if margin >= N::MAX.sqrt() { N::MAX } else { radii + margin.max_of(N::zero()) };
     let dir = pos_ab.translation();
     let g = gjk(cso, &dir, max, touch, settings);
+    let penetration = |e: crate::EpaResult<N, D>, status: Status| {
+        let n = e.normal;
+        // EPA's witnesses come from the face it stopped at, which on a flat part of the CSO
+        // (many faces in one plane) or after a stall need not hold the origin's projection:
+        // they can disagree with the depth. Build both from their midpoint instead, so that
+        // `point_b − point_a = separation · normal` holds by construction.
+        let mid = (e.point_a + e.point_b) * N::lit(0.5);
+        let half = n * (e.depth * N::lit(0.5));
+        (n, mid + half + n * ra, mid - half - n * rb, -(e.depth + radii), status.worst(e.status))
+    };
     let (normal, pa, pb, separation, status) = match g.outcome {
         GjkOutcome::Separated { v, lower_bound } => {
             if lower_bound > max {
                 return None;
+            }
+            if unproven(g.status, lower_bound, touch) {
+                // GJK stalled without a separating plane (rounding on a thin or far-reaching
+                // CSO): EPA decides. Its polytope lies inside the CSO, so a positive depth
+                // proves that the origin is inside.
+                let e = epa(cso, &g.simplex, scale, &dir, settings);
+                if e.depth > touch {
+                    let (n, pa, pb, sep, status) = penetration(e, g.status);
+                    return Some(LocalContact {
+                        point_a: Point::from(pa),
+                        point_b: Point::from(pb),
+                        normal: n,
+                        separation: sep,
+                        status,
+                    });
+                }
             }
             let dist = v.norm();
             if dist > max && g.status == Status::Converged {
@@ -316,15 +366,7 @@ where
             (n, wa + n * ra, wb - n * rb, dist - radii, g.status)
         }
         GjkOutcome::Intersecting => {
-            let e = epa(cso, &g.simplex, scale, &dir, settings);
-            let n = e.normal;
-            (
-                n,
-                e.point_a + n * ra,
-                e.point_b - n * rb,
-                -(e.depth + radii),
-                g.status.worst(e.status),
-            )
+            penetration(epa(cso, &g.simplex, scale, &dir, settings), g.status)
         }
     };
     Some(LocalContact {
@@ -334,6 +376,14 @@ where
         separation,
         status,
     })
+}
+
+/// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
+/// no progress, or it hit its cap) before finding a separating plane farther than the touching
+/// tolerance.
+#[inline]
+fn unproven<N: Scalar>(status: Status, lower_bound: N, touch: N) -> bool {
+    status != Status::Converged && lower_bound <= touch
 }
 
 /// [`contact`] between two shapes whose cores are points (balls), in closed form, in world space:
@@ -421,6 +471,9 @@ where
     if let Some((_, d)) = point_cores(pos_a, a, pos_b, b) {
         return ((d.norm() - radii).max_of(N::zero()), Status::Converged);
     }
+    if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        return (c.separation.max_of(N::zero()), Status::Converged);
+    }
     let pos_ab = pos_a.inv_compose(pos_b);
     let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
     let dir = pos_ab.translation();
@@ -433,6 +486,13 @@ where
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),
+        GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
+            // Unproven: the contact query settles it.
+            match contact_gjk(pos_a, a, pos_b, b, N::MAX, settings) {
+                Some(c) => (c.separation.max_of(N::zero()), c.status),
+                None => (N::zero(), g.status),
+            }
+        }
         GjkOutcome::Separated { v, .. } => ((v.norm() - radii).max_of(N::zero()), g.status),
     }
 }

@@ -60,6 +60,11 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Ball<N, D> {
     fn core_is_point(&self) -> bool {
         true
     }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
+        Some([Point::origin(); 2])
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Ball<N, D> {

@@ -122,6 +122,11 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Capsule<N, D> {
     fn bounding_radius(&self) -> N {
         self.segment.bounding_radius() + self.radius
     }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
+        Some([self.segment.a, self.segment.b])
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Capsule<N, D> {

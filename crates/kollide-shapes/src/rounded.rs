@@ -123,6 +123,12 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn core_is_point(&self) -> bool {
         self.inner.core_is_point()
     }
+
+    /// A rounded segment (or point) is still a segment grown by a radius.
+    #[inline]
+    fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
+        self.inner.core_segment()
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

@@ -121,6 +121,11 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Segment<N, D> {
     fn bounding_radius(&self) -> N {
         self.a.coords.norm().max_of(self.b.coords.norm())
     }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
+        Some([self.a, self.b])
+    }
 }
 
 impl<N: Scalar, const D: usize> SupportFeatureMap<N, D> for Segment<N, D> {

@@ -86,6 +86,10 @@ macro_rules! impl_shape_enum {
             fn core_is_point(&self) -> bool {
                 delegate!(self, s => s.core_is_point(), [$($v),*])
             }
+            #[inline]
+            fn core_segment(&self) -> Option<[Point<N, $d>; 2]> {
+                delegate!(self, s => s.core_segment(), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {

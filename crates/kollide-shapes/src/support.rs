@@ -78,6 +78,15 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         false
     }
 
+    /// For a shape whose core is a segment (a segment or a capsule) or a point (a ball, whose two
+    /// end points are then equal): the two end points, in the local frame. Pair queries between
+    /// two such shapes have a closed form (the closest points of two segments). `None` (the
+    /// default) for every other shape, which is always correct.
+    #[inline]
+    fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
+        None
+    }
+
     /// For a shape whose core is the convex hull of at most [`SMALL_HULL`] points (a polygon with
     /// at most eight vertices): those points, padded to [`SMALL_HULL`] with copies of the first,
     /// such that [`small_hull_support`] on them picks the point [`Self::local_core_support`]
