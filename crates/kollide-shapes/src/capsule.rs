@@ -125,7 +125,7 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Capsule<N, D> {
 
     #[inline]
     fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
-        Some([self.segment.a, self.segment.b])
+        Some([self.segment.a(), self.segment.b()])
     }
 }
 
