@@ -893,17 +893,37 @@ pub(crate) fn integrate_velocity<N: Scalar, const D: usize>(
     s.v += gravity * (b.gravity_scale * h);
     s.v *= N::one() / (N::one() + h * b.linear_damping);
     s.w = s.w * (N::one() / (N::one() + h * b.angular_damping));
-    // Speeds stay inside the world's envelope (Box2D clamps to its maximum linear speed the
-    // same way): a long fall under strong gravity would otherwise grow a speed until its
-    // square, and then the body, overflow.
+    // Speeds stay inside the world's envelope (Box2D clamps to its maximum speeds the same
+    // way): a long fall under strong gravity would otherwise grow a speed until its square, and
+    // then the body, overflow. A body also turns by at most a quarter turn per substep (Box2D's
+    // limit too): beyond that the first-order rotation update and the contacts' estimate of
+    // their separation from the bodies' turn (`ΔR r` over lever arms as long as a speculative
+    // contact) are meaningless, and with light bodies they blow up.
+    clamp_speeds::<N, D>(&mut s.v, &mut s.w, N::lit(0.25 * core::f64::consts::PI) / h);
+}
+
+/// Scales a velocity down to the world's speed limits ([`crate::WorldLimits`]) where it
+/// exceeds them, the angular speed also to `max_turn_rate`.
+#[inline(always)]
+pub(crate) fn clamp_speeds<N: Scalar, const D: usize>(
+    v: &mut Vector<N, D>,
+    w: &mut Ang<N, D>,
+    max_turn_rate: N,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    // A few ulps inside the limits, so that rounding in the squares and the scaling cannot
+    // leave a speed outside them (where `World::set_velocity` would refuse it).
+    let inside = N::one() - N::lit(8.0) * N::EPSILON;
     let (max_v, max_w) = max_speeds::<N>();
-    let v2 = s.v.norm_squared();
+    let (max_v, max_w) = (max_v * inside, max_w.min_of(max_turn_rate) * inside);
+    let v2 = v.norm_squared();
     if v2 > max_v * max_v {
-        s.v *= max_v / v2.sqrt();
+        *v *= max_v / v2.sqrt();
     }
-    let w2 = Dim::<D>::angular_dot(&s.w, &s.w);
+    let w2 = Dim::<D>::angular_dot(w, w);
     if w2 > max_w * max_w {
-        s.w = s.w * (max_w / w2.sqrt());
+        *w = *w * (max_w / w2.sqrt());
     }
 }
 
