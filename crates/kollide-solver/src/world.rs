@@ -848,7 +848,7 @@ where
             // integration kept it within them; what the world reports (and what a user may hand
             // back to `set_velocity`) stays inside the envelope.
             let (mut v, mut w) = (st.v, st.w);
-            cs::clamp_speeds::<N, D>(&mut v, &mut w, N::MAX);
+            cs::SpeedLimits::envelope().clamp::<D>(&mut v, &mut w);
             b.desc.linear_velocity = v;
             b.desc.angular_velocity = w;
         }
