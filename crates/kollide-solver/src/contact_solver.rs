@@ -875,8 +875,9 @@ pub(crate) fn integrate_velocities<N: Scalar, const D: usize>(
 ) where
     Dim<D>: SolverDim<N, D>,
 {
+    let limits = SpeedLimits::for_substep(h);
     for (s, b) in states.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
-        integrate_velocity(s, b, gravity, h);
+        integrate_velocity(s, b, gravity, h, &limits);
     }
 }
 
@@ -887,23 +888,67 @@ pub(crate) fn integrate_velocity<N: Scalar, const D: usize>(
     b: &SolverBody<N, D>,
     gravity: &Vector<N, D>,
     h: N,
+    limits: &SpeedLimits<N>,
 ) where
     Dim<D>: SolverDim<N, D>,
 {
     s.v += gravity * (b.gravity_scale * h);
     s.v *= N::one() / (N::one() + h * b.linear_damping);
     s.w = s.w * (N::one() / (N::one() + h * b.angular_damping));
-    // Speeds stay inside the world's envelope (Box2D clamps to its maximum linear speed the
-    // same way): a long fall under strong gravity would otherwise grow a speed until its
-    // square, and then the body, overflow.
-    let (max_v, max_w) = max_speeds::<N>();
-    let v2 = s.v.norm_squared();
-    if v2 > max_v * max_v {
-        s.v *= max_v / v2.sqrt();
+    limits.clamp::<D>(&mut s.v, &mut s.w);
+}
+
+/// The speeds a dynamic body keeps during a step.
+///
+/// Speeds stay inside the world's envelope ([`crate::WorldLimits`]; Box2D clamps to its
+/// maximum speeds the same way): a long fall under strong gravity would otherwise grow a speed
+/// until its square, and then the body, overflow. Within a substep a body also turns by at most
+/// a quarter turn (Box2D's limit too): beyond that the first-order rotation update and the
+/// contacts' estimate of their separation from the bodies' turn (`ΔR r`, over lever arms as
+/// long as a speculative contact) are meaningless, and with light bodies they blow up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SpeedLimits<N> {
+    linear: N,
+    angular: N,
+}
+
+impl<N: Scalar> SpeedLimits<N> {
+    /// The limits within a substep of `h` seconds.
+    #[inline(always)]
+    pub(crate) fn for_substep(h: N) -> Self {
+        let quarter_turn = N::lit(0.25 * core::f64::consts::PI) / h;
+        Self::with_turn_rate(quarter_turn)
     }
-    let w2 = Dim::<D>::angular_dot(&s.w, &s.w);
-    if w2 > max_w * max_w {
-        s.w = s.w * (max_w / w2.sqrt());
+
+    /// The envelope's limits alone.
+    #[inline(always)]
+    pub(crate) fn envelope() -> Self {
+        Self::with_turn_rate(N::MAX)
+    }
+
+    #[inline(always)]
+    fn with_turn_rate(turn_rate: N) -> Self {
+        // A few ulps inside the limits, so that rounding in the squares and the scaling cannot
+        // leave a speed outside them (where `World::set_velocity` would refuse it).
+        let inside = N::one() - N::lit(8.0) * N::EPSILON;
+        let (linear, angular) = max_speeds::<N>();
+        Self { linear: linear * inside, angular: angular.min_of(turn_rate) * inside }
+    }
+
+    /// Scales a velocity down to the limits where it exceeds them.
+    #[inline(always)]
+    pub(crate) fn clamp<const D: usize>(&self, v: &mut Vector<N, D>, w: &mut Ang<N, D>)
+    where
+        Dim<D>: SolverDim<N, D>,
+    {
+        let v2 = v.norm_squared();
+        if v2 > self.linear * self.linear {
+            *v *= self.linear / v2.sqrt();
+        }
+        let w2 = Dim::<D>::angular_dot(w, w);
+        if w2 > self.angular * self.angular {
+            *w = *w * (self.angular / w2.sqrt());
+        }
     }
 }
 

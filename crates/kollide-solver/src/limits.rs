@@ -49,7 +49,9 @@ pub struct WorldLimits<N> {
     /// The largest linear speed a body may be given (m/s), and the largest push-out speed and
     /// restitution threshold of the settings.
     pub max_linear_speed: N,
-    /// The largest angular speed a body may be given (rad/s).
+    /// The largest angular speed a body may be given (rad/s). During a step a dynamic body
+    /// also turns by at most a quarter turn per substep (`π / (4h)` rad/s for a substep `h`:
+    /// 188 rad/s at 60 Hz with 4 substeps), as in Box2D.
     pub max_angular_speed: N,
     /// The smallest density of a dynamic body (kg/m² in 2D, kg/m³ in 3D).
     pub min_density: N,

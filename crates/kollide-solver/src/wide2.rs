@@ -126,9 +126,10 @@ pub(crate) fn integrate_velocities(
     gravity: &Vec2<f32>,
     h: f32,
 ) {
+    let limits = cs::SpeedLimits::for_substep(h);
     for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
         let mut s = state_of(slot);
-        cs::integrate_velocity(&mut s, b, gravity, h);
+        cs::integrate_velocity(&mut s, b, gravity, h, &limits);
         slot[0] = W::new([s.v.x, s.v.y, s.w, 0.0]);
     }
 }

@@ -241,9 +241,10 @@ fn from_slots(slots: &[Slot], states: &mut [BodyState<f32, 3>]) {
 
 /// The scalar `integrate_velocities` on slots (the same per-body routine).
 fn integrate_velocities(slots: &mut [Slot], bodies: &[SolverBody<f32, 3>], g: &Vec3<f32>, h: f32) {
+    let limits = cs::SpeedLimits::for_substep(h);
     for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
         let mut s = state_of(slot);
-        cs::integrate_velocity(&mut s, b, g, h);
+        cs::integrate_velocity(&mut s, b, g, h, &limits);
         *slot = slot_of(&s);
     }
 }

@@ -844,8 +844,13 @@ where
             let center = sb.center + st.dp;
             let origin = center.coords - Dim::<D>::rotate(&sb.q, &b.local_center.coords);
             b.desc.pose = Dim::<D>::pose_from(origin, sb.q);
-            b.desc.linear_velocity = st.v;
-            b.desc.angular_velocity = st.w;
+            // Contacts may have pushed a body past the speed limits since the last substep's
+            // integration kept it within them; what the world reports (and what a user may hand
+            // back to `set_velocity`) stays inside the envelope.
+            let (mut v, mut w) = (st.v, st.w);
+            cs::SpeedLimits::envelope().clamp::<D>(&mut v, &mut w);
+            b.desc.linear_velocity = v;
+            b.desc.angular_velocity = w;
         }
         self.solver_bodies = bodies;
         self.solver_states = states;
