@@ -86,7 +86,7 @@ struct Case {
 }
 
 fn case(r: &mut ChaCha8Rng, k: usize, margin: f64) -> Case {
-    let big = k % 97 == 0;
+    let big = k.is_multiple_of(97);
     let a = cloud(r, big);
     let rot = |r: &mut ChaCha8Rng| {
         Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), r.random_range(-3.0..3.0))
@@ -96,7 +96,7 @@ fn case(r: &mut ChaCha8Rng, k: usize, margin: f64) -> Case {
         rot(r),
     );
     let kind = k % 6;
-    let ulps = if k % 5 == 0 { r.random_range(-8..=8) } else { 0 };
+    let ulps = if k.is_multiple_of(5) { r.random_range(-8..=8) } else { 0 };
     match kind {
         // Coincident: the same hull at the same pose.
         0 => Case { b: a.clone(), a, pos_a, pos_b: pos_a, ulps },
@@ -320,7 +320,6 @@ fn run<N: Scalar>(seed: u64, count: usize, eps: f64) -> Tally {
 #[test]
 fn walk_matches_all_pairs_f64() {
     let t = run::<f64>(0x6a55_0064, 1500, 1e-9);
-    eprintln!("{t:?}");
     // Every path ran: each pick, separated pairs, large hulls.
     assert!(t.face_a > 100 && t.face_b > 50 && t.edge > 50, "{t:?}");
     assert!(t.separated > 20 && t.big >= 10 && t.ties > 0, "{t:?}");
@@ -331,7 +330,6 @@ fn walk_matches_all_pairs_f64() {
 #[test]
 fn walk_matches_all_pairs_f32() {
     let t = run::<f32>(0x6a55_0032, 1500, 2e-5);
-    eprintln!("{t:?}");
     assert!(t.face_a > 100 && t.face_b > 50 && t.edge > 50, "{t:?}");
     assert!(t.separated > 20 && t.big >= 10, "{t:?}");
     assert!(t.fallbacks * 100 < t.pairs, "{t:?}");
@@ -346,9 +344,9 @@ fn cached_query_matches_the_uncached_one() {
     };
     let mut r = ChaCha8Rng::seed_from_u64(0xcac4e);
     let (mut hits, mut frames) = (0, 0);
-    for k in 0..40 {
+    for k in 0..40usize {
         let (Some(a), Some(b)) =
-            (hull::<f64>(&cloud(&mut r, false)), hull::<f64>(&cloud(&mut r, k % 8 == 0)))
+            (hull::<f64>(&cloud(&mut r, false)), hull::<f64>(&cloud(&mut r, k.is_multiple_of(8))))
         else {
             continue;
         };
