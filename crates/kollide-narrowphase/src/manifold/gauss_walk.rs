@@ -251,11 +251,33 @@ fn all_pairs_of_edge<N: Scalar>(
     }
 }
 
-/// Walks the chord from `p` to `q` over `b`'s support regions, starting in the region of vertex
+/// Walks the arc from `p` to `q` over `b`'s support regions, starting in the region of vertex
 /// `start` (B's support in `p`), calling `cross` with every edge of B crossed, in order. Returns
 /// B's support vertex in `q`, or `None` when the walk takes more than `cap` steps.
+///
+/// An arc wider than a right angle is walked in two halves, through its midpoint: the chord
+/// of an arc of nearly half a circle (the rim of a thin hull) passes close to the origin, where
+/// the signs of the preferences are rounding noise.
 #[inline]
 pub(crate) fn walk_arc<N: Scalar>(
+    b: &ConvexPolyhedron<N>,
+    p: &Vec3<N>,
+    q: &Vec3<N>,
+    start: u32,
+    cap: usize,
+    mut cross: impl FnMut(u32),
+) -> Option<u32> {
+    if p.dot(q) < N::zero() {
+        let mid = (p + q).normalize();
+        let half = walk_chord(b, p, &mid, start, cap, &mut cross)?;
+        return walk_chord(b, &mid, q, half, cap, &mut cross);
+    }
+    walk_chord(b, p, q, start, cap, cross)
+}
+
+/// Walks the chord from `p` to `q` (see [`walk_arc`]).
+#[inline]
+fn walk_chord<N: Scalar>(
     b: &ConvexPolyhedron<N>,
     p: &Vec3<N>,
     q: &Vec3<N>,
