@@ -56,6 +56,8 @@
 //! --toggle-collect=<the library's call, e.g. '*kollide_3d*'>` that counts one batch's
 //! instructions.
 //!
+//! `KOLLIDE_ONLY=<part of a group name>` builds and runs only the groups whose names contain it.
+//!
 //! **Alternating rounds.** With `KOLLIDE_ALT=<rounds>` (and optionally `KOLLIDE_ALT_ONLY=<part of
 //! a group name>`), each group first runs every library's batch in turn, `rounds` times, and
 //! prints the median batch times and the median (and quartiles) of the per-round ratios to
@@ -584,6 +586,10 @@ fn alternate<const D: usize>(
 }
 
 fn manifold_2d(c: &mut Criterion) {
+    if std::env::var("KOLLIDE_ONLY").is_ok_and(|o| !"manifold2d".contains(&o) && !o.contains("2d"))
+    {
+        return;
+    }
     boxdd::Foundation::initialize_default().expect("Box2D's foundation");
     let mut pm = ContactManifold2::<(), ()>::new();
     for (name, pool, seed) in
@@ -606,12 +612,18 @@ fn manifold_2d(c: &mut Criterion) {
 
 fn manifold_3d(c: &mut Criterion) {
     let mut pm = ContactManifold3::<(), ()>::new();
-    for (name, pool, seed) in [
-        ("manifold3d/cuboids", cuboid_pool(32), 31),
-        ("manifold3d/hulls", hull_pool(16, 24), 32),
-        ("manifold3d/hull256", hull_pool(8, 256), 33),
-        ("manifold3d/hull1000", hull_pool(4, 1000), 34),
+    // `KOLLIDE_ONLY=<part of a group name>` skips building the other groups' pools.
+    let only = std::env::var("KOLLIDE_ONLY").unwrap_or_default();
+    for (name, points, count, seed) in [
+        ("manifold3d/cuboids", 0, 32, 31),
+        ("manifold3d/hulls", 24, 16, 32),
+        ("manifold3d/hull256", 256, 8, 33),
+        ("manifold3d/hull1000", 1000, 4, 34),
     ] {
+        if !name.contains(&only) {
+            continue;
+        }
+        let pool = if points == 0 { cuboid_pool(count) } else { hull_pool(count, points) };
         let pairs = pairs_3d(&pool, seed);
         group(
             c,

@@ -125,28 +125,13 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
                 if p.cross(&q).norm_squared() <= N::EPSILON * N::EPSILON && p.dot(&q) < N::zero() {
                     None // opposite normals: no arc (see the module docs)
                 } else if want == Want::Faces {
-                    walk_arc(b, &p, &q, support[f], cap, |_| {})
-                } else {
-                    // A's edge in B's frame, once a crossing needs it.
-                    let mut edge_a: Option<EdgeInB<N>> = None;
-                    let (mut best, mut crossings) = (out.edge, 0);
-                    let end = walk_arc(b, &p, &q, support[f], cap, |ib| {
-                        crossings += 1;
-                        let e = edge_a.get_or_insert_with(|| EdgeInB::new(a, ia as usize, pos_ba));
-                        e.pair(b, ib as usize, &centroid, &mut best);
-                    });
-                    out.crossings += crossings;
-                    match end {
-                        Some(_) => out.edge = best,
-                        None => {
-                            out.fallbacks += 1;
-                            let e = EdgeInB::new(a, ia as usize, pos_ba);
-                            let (u1, u2) =
-                                (normals[ea.faces[0] as usize], normals[ea.faces[1] as usize]);
-                            all_pairs_of_edge(&e, u1, u2, b, &centroid, &mut out.edge);
-                        }
-                    }
+                    let end = walk_arc(b, &p, &q, support[f], cap, |_| {});
+                    out.fallbacks += usize::from(end.is_none());
                     end
+                } else {
+                    let arc = (normals[ea.faces[0] as usize], normals[ea.faces[1] as usize]);
+                    let edge = (ia as usize, arc);
+                    walk_edge(a, b, pos_ba, edge, (&p, &q, support[f]), &centroid, &mut out)
                 };
             if let Some((sep, _, _, axis)) = out.edge
                 && sep > margin
@@ -161,6 +146,39 @@ pub(crate) fn walk_gauss_maps<N: Scalar>(
         done[f] = true;
     }
     Ok(out)
+}
+
+/// Walks edge `ia` of A (its faces' normals `arc` in B's frame) from `p` (in the region of
+/// vertex `start`) to `q`, offering every edge pair it crosses to `out`; B's support in `q`, or
+/// `None` when the walk was abandoned for the all-pairs test of the edge.
+fn walk_edge<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ba: &Iso3<N>,
+    (ia, arc): (usize, (Vec3<N>, Vec3<N>)),
+    (p, q, start): (&Vec3<N>, &Vec3<N>, u32),
+    centroid: &Point3<N>,
+    out: &mut Walked<N>,
+) -> Option<u32> {
+    let cap = b.edges().len() + 8;
+    // A's edge in B's frame, once a crossing needs it.
+    let mut edge_a: Option<EdgeInB<N>> = None;
+    let (mut best, mut crossings) = (out.edge, 0);
+    let end = walk_arc(b, p, q, start, cap, |ib| {
+        crossings += 1;
+        let e = edge_a.get_or_insert_with(|| EdgeInB::new(a, ia, pos_ba));
+        e.pair(b, ib as usize, centroid, &mut best);
+    });
+    out.crossings += crossings;
+    match end {
+        Some(_) => out.edge = best,
+        None => {
+            out.fallbacks += 1;
+            let e = EdgeInB::new(a, ia, pos_ba);
+            all_pairs_of_edge(&e, arc.0, arc.1, b, centroid, &mut out.edge);
+        }
+    }
+    end
 }
 
 /// An edge of A in B's frame: its index, first vertex, direction and length.
@@ -233,9 +251,13 @@ fn all_pairs_of_edge<N: Scalar>(
     }
 }
 
-/// Walks the chord from `p` to `q` over `b`'s support regions, starting in the region of vertex
+/// Walks the arc from `p` to `q` over `b`'s support regions, starting in the region of vertex
 /// `start` (B's support in `p`), calling `cross` with every edge of B crossed, in order. Returns
 /// B's support vertex in `q`, or `None` when the walk takes more than `cap` steps.
+///
+/// An arc wider than a right angle is walked in two halves, through its midpoint: the chord
+/// of an arc of nearly half a circle (the rim of a thin hull) passes close to the origin, where
+/// the signs of the preferences are rounding noise.
 #[inline]
 pub(crate) fn walk_arc<N: Scalar>(
     b: &ConvexPolyhedron<N>,
@@ -245,32 +267,54 @@ pub(crate) fn walk_arc<N: Scalar>(
     cap: usize,
     mut cross: impl FnMut(u32),
 ) -> Option<u32> {
+    if p.dot(q) < N::zero() {
+        let mid = (p + q).normalize();
+        let half = walk_chord(b, p, &mid, start, cap, &mut cross)?;
+        return walk_chord(b, &mid, q, half, cap, &mut cross);
+    }
+    walk_chord(b, p, q, start, cap, cross)
+}
+
+/// Walks the chord from `p` to `q` (see [`walk_arc`]).
+#[inline]
+fn walk_chord<N: Scalar>(
+    b: &ConvexPolyhedron<N>,
+    p: &Vec3<N>,
+    q: &Vec3<N>,
+    start: u32,
+    cap: usize,
+    mut cross: impl FnMut(u32),
+) -> Option<u32> {
     let verts = b.vertices();
     let zero = N::zero();
+    // Dot products written out (in nalgebra's order): this loop is the walk's whole cost, and
+    // a generic `dot` is not always inlined into it.
+    let dot = |x: &Point3<N>, d: &Vec3<N>| x.x * d.x + x.y * d.y + x.z * d.z;
     let mut v = start as usize;
     let mut t0 = zero;
     for _ in 0..cap {
-        let (pv, qv) = (verts[v].coords.dot(p), verts[v].coords.dot(q));
+        let (pv, qv) = (dot(&verts[v], p), dot(&verts[v], q));
         // The neighbour whose preference turns positive first after `t0`, if any does by `q`.
-        let mut exit: Option<(N, usize)> = None;
+        let (mut exit_t, mut exit_k) = (N::MAX, usize::MAX);
         for (k, &w) in b.vertex_neighbors(v).iter().enumerate() {
-            let qk = verts[w as usize].coords.dot(q) - qv;
+            let x = &verts[w as usize];
+            let qk = dot(x, q) - qv;
             if qk <= zero {
                 continue;
             }
-            let pk = verts[w as usize].coords.dot(p) - pv;
+            let pk = dot(x, p) - pv;
             // Preferred at `q`: from the root of `gₖ` on, or already at `t0` (rounding).
             let t = if pk < zero { (-pk / (qk - pk)).max_of(t0) } else { t0 };
-            if exit.is_none_or(|(te, _)| t < te) {
-                exit = Some((t, k));
+            if exit_k == usize::MAX || t < exit_t {
+                (exit_t, exit_k) = (t, k);
             }
         }
-        let Some((t, k)) = exit else {
+        if exit_k == usize::MAX {
             return Some(v as u32);
-        };
-        cross(b.vertex_edges(v)[k]);
-        v = b.vertex_neighbors(v)[k] as usize;
-        t0 = t;
+        }
+        cross(b.vertex_edges(v)[exit_k]);
+        v = b.vertex_neighbors(v)[exit_k] as usize;
+        t0 = exit_t;
     }
     None
 }

@@ -33,12 +33,15 @@
 //!    reduced to four points; an edge winner gives one contact at the closest points of the two
 //!    edges. If clipping leaves nothing, the exact GJK/EPA contact is used.
 //!
-//! Cost: `F_A·V_B + F_B·V_A` dot products for the faces and `E_A·E_B` Gauss-map tests for the
-//! edges, with no allocation for faces of up to 16 vertices. The edge tests are the bulk; they
-//! run on tables of B's edges on the Gauss map that the polyhedron stores at construction, mostly
-//! without branches (see [`edge_query`]), and the face scans run on the polyhedron's coordinate
-//! arrays of its vertices with eight running minima (see [`face_query`]). A query builds no
-//! table of its own beyond A's face normals rotated into B's frame.
+//! **Cost.** Tried pair by pair, the tests above take `F_A·V_B + F_B·V_A` dot products and
+//! `E_A·E_B` Gauss-map tests, quadratic in the hulls' sizes. [`contact_polyhedra`] instead walks
+//! each hull's Gauss map over the other's ([`super::gauss_walk`]): B's support for every face of
+//! A, and exactly the edge pairs whose arcs cross, in time proportional to the edges plus the
+//! crossings (a few per edge); B's faces are scanned against a small A ([`face_query`], branch
+//! free on tables that the polyhedron stores) and walked over a large one. The all-pairs test
+//! (`sat_all_pairs`: `face_query` and the tabulated Gauss-map scan `edge_query`) is kept, for
+//! tests only, as the oracle the walk is compared with. [`contact_polyhedra_cached`] adds a
+//! separating-axis cache that a caller keeps between frames.
 //!
 //! **Feature ids** are the polyhedra's own: `Face(i)` is `face(i)`, `Vertex(i)` is
 //! `vertices()[i]`, `Edge(i)` is `edges()[i]`.
@@ -96,10 +99,12 @@ fn face_query<N: Scalar>(
     best
 }
 
+#[cfg(test)]
 /// A's face normals rotated into B's frame once per query, for A of up to this many faces
 /// (larger A rotates them per edge: the same rotation, so the same values).
 const FACE_TABLE: usize = 128;
 
+#[cfg(test)]
 /// The best edge pair: its separation, the edges of A and B, and the axis (from A to B) in B's
 /// frame. `pos_ba` places A in B's frame. `None` when no pair forms a Minkowski face.
 ///
@@ -237,8 +242,15 @@ pub(crate) struct Sat<N: Scalar> {
     pub edge: Option<(N, usize, usize, Vec3<N>)>,
 }
 
-/// The SAT by walking the Gauss maps ([`super::gauss_walk`]); the error is an axis (in A's frame,
-/// from A to B) that separates the shapes by more than `margin`.
+/// Hulls A of up to this many vertices have B's faces tested against them by the tabulated scan
+/// ([`face_query`], about one instruction per face and vertex) rather than by a walk (a few
+/// hundred per face, whatever A's size).
+const SCAN_FACES_UP_TO: usize = 256;
+
+/// The SAT by walking the Gauss maps ([`super::gauss_walk`]): A's faces and the edge pairs by
+/// the walk of A's edges over B, B's faces by the scan of [`face_query`] against a small A or by
+/// the spanning walk of B's faces over a large one. The error is an axis (in A's frame, from A
+/// to B) that separates the shapes by more than `margin`.
 pub(crate) fn sat_walk<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     b: &ConvexPolyhedron<N>,
@@ -248,10 +260,19 @@ pub(crate) fn sat_walk<N: Scalar>(
 ) -> Result<Sat<N>, Vec3<N>> {
     let wa = walk_gauss_maps(a, b, pos_ba, margin, Want::FacesAndEdges)
         .map_err(|axis| pos_ab.rotation * axis)?;
-    let wb = walk_gauss_maps(b, a, pos_ab, margin, Want::Faces).map_err(|axis| -axis)?;
-    Ok(Sat { face_a: wa.face, face_b: wb.face, edge: wa.edge })
+    let face_b = if a.vertices().len() <= SCAN_FACES_UP_TO {
+        let face_b = face_query(b, a, pos_ba);
+        if face_b.0 > margin {
+            return Err(-(pos_ab.rotation * b.face_normal(face_b.1).into_inner()));
+        }
+        face_b
+    } else {
+        walk_gauss_maps(b, a, pos_ab, margin, Want::Faces).map_err(|axis| -axis)?.face
+    };
+    Ok(Sat { face_a: wa.face, face_b, edge: wa.edge })
 }
 
+#[cfg(test)]
 /// The SAT over every face and every edge pair (the tabulated scans [`face_query`] and
 /// [`edge_query`]); `None` when an axis separates the shapes by more than `margin`. Quadratic
 /// in the hulls' sizes: the reference that [`sat_walk`] is tested against, and the faster of the
