@@ -453,7 +453,8 @@ fn ball_ball_closed_form_matches_gjk() {
         assert_eq!(fast, intersection_test(&pa, &ga, &pb, &gb, None, &s).intersecting, "pair {k}");
         let (d, _) = distance(&pa, &a, &pb, &b, &s);
         assert!((d - distance(&pa, &ga, &pb, &gb, &s).0).abs() < 1e-12, "pair {k}");
-        let exact = (pb.translation.vector - pa.translation.vector).norm() - a.radius() - b.radius();
+        let exact =
+            (pb.translation.vector - pa.translation.vector).norm() - a.radius() - b.radius();
         assert!((closest_points(&pa, &a, &pb, &b, &s).separation - exact).abs() < 1e-12);
         assert!((d - exact.max(0.0)).abs() < 1e-12);
     }

@@ -57,9 +57,17 @@ pub struct Capsule<N: Scalar, const D: usize> {
 impl<N: Scalar, const D: usize> Capsule<N, D> {
     /// The capsule around the segment from `a` to `b`.
     ///
-    /// Fails like [`Segment::new`] for non-finite or coincident end points (a capsule with a
-    /// zero-length segment is a ball: use [`Ball`](crate::Ball)), and with
-    /// [`ShapeError::NonFinite`] or [`ShapeError::NonPositive`] for a bad radius.
+    /// Fails like [`Segment::new`] for non-finite or coincident end points, or a core length
+    /// outside the envelope ([`ShapeError::OutOfEnvelope`], `"segment length"`), and with
+    /// [`ShapeError::NonFinite`], [`ShapeError::NonPositive`] or [`ShapeError::OutOfEnvelope`] for
+    /// a bad radius.
+    ///
+    /// **A zero-length core is refused**, although parry accepts one (and rapier's
+    /// `capsule_y(0.0, r)`): such a capsule is exactly a [`Ball`](crate::Ball), which every query
+    /// answers in closed form, while a capsule's core has no direction to report its side as an
+    /// edge, to orient its mass frame, or to clip against. Refusing it keeps a valid capsule's
+    /// axis well defined everywhere; callers porting `capsule_y(0.0, r)` get a typed error that
+    /// points them to `Ball` instead of a shape that silently degrades.
     pub fn new(a: Point<N, D>, b: Point<N, D>, radius: N) -> Result<Self, ShapeError> {
         let segment = Segment::new(a, b)?;
         validate::size(radius, "radius")?;

@@ -63,7 +63,9 @@ use kollide_math::{Point2, Pose, Scalar, UnitVec2, Vec2, geom::cross2};
 
 use crate::{
     Aabb, BoundingVolume, FeatureId, HasMass2, MassProperties2, SMALL_HULL, ShapeError,
-    SupportFeature, SupportFeatureMap, SupportMap, hull2d::{redundant, remove_redundant_cyclic, simplify}, mass::check_density,
+    SupportFeature, SupportFeatureMap, SupportMap,
+    hull2d::{redundant, remove_redundant_cyclic, simplify},
+    mass::check_density,
     small_hull_support, validate,
 };
 
@@ -295,7 +297,11 @@ impl<N: Scalar> ConvexPolygon<N> {
         }
         if ring.len() < 3 {
             let coincident = ring.len() < 2;
-            return Err(ShapeError::Degenerate(if coincident { "coincident" } else { "collinear" }));
+            return Err(ShapeError::Degenerate(if coincident {
+                "coincident"
+            } else {
+                "collinear"
+            }));
         }
         let origin = points[ring[0]];
         let twice_area = ring

@@ -419,6 +419,91 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         Self::from_parts(hull.vertices, hull.faces, Some(hull.normals))
     }
 
+    /// A flat convex polygon in 3D: the convex hull of `points`, which must lie on one plane,
+    /// stored as a polyhedron with two faces, the polygon seen from each side.
+    ///
+    /// The vertices are the hull's corners in order around the polygon (points inside it or on
+    /// its edges, repeated points and nearly collinear corners are merged away, as
+    /// [`crate::convex_hull_2d`] does). Face 0 is `[0, 1, …, k − 1]`, with the normal `n` from
+    /// which that order is counter-clockwise; face 1 is the same loop the other way round,
+    /// `[0, k − 1, …, 1]`, with normal `−n`. Every edge `i → i + 1` is shared by the two faces.
+    /// `n` is chosen so that the input points, in the order given, turn counter-clockwise about
+    /// it (Newell's normal of the input sequence); for an unordered cloud whose Newell sum cancels
+    /// out, either side may come first.
+    ///
+    /// The shape answers every support-mapping query (`contact`, `distance`, `ray_cast`,
+    /// `manifold3`, hill climbing on its cycle of vertices); [`Self::is_flat`] tells it apart.
+    /// Having no volume, it has no mass: [`HasMass3::mass_properties`] fails with
+    /// [`ShapeError::NoMass`], so it can only belong to a static body.
+    ///
+    /// # Errors
+    /// * [`ShapeError::TooFewPoints`] for fewer than three points;
+    /// * [`ShapeError::NonFinite`] / [`ShapeError::OutOfEnvelope`] for a bad coordinate, or an
+    ///   extent outside [`Scalar::MIN_SIZE`]..=`2 ·`[`Scalar::MAX_SIZE`];
+    /// * [`ShapeError::Degenerate`] (`"coincident"`, `"collinear"`) when the points span no area;
+    /// * [`ShapeError::NotCoplanar`] naming the point farthest from the plane when it is more than
+    ///   four times [`crate::hull_tolerance_3d`] away (use [`Self::from_points`] for a solid).
+    ///
+    /// ```
+    /// use kollide_math::{Point3, Vec3};
+    /// use kollide_shapes::{ConvexPolyhedron, HasMass3, ShapeError, SupportMap};
+    /// let square = [
+    ///     Point3::new(-1.0f64, 0.0, -1.0), Point3::new(-1.0, 0.0, 1.0),
+    ///     Point3::new(1.0, 0.0, 1.0), Point3::new(1.0, 0.0, -1.0),
+    ///     Point3::new(0.0, 0.0, 0.0), // inside: merged away
+    /// ];
+    /// let floor = ConvexPolyhedron::from_coplanar_points(&square).unwrap();
+    /// assert!(floor.is_flat());
+    /// assert_eq!((floor.vertices().len(), floor.num_faces(), floor.edges().len()), (4, 2, 4));
+    /// assert_eq!(floor.face_normal(0).y, 1.0); // counter-clockwise seen from +y
+    /// assert_eq!(floor.local_support_point(&Vec3::new(1.0, 1.0, 1.0)), Point3::new(1.0, 0.0, 1.0));
+    /// assert!(matches!(floor.mass_properties(1.0), Err(ShapeError::NoMass(_))));
+    /// ```
+    pub fn from_coplanar_points(points: &[Point3<N>]) -> Result<Self, ShapeError> {
+        if points.len() < 3 {
+            return Err(ShapeError::TooFewPoints { got: points.len(), needed: 3 });
+        }
+        validate::finite_points(points)?;
+        let tol = crate::hull_tolerance_3d(points);
+        let moved = crate::hull3d::centred(points);
+        let n = flat_normal(&moved, tol)?;
+        // Every point on the plane through the centred cloud's first point.
+        let mut worst = (N::zero(), 0usize);
+        for (i, q) in moved.iter().enumerate() {
+            let d = n.dot(&(q - moved[0])).abs();
+            if d > worst.0 {
+                worst = (d, i);
+            }
+        }
+        if worst.0 > tol * N::lit(4.0) {
+            return Err(ShapeError::NotCoplanar { point: worst.1, distance: worst.0.to_f64() });
+        }
+        // The 2D hull in the plane's basis (u, v) with u × v = n: counter-clockwise about n.
+        let u = geom_any_perpendicular(&n);
+        let v = n.cross(&u);
+        let flat: Vec<kollide_math::Point2<N>> = moved
+            .iter()
+            .map(|q| kollide_math::Point2::new(q.coords.dot(&u), q.coords.dot(&v)))
+            .collect();
+        let loop_ = crate::convex_hull_2d_indices(&flat)?;
+        let vertices: Vec<Point3<N>> = loop_.iter().map(|&i| points[i]).collect();
+        validate::extent(&vertices)?;
+        let k = vertices.len() as u32;
+        let top: Vec<u32> = (0..k).collect();
+        let bottom: Vec<u32> = core::iter::once(0).chain((1..k).rev()).collect();
+        let normals = vec![UnitVec3::new_unchecked(n), UnitVec3::new_unchecked(-n)];
+        Self::from_parts(vertices, vec![top, bottom], Some(normals))
+    }
+
+    /// `true` for a flat polygon ([`Self::from_coplanar_points`]): two faces, no volume. The
+    /// separating-axis manifold of two solid polyhedra does not apply to it (its edges have no
+    /// arc on the Gauss map); `kollide-narrowphase` sends it to the general support-mapping
+    /// path instead.
+    #[inline]
+    pub fn is_flat(&self) -> bool {
+        self.normals.len() == 2
+    }
+
     /// The box `{ p : |p_k| ≤ half_extents_k }`, with the [`Cuboid`](crate::Cuboid) numbering of
     /// vertices and faces. Fails unless every half extent is positive, finite and within
     /// [`Scalar::MIN_SIZE`]..=[`Scalar::MAX_SIZE`].
@@ -949,9 +1034,65 @@ impl<N: Scalar> BoundingVolume<N, 3> for ConvexPolyhedron<N> {
     }
 }
 
+/// The unit normal of the plane of a (centred) flat cloud, oriented by Newell's normal of the
+/// sequence when that is clearly non-zero; fails when the cloud spans no area.
+fn flat_normal<N: Scalar>(pts: &[Point3<N>], tol: N) -> Result<Vec3<N>, ShapeError> {
+    // The two points farthest apart along an axis, then the point farthest from their line.
+    let (mut i0, mut i1, mut best) = (0, 0, N::zero());
+    for axis in 0..3 {
+        let lo = (0..pts.len()).min_by(|&a, &b| {
+            pts[a][axis].partial_cmp(&pts[b][axis]).unwrap_or(core::cmp::Ordering::Equal)
+        });
+        let hi = (0..pts.len()).max_by(|&a, &b| {
+            pts[a][axis].partial_cmp(&pts[b][axis]).unwrap_or(core::cmp::Ordering::Equal)
+        });
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            let d = (pts[hi] - pts[lo]).norm();
+            if d > best {
+                (i0, i1, best) = (lo, hi, d);
+            }
+        }
+    }
+    if best <= tol {
+        return Err(ShapeError::Degenerate("coincident"));
+    }
+    let e = (pts[i1] - pts[i0]) / best;
+    let (mut i2, mut far) = (0, N::zero());
+    for (i, p) in pts.iter().enumerate() {
+        let d = (p - pts[i0]).cross(&e).norm();
+        if d > far {
+            (i2, far) = (i, d);
+        }
+    }
+    if far <= tol {
+        return Err(ShapeError::Degenerate("collinear"));
+    }
+    let mut n = (pts[i1] - pts[i0]).cross(&(pts[i2] - pts[i0])).normalize();
+    // Newell's normal of the input order: the side from which the sequence turns
+    // counter-clockwise.
+    let mut newell = Vec3::zeros();
+    for (k, p) in pts.iter().enumerate() {
+        newell += p.coords.cross(&pts[(k + 1) % pts.len()].coords);
+    }
+    if newell.dot(&n) < N::zero() {
+        n = -n;
+    }
+    Ok(n)
+}
+
+/// A unit vector perpendicular to the unit vector `n`.
+fn geom_any_perpendicular<N: Scalar>(n: &Vec3<N>) -> Vec3<N> {
+    let a = if n.x.abs() < N::lit(0.6) { Vec3::x() } else { Vec3::y() };
+    let u = a - n * n.dot(&a);
+    u.normalize()
+}
+
 impl<N: Scalar> HasMass3<N> for ConvexPolyhedron<N> {
     fn mass_properties(&self, density: N) -> Result<MassProperties3<N>, ShapeError> {
         let density = check_density(density)?;
+        if self.is_flat() {
+            return Err(ShapeError::NoMass("flat polygon"));
+        }
         // Work relative to an interior point for accuracy.
         let mut o = Vec3::zeros();
         for v in &self.vertices {
@@ -980,7 +1121,11 @@ impl<N: Scalar> HasMass3<N> for ConvexPolyhedron<N> {
         // Parallel-axis: covariance about the centre of mass.
         let cov_c = cov - com * com.transpose() * volume;
         let inertia = (Mat3::identity() * cov_c.trace() - cov_c) * density;
-        MassProperties3::checked(MassProperties3 { mass: volume * density, local_center: Point3::from(com + o), inertia })
+        MassProperties3::checked(MassProperties3 {
+            mass: volume * density,
+            local_center: Point3::from(com + o),
+            inertia,
+        })
     }
 }
 

@@ -167,7 +167,11 @@ impl<N: Scalar> Draw2<N> for Segment<N, 2> {
 impl<N: Scalar> Draw2<N> for Capsule<N, 2> {
     fn draw2(&self, pose: &Iso2<N>, dd: &mut dyn DebugDraw<N>, style: &Style) {
         dd.polygon(&outline2(self, pose), style);
-        dd.segment(&(pose * self.segment().a()), &(pose * self.segment().b()), &construction(style));
+        dd.segment(
+            &(pose * self.segment().a()),
+            &(pose * self.segment().b()),
+            &construction(style),
+        );
     }
 }
 

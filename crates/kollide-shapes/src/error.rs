@@ -81,6 +81,15 @@ pub enum ShapeError {
         /// The value computed (possibly infinite, zero or NaN).
         value: f64,
     },
+    /// Points promised to lie on one plane do not: `point` is `distance` away from the plane of
+    /// the others, more than the tolerance allows.
+    #[error("point {point} is {distance} away from the plane of the others")]
+    NotCoplanar {
+        /// Index of the point farthest from the plane.
+        point: usize,
+        /// Its distance from the plane.
+        distance: f64,
+    },
     /// A polygon promised to be counter-clockwise is wound clockwise.
     #[error("the polygon is wound clockwise; kollide expects counter-clockwise vertices")]
     Clockwise,

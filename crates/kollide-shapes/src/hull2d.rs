@@ -243,7 +243,11 @@ fn left_turn<N: Scalar>(points: &[Point2<N>], a: usize, b: usize, c: usize) -> b
 /// One stack pass like the monotone chain checks every triple except the two that straddle the
 /// seam (last, first); those are re-checked until both pass. Every vertex is pushed and removed at
 /// most once, so the pass is linear.
-pub(crate) fn remove_redundant_cyclic<N: Scalar>(points: &[Point2<N>], hull: &mut Vec<usize>, tol: N) {
+pub(crate) fn remove_redundant_cyclic<N: Scalar>(
+    points: &[Point2<N>],
+    hull: &mut Vec<usize>,
+    tol: N,
+) {
     if hull.len() < 3 {
         return;
     }

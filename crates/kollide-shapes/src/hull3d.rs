@@ -118,7 +118,7 @@ pub fn hull_tolerance_3d<N: Scalar>(points: &[Point3<N>]) -> N {
 }
 
 /// `points` moved so that their axis-aligned bounding box is centred on the origin.
-fn centred<N: Scalar>(points: &[Point3<N>]) -> Vec<Point3<N>> {
+pub(crate) fn centred<N: Scalar>(points: &[Point3<N>]) -> Vec<Point3<N>> {
     let Some(first) = points.first() else { return Vec::new() };
     let (mut lo, mut hi) = (*first, *first);
     for p in points {

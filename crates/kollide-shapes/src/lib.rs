@@ -28,8 +28,13 @@
 //! `kollide-narrowphase`.
 //!
 //! **Architecture invariant:** a constructed shape is valid. Constructors return
-//! `Result<_, ShapeError>` and reject NaN, infinite, non-positive and degenerate input, so
-//! queries never re-validate.
+//! `Result<_, ShapeError>` and reject NaN, infinite, non-positive and degenerate input, and
+//! anything outside the scalar type's envelope (sizes in
+//! [`Scalar::MIN_SIZE`](kollide_math::Scalar::MIN_SIZE)..=[`Scalar::MAX_SIZE`](kollide_math::Scalar::MAX_SIZE),
+//! coordinates up to [`Scalar::MAX_COORDINATE`](kollide_math::Scalar::MAX_COORDINATE); see
+//! `docs/conventions.md`), so queries never re-validate. Fields that carry an invariant are
+//! private and read through accessors of the same name (`Ball::radius()`,
+//! `Cuboid::half_extents()`, `Segment::a()`, ...); constructors are the only way in.
 
 mod aabb;
 mod ball;

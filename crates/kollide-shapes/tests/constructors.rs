@@ -96,7 +96,10 @@ fn random_convex<N: Scalar>(rng: &mut ChaCha8Rng, n: usize) -> Vec<Point2<N>> {
         }
     }
     angles.sort_by(f64::total_cmp);
-    angles.iter().map(|a| Point2::new(N::lit(cx + rx * a.cos()), N::lit(cy + ry * a.sin()))).collect()
+    angles
+        .iter()
+        .map(|a| Point2::new(N::lit(cx + rx * a.cos()), N::lit(cy + ry * a.sin())))
+        .collect()
 }
 
 /// Adds repeated vertices and points on (or within an ulp or two of) the edges, then rotates the
@@ -110,7 +113,8 @@ fn noisy_outline<N: Scalar>(rng: &mut ChaCha8Rng, clean: &[Point2<N>]) -> Vec<Po
         if rng.random_bool(0.3) {
             out.push(a);
         }
-        let mut ts: Vec<f64> = (0..rng.random_range(0..4)).map(|_| rng.random_range(0.05..0.95)).collect();
+        let mut ts: Vec<f64> =
+            (0..rng.random_range(0..4)).map(|_| rng.random_range(0.05..0.95)).collect();
         ts.sort_by(f64::total_cmp);
         for t in ts {
             out.push(a + (b - a) * N::lit(t));
@@ -186,7 +190,10 @@ fn from_convex_polyline_errors() {
         xy.iter().map(|&(x, y)| Point2::new(x, y)).collect()
     };
     let dent = p(&[(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (1.0, 1.9), (0.0, 2.0)]);
-    assert_eq!(ConvexPolygon::from_convex_polyline(&dent), Err(ShapeError::NotConvex { vertex: 3 }));
+    assert_eq!(
+        ConvexPolygon::from_convex_polyline(&dent),
+        Err(ShapeError::NotConvex { vertex: 3 })
+    );
     // A reflex corner far from any chord.
     let arrow = p(&[(0.0, 0.0), (2.0, 1.0), (0.0, 2.0), (0.5, 1.0)]);
     assert!(matches!(
@@ -195,16 +202,25 @@ fn from_convex_polyline_errors() {
     ));
     // Doubling back along a side: every point is on the boundary, but it is not an outline.
     let back = p(&[(0.0, 0.0), (2.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]);
-    assert!(matches!(ConvexPolygon::from_convex_polyline(&back), Err(ShapeError::NotConvex { .. })));
+    assert!(matches!(
+        ConvexPolygon::from_convex_polyline(&back),
+        Err(ShapeError::NotConvex { .. })
+    ));
     // Going round twice is not an outline.
     let twice = p(&[(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)].repeat(2));
     assert!(ConvexPolygon::from_convex_polyline(&twice).is_err());
     let cw = p(&[(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0)]);
     assert_eq!(ConvexPolygon::from_convex_polyline(&cw), Err(ShapeError::Clockwise));
     let same = p(&[(1.0, 1.0), (1.0, 1.0), (1.0, 1.0)]);
-    assert_eq!(ConvexPolygon::from_convex_polyline(&same), Err(ShapeError::Degenerate("coincident")));
+    assert_eq!(
+        ConvexPolygon::from_convex_polyline(&same),
+        Err(ShapeError::Degenerate("coincident"))
+    );
     let line = p(&[(0.0, 0.0), (1.0, 0.0), (2.0, 1e-17), (3.0, 0.0)]);
-    assert_eq!(ConvexPolygon::from_convex_polyline(&line), Err(ShapeError::Degenerate("collinear")));
+    assert_eq!(
+        ConvexPolygon::from_convex_polyline(&line),
+        Err(ShapeError::Degenerate("collinear"))
+    );
     assert_eq!(
         ConvexPolygon::from_convex_polyline(&p(&[(0.0, 0.0), (1.0, 0.0)])),
         Err(ShapeError::TooFewPoints { got: 2, needed: 3 })

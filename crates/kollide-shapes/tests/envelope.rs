@@ -18,7 +18,12 @@ fn p3<N: Scalar>(x: f64, y: f64, z: f64) -> Point3<N> {
 
 /// `r` is `OutOfEnvelope` for `what`, with `value` and `limit` as given (to the precision of N).
 #[track_caller]
-fn assert_envelope<T: core::fmt::Debug>(r: Result<T, ShapeError>, what: &str, value: f64, limit: f64) {
+fn assert_envelope<T: core::fmt::Debug>(
+    r: Result<T, ShapeError>,
+    what: &str,
+    value: f64,
+    limit: f64,
+) {
     match r {
         Err(ShapeError::OutOfEnvelope { what: w, value: v, limit: l }) => {
             assert_eq!(w, what);
@@ -37,12 +42,7 @@ fn sizes_are_checked<N: Scalar>() {
     assert_envelope(Ball::<N, 3>::new(N::lit(big)), "radius", big, max);
     assert_envelope(Ball::<N, 2>::new(N::lit(small)), "radius", small, min);
     assert!(Ball::<N, 2>::new(N::MIN_SIZE).is_ok() && Ball::<N, 3>::new(N::MAX_SIZE).is_ok());
-    assert_envelope(
-        Cuboid::new(Vec3::new(one, N::lit(big), one)),
-        "half extent",
-        big,
-        max,
-    );
+    assert_envelope(Cuboid::new(Vec3::new(one, N::lit(big), one)), "half extent", big, max);
     assert_envelope(Cuboid::new(Vec2::new(N::lit(small), one)), "half extent", small, min);
     assert_envelope(Cone::new(N::lit(big), one), "half height", big, max);
     assert_envelope(Cone::new(one, N::lit(small)), "radius", small, min);
@@ -113,19 +113,15 @@ fn coordinates_are_checked<N: Scalar>() {
     let square = [p2::<N>(far, 0.0), p2(far + 1.0, 0.0), p2(far + 1.0, 1.0), p2(far, 1.0)];
     assert_envelope(ConvexPolygon::from_convex_ccw(&square), "point 0 coordinate", far, limit);
     assert_envelope(ConvexPolygon::from_hull(&square), "point 0 coordinate", far, limit);
-    assert_envelope(
-        ConvexPolygon::from_convex_polyline(&square),
-        "point 0 coordinate",
-        far,
-        limit,
-    );
-    let cube: Vec<Point3<N>> = (0..8)
-        .map(|i| p3((i & 1) as f64, (i >> 1 & 1) as f64, (i >> 2) as f64 - far))
-        .collect();
+    assert_envelope(ConvexPolygon::from_convex_polyline(&square), "point 0 coordinate", far, limit);
+    let cube: Vec<Point3<N>> =
+        (0..8).map(|i| p3((i & 1) as f64, (i >> 1 & 1) as f64, (i >> 2) as f64 - far)).collect();
     assert_envelope(ConvexPolyhedron::from_points(&cube), "point 0 coordinate", far + 0.0, limit);
     // At the limit itself a shape is legal.
     let at = N::MAX_COORDINATE;
-    assert!(Segment::new(Point2::new(at, N::zero()), Point2::new(at - N::one(), N::zero())).is_ok());
+    assert!(
+        Segment::new(Point2::new(at, N::zero()), Point2::new(at - N::one(), N::zero())).is_ok()
+    );
 }
 
 #[test]
@@ -216,9 +212,6 @@ fn mass_overflow_and_underflow_are_typed_errors() {
 fn coincident_segment_ends_are_refused() {
     let p = p3::<f32>(3.0, -2.0, 1e4);
     assert_eq!(Segment::new(p, p), Err(ShapeError::DuplicatePoints { first: 0, second: 1 }));
-    assert_eq!(
-        Capsule::new(p, p, 1.0),
-        Err(ShapeError::DuplicatePoints { first: 0, second: 1 })
-    );
+    assert_eq!(Capsule::new(p, p, 1.0), Err(ShapeError::DuplicatePoints { first: 0, second: 1 }));
     assert!(matches!(Capsule::<f64, 2>::new_axis(0.0, 1.0), Err(ShapeError::NonPositive { .. })));
 }

@@ -55,10 +55,12 @@ pub fn manifold3<N: Scalar, U: Copy + Default>(
         (S::Cuboid(x), S::Ball(y)) => {
             contact_ball_cuboid::<N, U>(pos_b, y.radius(), pos_a, x, margin).flipped()
         }
-        (S::Ball(x), S::Polyhedron(y)) => {
+        // A flat polygon (two faces) has no inside and no edge arcs on the Gauss map: the
+        // ball-polyhedron and SAT paths assume a solid, so it takes the general path.
+        (S::Ball(x), S::Polyhedron(y)) if !y.is_flat() => {
             contact_ball_polyhedron(pos_a, x.radius(), pos_b, y, margin)
         }
-        (S::Polyhedron(x), S::Ball(y)) => {
+        (S::Polyhedron(x), S::Ball(y)) if !x.is_flat() => {
             contact_ball_polyhedron::<N, U>(pos_b, y.radius(), pos_a, x, margin).flipped()
         }
         (S::Ball(x), S::Capsule(y)) => contact_ball_capsule(pos_a, x.radius(), pos_b, y, margin),
@@ -67,7 +69,9 @@ pub fn manifold3<N: Scalar, U: Copy + Default>(
         }
         (S::Capsule(x), S::Capsule(y)) => contact_capsules(pos_a, x, pos_b, y, margin),
         (S::Cuboid(x), S::Cuboid(y)) => contact_cuboids(pos_a, x, pos_b, y, margin),
-        (S::Polyhedron(x), S::Polyhedron(y)) => contact_polyhedra(pos_a, x, pos_b, y, margin),
+        (S::Polyhedron(x), S::Polyhedron(y)) if !x.is_flat() && !y.is_flat() => {
+            contact_polyhedra(pos_a, x, pos_b, y, margin)
+        }
         _ => contact_convex(pos_a, a, pos_b, b, margin),
     }
 }
