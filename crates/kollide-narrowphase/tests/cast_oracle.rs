@@ -509,6 +509,8 @@ fn hull_planes(pts: &[V], dim: usize) -> Vec<(V, f64)> {
 
 macro_rules! any_shape {
     ($name:ident, $d:literal, [$($v:ident($t:ty)),*]) => {
+        // A test's shapes, one at a time: the size of the largest variant costs nothing.
+        #[allow(clippy::large_enum_variant)]
         enum $name<N: Scalar> {
             $($v($t),)*
         }
