@@ -422,7 +422,7 @@ fn in_ball(rng: &mut ChaCha8Rng, dim: usize) -> V {
 }
 
 /// A placement near the origin (within a few sizes) or far from it (10 to 1000 sizes away).
-fn center<N: Scalar>(rng: &mut ChaCha8Rng, dim: usize, size: f64) -> V {
+fn center(rng: &mut ChaCha8Rng, dim: usize, size: f64) -> V {
     let far = rng.random_bool(0.3);
     let dist = if far { size * log_uniform(rng, 10.0, 1000.0) } else { size * 2.0 };
     in_ball(rng, dim) * dist
@@ -919,7 +919,7 @@ fn rays3<N: Scalar>(seed: u64, cases: usize) -> Tally {
     let mut tally = Tally::default();
     for i in 0..cases {
         let size = log_uniform(&mut rng, 1e-2, 1e2);
-        let c = center::<N>(&mut rng, 3, size);
+        let c = center(&mut rng, 3, size);
         let (shape, pose, geo) = shape3::<N>(&mut rng, i % 9, size, &c);
         let (o, d, max_t) = random_ray(&mut rng, 3, &c, size);
         let ray = Ray { origin: Point3::from(n3::<N>(&o)), dir: n3::<N>(&d) };
@@ -941,7 +941,7 @@ fn rays2<N: Scalar>(seed: u64, cases: usize) -> Tally {
     let mut tally = Tally::default();
     for i in 0..cases {
         let size = log_uniform(&mut rng, 1e-2, 1e2);
-        let c = center::<N>(&mut rng, 2, size);
+        let c = center(&mut rng, 2, size);
         let (shape, pose, geo) = shape2::<N>(&mut rng, i % 7, size, &c);
         let (o, d, max_t) = random_ray(&mut rng, 2, &c, size);
         let ray = Ray { origin: Point2::from(n2::<N>(&o)), dir: n2::<N>(&d) };
@@ -1269,7 +1269,7 @@ fn polytope_casts3<N: Scalar>(seed: u64, cases: usize) -> CastTally {
     let kinds = [2usize, 5, 6, 7];
     for i in 0..cases {
         let (sa, sb) = pair_sizes(&mut rng);
-        let ca = center::<N>(&mut rng, 3, sa);
+        let ca = center(&mut rng, 3, sa);
         let a = body3::<N>(&mut rng, kinds[i % 4], sa, &ca);
         let dir = unit(&mut rng, 3);
         let cb = ca + dir * (sa + sb) * rng.random_range(0.3..2.5);
@@ -1416,7 +1416,7 @@ fn polytope_casts2<N: Scalar>(seed: u64, cases: usize) -> CastTally {
     let kinds = [2usize, 3, 4, 5];
     for i in 0..cases {
         let (sa, sb) = pair_sizes(&mut rng);
-        let ca = center::<N>(&mut rng, 2, sa);
+        let ca = center(&mut rng, 2, sa);
         let a = body2::<N>(&mut rng, kinds[i % 4], sa, &ca);
         let dir = unit(&mut rng, 2);
         let cb = ca + dir * (sa + sb) * rng.random_range(0.3..2.5);
@@ -1495,7 +1495,7 @@ fn ball_casts<N: Scalar>(seed: u64, cases: usize, dim: usize) -> CastTally {
     for i in 0..cases {
         let (sa, sb) = pair_sizes(&mut rng);
         let (ra, rb) = (rd::<N>(sa), rd::<N>(sb));
-        let ca = center::<N>(&mut rng, dim, sa).map(rd::<N>);
+        let ca = center(&mut rng, dim, sa).map(rd::<N>);
         let axis = unit(&mut rng, dim);
         let touching = i % 5 == 0;
         let dist = if touching { ra + rb } else { (ra + rb) * rng.random_range(0.3..2.5) };
@@ -1575,7 +1575,7 @@ fn directional3<N: Scalar>(seed: u64, cases: usize) -> (usize, usize) {
     let (mut checked, mut apart) = (0, 0);
     for i in 0..cases {
         let (sa, sb) = pair_sizes(&mut rng);
-        let ca = center::<N>(&mut rng, 3, sa);
+        let ca = center(&mut rng, 3, sa);
         let a = body3::<N>(&mut rng, kinds[i % 2], sa, &ca);
         let cb = ca + in_ball(&mut rng, 3) * (sa + sb) * 0.8;
         let b = body3::<N>(&mut rng, kinds[(i / 2) % 4], sb, &cb);
