@@ -3,10 +3,15 @@
 //!
 //! All of them place B in A's local frame (`pos_ab = pos_a⁻¹ · pos_b`) and run on the Minkowski
 //! difference of the shapes' *cores* (see `kollide_shapes::SupportMap`): the radii of balls,
-//! capsules and rounded shapes are added at the end. So two capsules whose axes are 1 mm apart
-//! are solved by GJK alone, exactly, and EPA runs only when the cores themselves overlap.
-//! Working in A's frame keeps the arithmetic near the origin, which is what makes results
-//! 10 km from the world origin as accurate as at the origin.
+//! capsules and rounded shapes are added at the end, and EPA runs only when the cores themselves
+//! overlap. Pairs whose cores are both points or segments (balls, capsules, segments) skip GJK
+//! altogether for the closed form of `segment_cores`. Working in A's frame keeps the arithmetic
+//! near the origin, which is what makes results 10 km from the world origin as accurate as at the
+//! origin.
+//!
+//! GJK's "apart" needs a proof, a separating plane (its lower bound). When GJK stalls without one
+//! (rounding on a thin or far-reaching Minkowski difference), EPA is run on its simplex: EPA's
+//! polytope lies inside the difference, so a positive depth proves the overlap.
 
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
