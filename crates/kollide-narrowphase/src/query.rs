@@ -203,8 +203,7 @@ where
         GjkOutcome::Intersecting => true,
         GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
             // Unproven: the contact query settles it.
-            contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
-                .is_some_and(|c| c.separation <= N::zero())
+            settle(pos_a, a, pos_b, b, settings).is_some_and(|c| c.separation <= N::zero())
         }
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,
     };
@@ -383,6 +382,26 @@ where
     })
 }
 
+/// The full contact query, for a boolean or distance query whose GJK run stalled without a
+/// proof (rare: kept out of line so that the fast paths stay small).
+#[cold]
+#[inline(never)]
+fn settle<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
+}
+
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
 /// no progress, or it hit its cap) before finding a separating plane farther than the touching
 /// tolerance.
@@ -493,7 +512,7 @@ where
         GjkOutcome::Intersecting => (N::zero(), g.status),
         GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
             // Unproven: the contact query settles it.
-            match contact_gjk(pos_a, a, pos_b, b, N::MAX, settings) {
+            match settle(pos_a, a, pos_b, b, settings) {
                 Some(c) => (c.separation.max_of(N::zero()), c.status),
                 None => (N::zero(), g.status),
             }
