@@ -13,7 +13,8 @@
 //! * [`manifold`]: contact manifolds (SAT with Sutherland–Hodgman clipping, circle cases) and
 //!   the dispatchers [`manifold2`] and [`manifold3`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
-//!   queries, with rounded shapes handled as core + radius.
+//!   queries, with rounded shapes handled as core + radius, and pairs of balls, capsules and
+//!   segments in closed form (`segment_cores`).
 //! * [`draw`]: debug drawing of Minkowski differences, GJK simplices, EPA iterations and manifolds
 //!   (reference and incident faces), through `kollide-draw`.
 //!

@@ -3,10 +3,15 @@
 //!
 //! All of them place B in A's local frame (`pos_ab = pos_a⁻¹ · pos_b`) and run on the Minkowski
 //! difference of the shapes' *cores* (see `kollide_shapes::SupportMap`): the radii of balls,
-//! capsules and rounded shapes are added at the end. So two capsules whose axes are 1 mm apart
-//! are solved by GJK alone, exactly, and EPA runs only when the cores themselves overlap.
-//! Working in A's frame keeps the arithmetic near the origin, which is what makes results
-//! 10 km from the world origin as accurate as at the origin.
+//! capsules and rounded shapes are added at the end, and EPA runs only when the cores themselves
+//! overlap. Pairs whose cores are both points or segments (balls, capsules, segments) skip GJK
+//! altogether for the closed form of `segment_cores`. Working in A's frame keeps the arithmetic
+//! near the origin, which is what makes results 10 km from the world origin as accurate as at the
+//! origin.
+//!
+//! GJK's "apart" needs a proof, a separating plane (its lower bound). When GJK stalls without one
+//! (rounding on a thin or far-reaching Minkowski difference), EPA is run on its simplex: EPA's
+//! polytope lies inside the difference, so a positive depth proves the overlap.
 
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
@@ -198,8 +203,7 @@ where
         GjkOutcome::Intersecting => true,
         GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
             // Unproven: the contact query settles it.
-            contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
-                .is_some_and(|c| c.separation <= N::zero())
+            settle(pos_a, a, pos_b, b, settings).is_some_and(|c| c.separation <= N::zero())
         }
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,
     };
@@ -378,6 +382,26 @@ where
     })
 }
 
+/// The full contact query, for a boolean or distance query whose GJK run stalled without a
+/// proof (rare: kept out of line so that the fast paths stay small).
+#[cold]
+#[inline(never)]
+fn settle<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
+}
+
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
 /// no progress, or it hit its cap) before finding a separating plane farther than the touching
 /// tolerance.
@@ -488,7 +512,7 @@ where
         GjkOutcome::Intersecting => (N::zero(), g.status),
         GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
             // Unproven: the contact query settles it.
-            match contact_gjk(pos_a, a, pos_b, b, N::MAX, settings) {
+            match settle(pos_a, a, pos_b, b, settings) {
                 Some(c) => (c.separation.max_of(N::zero()), c.status),
                 None => (N::zero(), g.status),
             }

@@ -92,9 +92,9 @@ fn local_contact<N: Scalar, const D: usize>(
         .fold(N::zero(), |m, c| m.max_of(c));
     let tiny = N::EPSILON * N::lit(64.0) * extent;
     if D == 2
-        && let Some((normal, core_sep, on_a, on_b)) = crossing_2d(p, q, dist <= tiny, tiny)
+        && let Some(c) = crossing_2d(p, q, dist <= tiny, tiny, (ra, rb))
     {
-        return grow(normal, core_sep, on_a, on_b, ra, rb);
+        return c;
     }
     if dist > tiny {
         let n = d / dist;
@@ -220,8 +220,8 @@ fn perpendicular<N: Scalar, const D: usize>(u: &Vector<N, D>) -> Vector<N, D> {
     }
 }
 
-/// Two 2D segments that cross or touch (not parallel): the normal and separation (`≤ 0`) of the
-/// nearest edge of their Minkowski difference, and the witness points on each. `None` when they
+/// Two 2D segments that cross or touch (not parallel): the contact along the nearest edge of
+/// their Minkowski difference (separation `≤ −r_a − r_b`), with witness points on each. `None` when they
 /// are apart, parallel or either is a point. `touching` (their closest points coincide within
 /// rounding) skips the crossing test, which rounding can get wrong for touching segments.
 fn crossing_2d<N: Scalar, const D: usize>(
@@ -229,7 +229,8 @@ fn crossing_2d<N: Scalar, const D: usize>(
     q: &[Point<N, D>; 2],
     touching: bool,
     tiny: N,
-) -> Option<(Vector<N, D>, N, Point<N, D>, Point<N, D>)> {
+    (ra, rb): (N, N),
+) -> Option<Local<N, D>> {
     let cross = |u: &Vector<N, D>, v: &Vector<N, D>| u[0] * v[1] - u[1] * v[0];
     let (da, db) = (p[1] - p[0], q[1] - q[0]);
     let (la, lb) = (da.norm(), db.norm());
@@ -271,11 +272,7 @@ fn crossing_2d<N: Scalar, const D: usize>(
         if s[0].coords.dot(&n) * sign >= s[1].coords.dot(&n) * sign { 0 } else { 1 }
     };
     let end = if on_a_end { end(p, N::one()) } else { end(q, -N::one()) };
-    Some(if on_a_end {
-        let on_a = p[end];
-        (n, core_sep, on_a, on_a + n * core_sep)
-    } else {
-        let on_b = q[end];
-        (n, core_sep, on_b - n * core_sep, on_b)
-    })
+    let (on_a, on_b) =
+        if on_a_end { (p[end], p[end] + n * core_sep) } else { (q[end] - n * core_sep, q[end]) };
+    Some(grow(n, core_sep, on_a, on_b, ra, rb))
 }

@@ -519,6 +519,13 @@ fn curved_pairs<N: Scalar>(seed: u64, count: usize, accuracy: bool) -> (usize, u
         let err = (r.point_b - r.point_a).map(|x| x.to_f64())
             - r.normal.map(|x| x.to_f64()) * r.separation.to_f64();
         assert!(err.norm() <= tol, "{what}: flipped point_b − point_a off by {}", err.norm());
+        // Within the margin, whatever the status: a contact beyond it is not returned.
+        for margin in [0.0, sep.abs() * 0.5] {
+            if let Some(m) = contact(&pa, &a, &pb, &b, N::lit(margin), &settings) {
+                let s = m.separation.to_f64();
+                assert!(s <= margin + tol, "{what}: margin {margin}, got {m:?}");
+            }
+        }
         if accuracy {
             let attained = gap(&pa, &a, &pb, &b, &n);
             assert!((attained - sep).abs() <= tol, "{what}: gap along the normal {attained}");
