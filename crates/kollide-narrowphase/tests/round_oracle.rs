@@ -76,9 +76,9 @@ impl<N: Scalar, const D: usize> Round<N, D> {
     fn core(&self) -> ([Point<f64, D>; 2], f64) {
         let f = |p: &Point<N, D>| Point::from(p.coords.map(|x| x.to_f64()));
         match self {
-            Round::Ball(b) => ([Point::origin(); 2], b.radius.to_f64()),
-            Round::Capsule(c) => ([f(&c.segment.a), f(&c.segment.b)], c.radius.to_f64()),
-            Round::Segment(s) => ([f(&s.a), f(&s.b)], 0.0),
+            Round::Ball(b) => ([Point::origin(); 2], b.radius().to_f64()),
+            Round::Capsule(c) => ([f(&c.segment().a()), f(&c.segment().b())], c.radius().to_f64()),
+            Round::Segment(s) => ([f(&s.a()), f(&s.b())], 0.0),
         }
     }
 }
