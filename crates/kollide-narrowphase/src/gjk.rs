@@ -146,13 +146,12 @@ where
                 };
             }
         }
-        if vv - vw <= rel * vv || simplex.contains(&w.point) {
-            return GjkResult {
-                outcome: GjkOutcome::Separated { v, lower_bound: lower_bound.max_of(N::zero()) },
-                simplex,
-                status: Status::Converged,
-                iterations: iteration,
-            };
+        let closed = vv - vw <= rel * vv;
+        if closed || simplex.contains(&w.point) {
+            // A support point already in the simplex with the gap still open means the
+            // reduction's `v` is off by rounding: the separation is not proven.
+            let status = if closed { Status::Converged } else { Status::Degenerate };
+            return stalled(simplex, v, lower_bound.max_of(N::zero()), status, iteration);
         }
         let previous = simplex;
         let (inside, v_new) = simplex.push_and_reduce(V::from_support(&w));
@@ -168,12 +167,8 @@ where
             // No progress: rounding has the last word. The previous simplex is the better one.
             // When the bounds are already close this is ordinary convergence.
             let gap_ok = vv - vw <= rel.sqrt() * vv;
-            return GjkResult {
-                outcome: GjkOutcome::Separated { v, lower_bound },
-                simplex: previous,
-                status: if gap_ok { Status::Converged } else { Status::Degenerate },
-                iterations: iteration,
-            };
+            let status = if gap_ok { Status::Converged } else { Status::Degenerate };
+            return stalled(previous, v, lower_bound, status, iteration);
         }
         v = v_new;
     }
@@ -183,4 +178,41 @@ where
         status: Status::IterationCap,
         iterations: settings.gjk_max_iterations,
     }
+}
+
+/// The result of a run that stopped making progress with `v` as its closest point. When the gap
+/// is still open (`status` not converged) and `|v|` is within the rounding noise of the
+/// simplex's coordinates, the origin is on the simplex as far as this arithmetic can tell: the
+/// sets touch (or overlap, which EPA then measures), and "separated" would be a guess. A larger
+/// `|v|` with an open gap stays separated but [`Status::Degenerate`]: `|v|` is an upper bound
+/// on the distance, and the caller may fall back to an exact method.
+#[cold]
+fn stalled<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    simplex: Simplex<N, D, V>,
+    v: Vector<N, D>,
+    lower_bound: N,
+    status: Status,
+    iterations: u32,
+) -> GjkResult<N, D, V> {
+    let outcome = if status != Status::Converged && v.norm() <= rounding_noise(&simplex) {
+        GjkOutcome::Intersecting
+    } else {
+        GjkOutcome::Separated { v, lower_bound }
+    };
+    let status = if matches!(outcome, GjkOutcome::Intersecting) { Status::Converged } else { status };
+    GjkResult { outcome, simplex, status, iterations }
+}
+
+/// The rounding noise of a closest point computed from these simplex points: a few ulps of
+/// their largest coordinate (the reduction subtracts and weighs points of that size).
+pub(crate) fn rounding_noise<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    simplex: &Simplex<N, D, V>,
+) -> N {
+    let mut m = N::zero();
+    for p in simplex.points() {
+        for x in p.point().iter() {
+            m = m.max_of(x.abs());
+        }
+    }
+    m * N::EPSILON * N::lit(16.0)
 }

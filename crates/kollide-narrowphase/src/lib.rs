@@ -37,6 +37,7 @@ mod gjk;
 pub mod manifold;
 mod polygon_depth;
 mod query;
+mod sat;
 mod simplex;
 mod status;
 

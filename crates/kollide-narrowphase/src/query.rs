@@ -12,6 +12,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::cso::SmallHullDifference;
+use crate::sat::core_sat;
 use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
@@ -187,17 +188,24 @@ where
         let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
         (gjk_with::<_, D, _, Vector<N, D>>(&md, &dir, radii, touch, settings), md.hints())
     };
-    let intersecting = match g.outcome {
+    let mut intersecting = match g.outcome {
         GjkOutcome::Intersecting => true,
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,
     };
+    let mut status = g.status;
+    if status != Status::Converged
+        && let Some(s) = core_sat(a, b, &pos_ab)
+    {
+        // GJK stalled without a proof either way: the exact answer decides.
+        (intersecting, status) = (s.separation <= radii + touch, Status::Converged);
+    }
     if let Some(c) = cache {
         if let GjkOutcome::Separated { v, .. } = g.outcome {
             c.dir = -v;
         }
         c.hints = hints;
     }
-    Intersection { intersecting, status: g.status }
+    Intersection { intersecting, status }
 }
 
 /// The signed contact between two shapes, if their separation is at most `margin`.
@@ -255,13 +263,30 @@ where
 {
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
-    let c = if let Some(hull) = b.small_hull() {
+    let mut c = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
         contact_on(&cso, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
     } else {
         let md = MinkowskiDifference::new(a, b, pos_ab);
         contact_on(&md, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
     };
+    if c.status != Status::Converged
+        && let Some(s) = core_sat(a, b, &pos_ab)
+    {
+        // GJK or EPA stalled on rounding: the exact answer replaces their estimate.
+        let separation = s.separation - (ra + rb);
+        if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
+            return None;
+        }
+        let n = s.normal;
+        c = LocalContact {
+            point_a: Point::from(s.point_a + n * ra),
+            point_b: Point::from(s.point_b - n * rb),
+            normal: n,
+            separation,
+            status: Status::Converged,
+        };
+    }
     Some(ShapeContact {
         point_a: pos_a.transform_point(&c.point_a),
         point_b: pos_a.transform_point(&c.point_b),
@@ -430,6 +455,13 @@ where
     } else {
         gjk(&MinkowskiDifference::new(a, b, pos_ab), &dir, N::MAX, touch, settings)
     };
+    if g.status != Status::Converged
+        && let Some(s) = core_sat(a, b, &pos_ab)
+        && s.separation <= radii + touch
+    {
+        // GJK stalled; the exact test proves the shapes overlap or touch.
+        return (N::zero(), Status::Converged);
+    }
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),

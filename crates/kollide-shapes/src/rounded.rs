@@ -112,6 +112,12 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn core_is_point(&self) -> bool {
         self.inner.core_is_point()
     }
+
+    /// The inner shape's core polytope, if any.
+    #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, D>> {
+        self.inner.polytope()
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

@@ -86,6 +86,10 @@ macro_rules! impl_shape_enum {
             fn core_is_point(&self) -> bool {
                 delegate!(self, s => s.core_is_point(), [$($v),*])
             }
+            #[inline]
+            fn polytope(&self) -> Option<&dyn crate::Polytope<N, $d>> {
+                delegate!(self, s => s.polytope(), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {
