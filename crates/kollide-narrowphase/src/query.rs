@@ -270,14 +270,15 @@ where
         let md = MinkowskiDifference::new(a, b, pos_ab);
         contact_on(&md, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
     };
-    if c.status != Status::Converged
+    if (c.status != Status::Converged || std::env::var("ALWAYS_SAT").is_ok())
         && let Some(s) = core_sat(a, b, &pos_ab)
     {
-        // GJK or EPA stalled on rounding: the exact answer replaces their estimate.
         let separation = s.separation - (ra + rb);
         if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
+            // Proven farther apart than `margin`.
             return None;
         }
+        // GJK or EPA stalled on rounding: the exact answer replaces their estimate.
         let n = s.normal;
         c = LocalContact {
             point_a: Point::from(s.point_a + n * ra),
@@ -287,13 +288,22 @@ where
             status: Status::Converged,
         };
     }
-    Some(ShapeContact {
+    Some(finish_contact(pos_a, c))
+}
+
+/// A contact found in A's frame, moved to the world.
+#[inline]
+fn finish_contact<N: Scalar, const D: usize, P: Pose<N, D>>(
+    pos_a: &P,
+    c: LocalContact<N, D>,
+) -> ShapeContact<N, D> {
+    ShapeContact {
         point_a: pos_a.transform_point(&c.point_a),
         point_b: pos_a.transform_point(&c.point_b),
         normal: pos_a.transform_vector(&c.normal),
         separation: c.separation,
         status: c.status,
-    })
+    }
 }
 
 /// A [`ShapeContact`] still in A's local frame, as [`contact_on`] finds it.
@@ -457,10 +467,9 @@ where
     };
     if g.status != Status::Converged
         && let Some(s) = core_sat(a, b, &pos_ab)
-        && s.separation <= radii + touch
     {
-        // GJK stalled; the exact test proves the shapes overlap or touch.
-        return (N::zero(), Status::Converged);
+        // GJK stalled on rounding: the exact answer replaces its estimate.
+        return ((s.separation - radii).max_of(N::zero()), Status::Converged);
     }
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.

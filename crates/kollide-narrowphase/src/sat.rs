@@ -20,7 +20,9 @@
 //! orientations) is the exact signed distance when the shapes overlap (minus the penetration
 //! depth) and a lower bound when they are apart. Every candidate costs one scan of both vertex
 //! lists; the sums are done in `f64` whatever the scalar, from the same inputs, so the answer is
-//! exact to the rounding of those inputs. The work grows as (axes × vertices), so pairs beyond a
+//! exact to the rounding of those inputs. When the shapes are apart, SAT's separation is only a
+//! lower bound (a vertex can face an edge), so the distance and closest points come from GJK run
+//! in `f64` on the same vertex lists. The work grows as (axes × vertices), so pairs beyond a
 //! fixed budget (large hulls) are left to GJK and EPA's own answer and status.
 
 use kollide_math::{Pose, Scalar, Vector};
@@ -29,9 +31,9 @@ use kollide_shapes::Polytope;
 /// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
 const WORK_BUDGET: usize = 1 << 18;
 
-/// The answer of [`sat`], in A's frame: the best axis `normal` (from A to B), its separation
-/// (negative when the polytopes overlap) and witness points on the supporting planes of A and B
-/// along it, with `point_b − point_a = separation · normal`.
+/// The answer of [`sat`], in A's frame: the signed distance (negative when the polytopes overlap),
+/// the unit normal from A to B (the best axis when they overlap) and witness points on A and B,
+/// with `point_b − point_a = separation · normal`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SatContact<N: Scalar, const D: usize> {
     pub separation: N,
@@ -119,9 +121,67 @@ pub(crate) fn sat<N: Scalar, const D: usize, P: Pose<N, D>>(
     if s == f64::MIN {
         return None;
     }
-    let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
     let back = |v: &Vector<f64, D>| v.map(N::lit);
+    if s > 0.0 {
+        // Apart: SAT's separation is only a lower bound (short of vertex–edge distances); GJK
+        // on the same vertices in `f64` gives the distance and its closest points.
+        let vb: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
+        if let Some((dist, n, pa, pb)) = cloud_distance(&va, &vb, &t)
+            && dist >= s
+        {
+            return Some(SatContact {
+                separation: N::lit(dist),
+                normal: back(&n),
+                point_a: back(&pa),
+                point_b: back(&pb),
+            });
+        }
+    }
+    let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
     Some(SatContact { separation: N::lit(s), normal: back(&n), point_a: back(&pa), point_b: back(&pb) })
+}
+
+/// The vertex lists of two polytopes, B's already placed in A's frame, as the CSO `A − B`.
+struct Clouds<'v, const D: usize> {
+    a: &'v [Vector<f64, D>],
+    b: &'v [Vector<f64, D>],
+}
+
+impl<const D: usize> crate::Cso<f64, D> for Clouds<'_, D> {
+    fn support(&self, dir: &Vector<f64, D>) -> kollide_shapes::SupportPoint<f64, D> {
+        let arg_max = |ps: &[Vector<f64, D>], d: &Vector<f64, D>| {
+            let mut best = ps[0];
+            for p in &ps[1..] {
+                if p.dot(d) > best.dot(d) {
+                    best = *p;
+                }
+            }
+            best
+        };
+        kollide_shapes::SupportPoint::new(
+            kollide_math::Point::from(arg_max(self.a, dir)),
+            kollide_math::Point::from(arg_max(self.b, &-dir)),
+        )
+    }
+}
+
+/// The distance of two disjoint polytopes given by their vertices (in one frame), by GJK in
+/// `f64`: `(distance, unit normal from A to B, closest point on A, on B)`, or `None` when GJK
+/// finds them touching.
+fn cloud_distance<const D: usize>(
+    a: &[Vector<f64, D>],
+    b: &[Vector<f64, D>],
+    dir: &Vector<f64, D>,
+) -> Option<(f64, Vector<f64, D>, Vector<f64, D>, Vector<f64, D>)> {
+    let settings = crate::QuerySettings::<f64>::default();
+    let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
+    match g.outcome {
+        crate::GjkOutcome::Separated { v, .. } if v.norm() > 0.0 => {
+            let (pa, pb) = g.witnesses();
+            Some((v.norm(), -v / v.norm(), pa, pb))
+        }
+        _ => None,
+    }
 }
 
 /// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane

@@ -286,7 +286,12 @@ fn class_params(class: &str, rng: &mut ChaCha8Rng, far: f64) -> (f64, f64, f64, 
     // (size A, size B, aspect, centre offset magnitude, gap target or NaN for "overlap random")
     let size = 10f64.powf(rng.random_range(-1.0..1.0));
     match class {
-        "ratio" => (size * 50.0, size * 50.0 * 1e-4 * rng.random_range(1.0..4.0), 1.0, 0.0, -rng.random_range(0.1..0.9) * size * 50.0 * 1e-4),
+        "ratio" => {
+            // Sizes 10..100 against 1e-3..1e-2 (10⁴:1), the small one sunk by a fraction of it.
+            let big = 10f64.powf(rng.random_range(1.0..2.0));
+            let small = big * 1e-4;
+            (big, small, 1.0, 0.0, -rng.random_range(0.1..0.9) * small)
+        }
         "sliver" => (size, size * rng.random_range(0.5..1.5), 1000.0, 0.0, -rng.random_range(0.0..1.0) * size * 2e-3),
         "far" => (size, size, 1.0, far * 10f64.powf(rng.random_range(-2.0..0.0)), rng.random_range(-0.5..0.1) * size),
         "touching" => (size, size * rng.random_range(0.1..2.0), 1.0, 0.0, 0.0),
@@ -435,9 +440,13 @@ fn check<N: Scalar, const D: usize, P: Pose<N, D>, S: kollide_shapes::SupportMap
     let only_identity = bad.len() == 1 && bad[0].starts_with("identity");
     if !bad.is_empty() && !only_identity {
         let key = label.split(" #").next().unwrap_or("").to_string() + " " + label.rsplit(' ').next().unwrap_or("");
-        *t.by_class.entry(key).or_insert(0) += 1;
+        let k = t.by_class.entry(key).or_insert(0);
+        *k += 1;
+        if *k <= 2 {
+            t.worst.push(format!("{label}: d={d:e} {}", bad.join("; ")));
+        }
     }
-    if !bad.is_empty() && !only_identity && t.worst.len() < 40 {
+    if false {
         t.worst.push(format!("{label}: d={d:e} {}", bad.join("; ")));
     }
 }
@@ -456,7 +465,18 @@ fn run<N: Scalar>(cases_per_class: usize, far: f64) -> Tally {
                 let c = case3::<N>(class, &mut rng, far);
                 let d = signed_distance(&poly3(&c.a, &c.pa, &c.pa), &poly3(&c.b, &c.pb, &c.pa));
                 let size = kollide_shapes::SupportMap::<N, 3>::bounding_radius(&c.a).to_f64().min(kollide_shapes::SupportMap::<N, 3>::bounding_radius(&c.b).to_f64());
-                check(&mut t, &format!("3d {class} #{i} {}-{}", kind3(&c.a), kind3(&c.b)), &c.a, &c.pa, &c.b, &c.pb, d, size);
+                let label = format!("3d {class} #{i} {}-{}", kind3(&c.a), kind3(&c.b));
+                if std::env::var("ORACLE_DEBUG").is_ok_and(|l| label.starts_with(&l)) {
+                    let (oa, ob) = (poly3(&c.a, &c.pa, &c.pa), poly3(&c.b, &c.pb, &c.pa));
+                    let k = closest_points(&c.pa, &c.a, &c.pb, &c.b, &QuerySettings::<N>::default());
+                    let t0 = iso3_f64(&c.pa).translation.vector;
+                    let pa = k.point_a.coords.map(|x| x.to_f64()) - t0;
+                    let pb = k.point_b.coords.map(|x| x.to_f64()) - t0;
+                    let outside = |p: &Poly<3>, q: &Vec3<f64>| p.normals.iter().map(|n| { let n = n.normalize(); n.dot(q) - p.v.iter().map(|v| v.dot(&n)).fold(f64::MIN, f64::max) }).fold(f64::MIN, f64::max);
+                    println!("{label}: d={d} sat={} brute={} k.sep={} pa out of A {} pb out of B {} |pb-pa|={}", sat(&oa, &ob), brute_distance(&oa, &ob), k.separation, outside(&oa, &pa), outside(&ob, &pb), (pb - pa).norm());
+                    println!("A={:?}\nB={:?}", oa.v, ob.v);
+                }
+                check(&mut t, &label, &c.a, &c.pa, &c.b, &c.pb, d, size);
             }
         }
     }
