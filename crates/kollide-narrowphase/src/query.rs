@@ -12,7 +12,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::cso::SmallHullDifference;
-use crate::sat::core_sat;
+use crate::sat::exact;
 use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
 /// Warm-start data for GJK kept between frames for one pair: the last separating direction and
@@ -194,7 +194,7 @@ where
     };
     let mut status = g.status;
     if status != Status::Converged
-        && let Some(s) = core_sat(a, b, &pos_ab)
+        && let Some(s) = exact(pos_a, a, pos_b, b)
     {
         // GJK stalled without a proof either way: the exact answer decides.
         (intersecting, status) = (s.separation <= radii + touch, Status::Converged);
@@ -263,32 +263,51 @@ where
 {
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
-    let mut c = if let Some(hull) = b.small_hull() {
+    let c = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
         contact_on(&cso, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
     } else {
         let md = MinkowskiDifference::new(a, b, pos_ab);
         contact_on(&md, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
     };
-    if (c.status != Status::Converged || std::env::var("ALWAYS_SAT").is_ok())
-        && let Some(s) = core_sat(a, b, &pos_ab)
+    if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, settings))
+        && let Some(s) = exact(pos_a, a, pos_b, b)
     {
+        // GJK or EPA stalled on rounding, or could not resolve the smaller shape: the exact
+        // answer replaces their estimate.
         let separation = s.separation - (ra + rb);
         if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
             // Proven farther apart than `margin`.
             return None;
         }
-        // GJK or EPA stalled on rounding: the exact answer replaces their estimate.
         let n = s.normal;
-        c = LocalContact {
+        return Some(ShapeContact {
             point_a: Point::from(s.point_a + n * ra),
             point_b: Point::from(s.point_b - n * rb),
             normal: n,
             separation,
             status: Status::Converged,
-        };
+        });
     }
     Some(finish_contact(pos_a, c))
+}
+
+/// `true` when rounding in A's frame, a few ulps of the pair's largest coordinate, exceeds the
+/// accuracy the *smaller* shape calls for (the relative length tolerance times its size): a
+/// tiny box on a huge one, where GJK and EPA converge on numbers rounded at the huge one's
+/// scale. Never for shapes of similar sizes near each other, nor in `f64` short of a ratio of
+/// about 10⁶.
+#[inline]
+fn too_coarse<N, const D: usize, P, A, B>(pos_ab: &P, a: &A, b: &B, settings: &QuerySettings<N>) -> bool
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let (ra, rb) = (a.bounding_radius(), b.bounding_radius());
+    let reach = pos_ab.translation().norm() + ra + rb;
+    reach * N::EPSILON * N::lit(8.0) > settings.tolerances.relative_length * ra.min_of(rb)
 }
 
 /// A contact found in A's frame, moved to the world.
@@ -466,7 +485,7 @@ where
         gjk(&MinkowskiDifference::new(a, b, pos_ab), &dir, N::MAX, touch, settings)
     };
     if g.status != Status::Converged
-        && let Some(s) = core_sat(a, b, &pos_ab)
+        && let Some(s) = exact(pos_a, a, pos_b, b)
     {
         // GJK stalled on rounding: the exact answer replaces its estimate.
         return ((s.separation - radii).max_of(N::zero()), Status::Converged);

@@ -31,9 +31,9 @@ use kollide_shapes::Polytope;
 /// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
 const WORK_BUDGET: usize = 1 << 18;
 
-/// The answer of [`sat`], in A's frame: the signed distance (negative when the polytopes overlap),
+/// The exact answer: the signed distance (negative when the polytopes overlap),
 /// the unit normal from A to B (the best axis when they overlap) and witness points on A and B,
-/// with `point_b − point_a = separation · normal`.
+/// with `point_b − point_a = separation · normal` (in [`sat`]'s frame, or in the world).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SatContact<N: Scalar, const D: usize> {
     pub separation: N,
@@ -42,40 +42,37 @@ pub(crate) struct SatContact<N: Scalar, const D: usize> {
     pub point_b: Vector<N, D>,
 }
 
-/// The exact separating-axis answer for polytopes `a` and `b`, B placed at `pos_ab` in A's
-/// frame; `None` when the pair is beyond the work budget.
+/// The exact answer for polytopes `a` and `b` whose rotations are `rot_a` and `rot_b` (matrix
+/// columns) and whose positions differ by `t` (B's minus A's), in a frame with the world's axes
+/// and A's position as origin; `None` when the pair is beyond the work budget.
 #[cold]
 #[inline(never)]
-pub(crate) fn sat<N: Scalar, const D: usize, P: Pose<N, D>>(
+fn sat<N: Scalar, const D: usize>(
     a: &dyn Polytope<N, D>,
     b: &dyn Polytope<N, D>,
-    pos_ab: &P,
-) -> Option<SatContact<N, D>> {
+    rot_a: &[Vector<f64, D>; D],
+    rot_b: &[Vector<f64, D>; D],
+    t: Vector<f64, D>,
+) -> Option<SatContact<f64, D>> {
     let edges = a.edge_count() * b.edge_count();
     let axes = a.normal_count() + b.normal_count() + edges;
     if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
         return None;
     }
     let f = |v: &Vector<N, D>| v.map(|x| x.to_f64());
-    // B's rotation as a matrix (its columns, rotated by the pose in `N`) and translation.
-    let cols: [Vector<f64, D>; D] = core::array::from_fn(|i| {
-        let mut e = Vector::<N, D>::zeros();
-        e[i] = N::one();
-        f(&pos_ab.transform_vector(&e))
-    });
-    let rot = |v: &Vector<f64, D>| {
+    let rot = |cols: &[Vector<f64, D>; D], v: &Vector<f64, D>| {
         let mut out = Vector::<f64, D>::zeros();
         for (i, c) in cols.iter().enumerate() {
             out += c * v[i];
         }
         out
     };
-    let t = f(&pos_ab.translation());
-    let va: Vec<Vector<f64, D>> = (0..a.vertex_count()).map(|i| f(&a.vertex(i).coords)).collect();
+    let va: Vec<Vector<f64, D>> =
+        (0..a.vertex_count()).map(|i| rot(rot_a, &f(&a.vertex(i).coords))).collect();
     // B's vertices rotated but not translated: the translation is added to each dot product
     // once, so a tiny B far out on a large A keeps its own precision.
     let vb: Vec<Vector<f64, D>> =
-        (0..b.vertex_count()).map(|i| rot(&f(&b.vertex(i).coords))).collect();
+        (0..b.vertex_count()).map(|i| rot(rot_b, &f(&b.vertex(i).coords))).collect();
     let sep = |n: &Vector<f64, D>| {
         let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
         let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
@@ -94,11 +91,14 @@ pub(crate) fn sat<N: Scalar, const D: usize, P: Pose<N, D>>(
             }
         }
     };
+    // Normals move with the cofactor matrix: a rotation a few ulps off unit is not quite
+    // orthogonal, and the faces' true normals are what the exact answer must use.
+    let (nrm_a, nrm_b) = (cofactor(rot_a), cofactor(rot_b));
     for i in 0..a.normal_count() {
-        consider(f(&a.normal(i)));
+        consider(rot(&nrm_a, &f(&a.normal(i))));
     }
     for i in 0..b.normal_count() {
-        consider(rot(&f(&b.normal(i))));
+        consider(rot(&nrm_b, &f(&b.normal(i))));
     }
     if D == 3 {
         let dir = |p: &dyn Polytope<N, D>, i: usize| {
@@ -106,9 +106,9 @@ pub(crate) fn sat<N: Scalar, const D: usize, P: Pose<N, D>>(
             f(&(p.vertex(e) - p.vertex(s)))
         };
         for i in 0..a.edge_count() {
-            let ea = dir(a, i);
+            let ea = rot(rot_a, &dir(a, i));
             for j in 0..b.edge_count() {
-                let eb = rot(&dir(b, j));
+                let eb = rot(rot_b, &dir(b, j));
                 let c = cross(&ea, &eb);
                 // Parallel edges give no axis of their own (the face normals cover them).
                 if c.norm_squared() > 1e-24 * ea.norm_squared() * eb.norm_squared() {
@@ -121,7 +121,6 @@ pub(crate) fn sat<N: Scalar, const D: usize, P: Pose<N, D>>(
     if s == f64::MIN {
         return None;
     }
-    let back = |v: &Vector<f64, D>| v.map(N::lit);
     if s > 0.0 {
         // Apart: SAT's separation is only a lower bound (short of vertex–edge distances); GJK
         // on the same vertices in `f64` gives the distance and its closest points.
@@ -129,16 +128,11 @@ pub(crate) fn sat<N: Scalar, const D: usize, P: Pose<N, D>>(
         if let Some((dist, n, pa, pb)) = cloud_distance(&va, &vb, &t)
             && dist >= s
         {
-            return Some(SatContact {
-                separation: N::lit(dist),
-                normal: back(&n),
-                point_a: back(&pa),
-                point_b: back(&pb),
-            });
+            return Some(SatContact { separation: dist, normal: n, point_a: pa, point_b: pb });
         }
     }
     let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
-    Some(SatContact { separation: N::lit(s), normal: back(&n), point_a: back(&pa), point_b: back(&pb) })
+    Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
 }
 
 /// The vertex lists of two polytopes, B's already placed in A's frame, as the CSO `A − B`.
@@ -221,6 +215,19 @@ fn witnesses<const D: usize>(
     (pa, pa + n * s)
 }
 
+/// The columns of the cofactor matrix of the matrix with columns `m` (`det(M) · M⁻ᵀ`), which
+/// maps a face normal of a shape to the normal of the same face after `M`.
+fn cofactor<const D: usize>(m: &[Vector<f64, D>; D]) -> [Vector<f64, D>; D] {
+    if D == 2 {
+        let mut out = [Vector::<f64, D>::zeros(); D];
+        (out[0][0], out[0][1]) = (m[1][1], -m[1][0]);
+        (out[1][0], out[1][1]) = (-m[0][1], m[0][0]);
+        out
+    } else {
+        core::array::from_fn(|i| cross(&m[(i + 1) % D], &m[(i + 2) % D]))
+    }
+}
+
 /// The cross product of two vectors that are 3D (only called when `D == 3`).
 fn cross<const D: usize>(u: &Vector<f64, D>, v: &Vector<f64, D>) -> Vector<f64, D> {
     let mut c = Vector::<f64, D>::zeros();
@@ -230,14 +237,37 @@ fn cross<const D: usize>(u: &Vector<f64, D>, v: &Vector<f64, D>) -> Vector<f64, 
     c
 }
 
-/// [`sat`] for two shapes whose cores are both polytopes (`None` otherwise), on the cores.
-#[inline]
-pub(crate) fn core_sat<N, const D: usize, P, A, B>(a: &A, b: &B, pos_ab: &P) -> Option<SatContact<N, D>>
+/// The exact answer for two shapes whose cores are both polytopes (`None` otherwise, or beyond
+/// the work budget), on the cores, in world space. It is computed in `f64` from the poses'
+/// stored numbers ([`Pose::rotation_columns_f64`]), not from the relative pose rounded in `N`:
+/// in `f32` that rounding alone is an ulp of the distance between the shapes' centres.
+#[cold]
+#[inline(never)]
+pub(crate) fn exact<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+) -> Option<SatContact<N, D>>
 where
     N: Scalar,
     P: Pose<N, D>,
     A: kollide_shapes::SupportMap<N, D> + ?Sized,
     B: kollide_shapes::SupportMap<N, D> + ?Sized,
 {
-    sat(a.polytope()?, b.polytope()?, pos_ab)
+    let (ta, tb) = (pos_a.translation().map(|x| x.to_f64()), pos_b.translation().map(|x| x.to_f64()));
+    let r = sat(
+        a.polytope()?,
+        b.polytope()?,
+        &pos_a.rotation_columns_f64(),
+        &pos_b.rotation_columns_f64(),
+        tb - ta,
+    )?;
+    let world = |p: &Vector<f64, D>| (p + ta).map(N::lit);
+    Some(SatContact {
+        separation: N::lit(r.separation),
+        normal: r.normal.map(N::lit),
+        point_a: world(&r.point_a),
+        point_b: world(&r.point_b),
+    })
 }
