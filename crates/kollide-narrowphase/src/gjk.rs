@@ -183,9 +183,9 @@ where
 /// The result of a run that stopped making progress with `v` as its closest point. When the gap
 /// is still open (`status` not converged) and `|v|` is within the rounding noise of the
 /// simplex's coordinates, the origin is on the simplex as far as this arithmetic can tell: the
-/// sets touch (or overlap, which EPA then measures), and "separated" would be a guess. A larger
-/// `|v|` with an open gap stays separated but [`Status::Degenerate`]: `|v|` is an upper bound
-/// on the distance, and the caller may fall back to an exact method.
+/// sets touch or overlap (which EPA then measures), and "separated" would be a guess. A larger
+/// `|v|` with an open gap stays separated (`|v|` is an upper bound on the distance). Either way
+/// the status stays [`Status::Degenerate`], so that the pair queries answer polytopes exactly.
 #[cold]
 fn stalled<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     simplex: Simplex<N, D, V>,
@@ -199,7 +199,6 @@ fn stalled<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     } else {
         GjkOutcome::Separated { v, lower_bound }
     };
-    let status = if matches!(outcome, GjkOutcome::Intersecting) { Status::Converged } else { status };
     GjkResult { outcome, simplex, status, iterations }
 }
 
