@@ -146,11 +146,11 @@ where
                 };
             }
         }
-        let closed = vv - vw <= rel * vv;
-        if closed || simplex.contains(&w.point) {
-            // A support point already in the simplex with the gap still open means the
+        if vv - vw <= rel * vv || simplex.contains(&w.point) {
+            // A support point already in the simplex with the gap still wide open means the
             // reduction's `v` is off by rounding: the separation is not proven.
-            let status = if closed { Status::Converged } else { Status::Degenerate };
+            let gap_ok = vv - vw <= rel.sqrt() * vv;
+            let status = if gap_ok { Status::Converged } else { Status::Degenerate };
             return stalled(simplex, v, lower_bound.max_of(N::zero()), status, iteration);
         }
         let previous = simplex;

@@ -13,7 +13,9 @@
 //! * [`manifold`]: contact manifolds (SAT with Sutherland–Hodgman clipping, circle cases) and
 //!   the dispatchers [`manifold2`] and [`manifold3`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
-//!   queries, with rounded shapes handled as core + radius.
+//!   queries, with rounded shapes handled as core + radius. When GJK or EPA stall on rounding
+//!   and both cores are polytopes, they answer exactly instead (SAT over every axis, in `f64`;
+//!   see `sat.rs`).
 //! * [`draw`]: debug drawing of Minkowski differences, GJK simplices, EPA iterations and manifolds
 //!   (reference and incident faces), through `kollide-draw`.
 //!

@@ -298,7 +298,12 @@ where
 /// scale. Never for shapes of similar sizes near each other, nor in `f64` short of a ratio of
 /// about 10⁶.
 #[inline]
-fn too_coarse<N, const D: usize, P, A, B>(pos_ab: &P, a: &A, b: &B, settings: &QuerySettings<N>) -> bool
+fn too_coarse<N, const D: usize, P, A, B>(
+    pos_ab: &P,
+    a: &A,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> bool
 where
     N: Scalar,
     P: Pose<N, D>,

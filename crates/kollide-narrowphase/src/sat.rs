@@ -125,10 +125,10 @@ fn sat<N: Scalar, const D: usize>(
         // Apart: SAT's separation is only a lower bound (short of vertex–edge distances); GJK
         // on the same vertices in `f64` gives the distance and its closest points.
         let vb: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
-        if let Some((dist, n, pa, pb)) = cloud_distance(&va, &vb, &t)
-            && dist >= s
+        if let Some(c) = cloud_distance(&va, &vb, &t)
+            && c.separation >= s
         {
-            return Some(SatContact { separation: dist, normal: n, point_a: pa, point_b: pb });
+            return Some(c);
         }
     }
     let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
@@ -160,19 +160,19 @@ impl<const D: usize> crate::Cso<f64, D> for Clouds<'_, D> {
 }
 
 /// The distance of two disjoint polytopes given by their vertices (in one frame), by GJK in
-/// `f64`: `(distance, unit normal from A to B, closest point on A, on B)`, or `None` when GJK
-/// finds them touching.
+/// `f64`, with the unit normal from A to B and the closest points; `None` when GJK finds them
+/// touching.
 fn cloud_distance<const D: usize>(
     a: &[Vector<f64, D>],
     b: &[Vector<f64, D>],
     dir: &Vector<f64, D>,
-) -> Option<(f64, Vector<f64, D>, Vector<f64, D>, Vector<f64, D>)> {
+) -> Option<SatContact<f64, D>> {
     let settings = crate::QuerySettings::<f64>::default();
     let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
     match g.outcome {
         crate::GjkOutcome::Separated { v, .. } if v.norm() > 0.0 => {
-            let (pa, pb) = g.witnesses();
-            Some((v.norm(), -v / v.norm(), pa, pb))
+            let (point_a, point_b) = g.witnesses();
+            Some(SatContact { separation: v.norm(), normal: -v / v.norm(), point_a, point_b })
         }
         _ => None,
     }
@@ -255,7 +255,8 @@ where
     A: kollide_shapes::SupportMap<N, D> + ?Sized,
     B: kollide_shapes::SupportMap<N, D> + ?Sized,
 {
-    let (ta, tb) = (pos_a.translation().map(|x| x.to_f64()), pos_b.translation().map(|x| x.to_f64()));
+    let (ta, tb) =
+        (pos_a.translation().map(|x| x.to_f64()), pos_b.translation().map(|x| x.to_f64()));
     let r = sat(
         a.polytope()?,
         b.polytope()?,

@@ -34,10 +34,7 @@ fn sat2(a: &[Point2<f64>], b: &[Point2<f64>]) -> f64 {
 }
 
 fn world2(pts: &[Point2<f32>], pose: &Iso2<f32>) -> Vec<Point2<f64>> {
-    let p = Iso2::new(
-        pose.translation.vector.map(f64::from),
-        f64::from(pose.rotation.angle()),
-    );
+    let p = Iso2::new(pose.translation.vector.map(f64::from), f64::from(pose.rotation.angle()));
     // The pose is built from an angle, so its f64 twin is the same rotation to f32 rounding;
     // the cases below keep that far inside their bounds.
     pts.iter().map(|q| p * q.map(f64::from)).collect()
@@ -88,7 +85,10 @@ fn tiny_box_sunk_into_a_huge_one() {
         let angle: f32 = if case == 0 { 0.0 } else { r.random_range(-3.2..3.2) };
         let pa = Iso2::<f32>::identity();
         let pb = Iso2::new(Vec2::new(-34.93, -50.005), angle);
-        let d = sat2(&world2(&box_pts(big.half_extents), &pa), &world2(&box_pts(tiny.half_extents), &pb));
+        let d = sat2(
+            &world2(&box_pts(big.half_extents), &pa),
+            &world2(&box_pts(tiny.half_extents), &pb),
+        );
         let c = contact(&pa, &big, &pb, &tiny, 0.0, &s).unwrap_or_else(|| panic!("{angle}: None"));
         assert!((c.separation as f64 - d).abs() <= bound(d), "{angle}: {} vs {d}", c.separation);
         assert!(intersection_test(&pa, &big, &pb, &tiny, None, &s).intersecting, "{angle}");
@@ -109,9 +109,15 @@ fn near_parallel_slivers_overlap() {
         let tilt: f32 = r.random_range(-1e-3..1e-3);
         let pa = Iso2::new(Vec2::new(r.random_range(-1.0..1.0), r.random_range(-1.0..1.0)), angle);
         // B sideways by less than the sum of the half thicknesses.
-        let side = pa.transform_vector(&Vec2::new(r.random_range(-0.5..0.5), r.random_range(-0.0019..0.0019)));
+        let side = pa.transform_vector(&Vec2::new(
+            r.random_range(-0.5..0.5),
+            r.random_range(-0.0019..0.0019),
+        ));
         let pb = Iso2::new(pa.translation.vector + side, angle + tilt);
-        let d = sat2(&world2(&box_pts(sliver.half_extents), &pa), &world2(&box_pts(sliver.half_extents), &pb));
+        let d = sat2(
+            &world2(&box_pts(sliver.half_extents), &pa),
+            &world2(&box_pts(sliver.half_extents), &pb),
+        );
         if d > -2e-5 {
             continue;
         }
@@ -143,8 +149,14 @@ fn triangle_across_a_long_sliver_from_hull() {
             Point2::new(r.random_range(-1.0f32..1.0), r.random_range(-1.0..1.0)),
         );
         let Ok(tri) = tri else { continue };
-        let pa = Iso2::new(Vec2::new(r.random_range(-99.0..99.0), r.random_range(-1.0..1.0)), r.random_range(-3.2..3.2));
-        let pb = Iso2::new(Vec2::new(r.random_range(-0.01..0.01), r.random_range(-0.01..0.01)), r.random_range(-0.01..0.01));
+        let pa = Iso2::new(
+            Vec2::new(r.random_range(-99.0..99.0), r.random_range(-1.0..1.0)),
+            r.random_range(-3.2..3.2),
+        );
+        let pb = Iso2::new(
+            Vec2::new(r.random_range(-0.01..0.01), r.random_range(-0.01..0.01)),
+            r.random_range(-0.01..0.01),
+        );
         let d = sat2(&world2(&tri.vertices(), &pa), &world2(sliver.vertices(), &pb));
         let hit = intersection_test(&pa, &tri, &pb, &sliver, None, &s);
         if d < -bound(d) {

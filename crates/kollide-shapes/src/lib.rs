@@ -17,7 +17,9 @@
 //!
 //! The traits: [`SupportMap`] (support point of the core, radius, hill-climbing hint),
 //! [`SupportFeatureMap`] (the vertex, edge or face facing a direction, with [`FeatureId`]s),
-//! [`BoundingVolume`] ([`Aabb`] under a pose), [`HasMass2`]/[`HasMass3`] (mass properties), and
+//! [`Polytope`] (the vertices, face normals and edges of a polytope core, for the narrowphase's
+//! exact fallback), [`BoundingVolume`] ([`Aabb`] under a pose), [`HasMass2`]/[`HasMass3`] (mass
+//! properties), and
 //! the [`MinkowskiDifference`] of two support maps with witness points.
 //!
 //! [`draw`] draws every shape through `kollide-draw`'s backend-independent `DebugDraw` ([`Draw2`],
