@@ -149,9 +149,10 @@ where
         if vv - vw <= rel * vv || simplex.contains(&w.point) {
             // A support point already in the simplex with the gap still wide open means the
             // reduction's `v` is off by rounding: the separation is not proven.
-            let gap_ok = vv - vw <= rel.sqrt() * vv;
+            let lower_bound = lower_bound.max_of(N::zero());
+            let gap_ok = vv - vw <= rel.sqrt() * vv || vv.sqrt() - lower_bound <= touch_tolerance;
             let status = if gap_ok { Status::Converged } else { Status::Degenerate };
-            return stalled(simplex, v, lower_bound.max_of(N::zero()), status, iteration);
+            return stalled(simplex, v, lower_bound, status, iteration);
         }
         let previous = simplex;
         let (inside, v_new) = simplex.push_and_reduce(V::from_support(&w));
@@ -166,7 +167,8 @@ where
         if v_new.norm_squared() >= vv {
             // No progress: rounding has the last word. The previous simplex is the better one.
             // When the bounds are already close this is ordinary convergence.
-            let gap_ok = vv - vw <= rel.sqrt() * vv;
+            // Converged also when the bounds are within the touching tolerance of each other.
+            let gap_ok = vv - vw <= rel.sqrt() * vv || vv.sqrt() - lower_bound <= touch_tolerance;
             let status = if gap_ok { Status::Converged } else { Status::Degenerate };
             return stalled(previous, v, lower_bound, status, iteration);
         }
