@@ -490,9 +490,11 @@ where
         gjk(&MinkowskiDifference::new(a, b, pos_ab), &dir, N::MAX, touch, settings)
     };
     if g.status != Status::Converged
+        && matches!(g.outcome, GjkOutcome::Separated { .. })
         && let Some(s) = exact(pos_a, a, pos_b, b)
     {
-        // GJK stalled on rounding: the exact answer replaces its estimate.
+        // GJK stalled on rounding short of a proven distance: the exact answer replaces its
+        // estimate. (A stall at a touch is a distance of zero to rounding, left as it is.)
         return ((s.separation - radii).max_of(N::zero()), Status::Converged);
     }
     match g.outcome {
