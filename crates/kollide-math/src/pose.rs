@@ -55,10 +55,20 @@ pub trait Pose<N: Scalar, const D: usize>:
     fn translated(&self, t: &Vector<N, D>) -> Self;
     /// `true` when every number in the pose is finite.
     fn is_finite(&self) -> bool;
+    /// The columns of the rotation as the pose applies it (`transform_vector` of each axis),
+    /// evaluated in `f64` from the stored numbers, so that an exact fallback computed in `f64`
+    /// sees the same input as an `f64` oracle would. The default rotates in `N`.
+    fn rotation_columns_f64(&self) -> [Vector<f64, D>; D] {
+        core::array::from_fn(|i| {
+            let mut e = Vector::<N, D>::zeros();
+            e[i] = N::one();
+            self.transform_vector(&e).map(|x| x.to_f64())
+        })
+    }
 }
 
 macro_rules! impl_pose {
-    ($iso:ident, $d:literal, $is_finite:expr) => {
+    ($iso:ident, $d:literal, $is_finite:expr, $to_f64:expr) => {
         impl<N: Scalar> Pose<N, $d> for $iso<N> {
             #[inline]
             fn identity() -> Self {
@@ -110,19 +120,51 @@ macro_rules! impl_pose {
                 let f: fn(&Self) -> bool = $is_finite;
                 f(self)
             }
+            fn rotation_columns_f64(&self) -> [Vector<f64, $d>; $d] {
+                let f: fn(&Self) -> $iso<f64> = $to_f64;
+                let pose = f(self);
+                core::array::from_fn(|i| {
+                    let mut e = Vector::<f64, $d>::zeros();
+                    e[i] = 1.0;
+                    pose.rotation * e
+                })
+            }
         }
     };
 }
 
-impl_pose!(Iso2, 2, |p| {
-    p.translation.vector.iter().all(|x| x.is_finite_value())
-        && p.rotation.re.is_finite_value()
-        && p.rotation.im.is_finite_value()
-});
-impl_pose!(Iso3, 3, |p| {
-    p.translation.vector.iter().all(|x| x.is_finite_value())
-        && p.rotation.coords.iter().all(|x| x.is_finite_value())
-});
+// The `f64` copies keep the stored numbers as they are (a rotation a few ulps off unit stays so).
+impl_pose!(
+    Iso2,
+    2,
+    |p| {
+        p.translation.vector.iter().all(|x| x.is_finite_value())
+            && p.rotation.re.is_finite_value()
+            && p.rotation.im.is_finite_value()
+    },
+    |p| {
+        let c = na::Complex::new(p.rotation.re.to_f64(), p.rotation.im.to_f64());
+        Iso2::from_parts(
+            p.translation.vector.map(|x| x.to_f64()).into(),
+            na::UnitComplex::new_unchecked(c),
+        )
+    }
+);
+impl_pose!(
+    Iso3,
+    3,
+    |p| {
+        p.translation.vector.iter().all(|x| x.is_finite_value())
+            && p.rotation.coords.iter().all(|x| x.is_finite_value())
+    },
+    |p| {
+        let q = na::Quaternion::from(p.rotation.coords.map(|x| x.to_f64()));
+        Iso3::from_parts(
+            p.translation.vector.map(|x| x.to_f64()).into(),
+            na::UnitQuaternion::new_unchecked(q),
+        )
+    }
+);
 
 #[cfg(test)]
 mod tests {

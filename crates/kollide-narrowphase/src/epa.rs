@@ -65,7 +65,7 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             depth: r.depth,
             normal: from_slice(r.normal.as_slice()),
             point_a: point_from::<N, D, 2>(&r.point_a).coords,
-            point_b: point_from::<N, D, 2>(&r.point_b).coords,
+            point_b: on_b(point_from::<N, D, 2>(&r.point_a).coords, &r.normal, r.depth),
             status: r.status,
             iterations: r.iterations,
         }
@@ -80,11 +80,24 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             depth: r.depth,
             normal: from_slice(r.normal.as_slice()),
             point_a: point_from::<N, D, 3>(&r.point_a).coords,
-            point_b: point_from::<N, D, 3>(&r.point_b).coords,
+            point_b: on_b(point_from::<N, D, 3>(&r.point_a).coords, &r.normal, r.depth),
             status: r.status,
             iterations: r.iterations,
         }
     }
+}
+
+/// B's contact point: A's moved by the depth against the normal, so that `point_a − point_b =
+/// depth · normal` holds by construction. The face's barycentric weights give both witnesses,
+/// but when rounding or a clamp puts `depth · normal` off the face, the two would disagree with
+/// the depth they come with.
+#[inline(always)]
+fn on_b<N: Scalar, const D: usize, const E: usize>(
+    point_a: Vector<N, D>,
+    normal: &Vector<N, E>,
+    depth: N,
+) -> Vector<N, D> {
+    point_a - from_slice::<N, D>(normal.as_slice()) * depth
 }
 
 /// A `D`-dimensional CSO seen as the 2D one it is (only built when `D == 2`), for
@@ -124,11 +137,12 @@ pub(crate) fn flat<N: Scalar, const D: usize>(
         x[0] = N::one();
         x
     });
+    // Depth zero: one point serves both shapes (A's; B's is within the touching tolerance).
     RawEpa {
         depth: N::zero(),
         normal,
         point_a: p.a,
-        point_b: p.b,
+        point_b: p.a,
         status: Status::Converged,
         iterations: 0,
     }

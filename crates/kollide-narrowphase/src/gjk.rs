@@ -147,16 +147,12 @@ where
             }
         }
         if vv - vw <= rel * vv || simplex.contains(&w.point) {
-            // A repeated support point ends the search, but it proves convergence only when
-            // the bounds have met: rounding in the simplex solve can repeat a point while `v`
-            // is still far from the closest one.
-            let gap_ok = vv - vw <= rel.sqrt() * vv;
-            return GjkResult {
-                outcome: GjkOutcome::Separated { v, lower_bound: lower_bound.max_of(N::zero()) },
-                simplex,
-                status: if gap_ok { Status::Converged } else { Status::Degenerate },
-                iterations: iteration,
-            };
+            // A support point already in the simplex with the gap still wide open means the
+            // reduction's `v` is off by rounding: the separation is not proven.
+            let lower_bound = lower_bound.max_of(N::zero());
+            let gap_ok = vv - vw <= rel.sqrt() * vv || vv.sqrt() - lower_bound <= touch_tolerance;
+            let status = if gap_ok { Status::Converged } else { Status::Degenerate };
+            return stalled(simplex, v, lower_bound, status, iteration);
         }
         let previous = simplex;
         let (inside, v_new) = simplex.push_and_reduce(V::from_support(&w));
@@ -171,13 +167,10 @@ where
         if v_new.norm_squared() >= vv {
             // No progress: rounding has the last word. The previous simplex is the better one.
             // When the bounds are already close this is ordinary convergence.
-            let gap_ok = vv - vw <= rel.sqrt() * vv;
-            return GjkResult {
-                outcome: GjkOutcome::Separated { v, lower_bound },
-                simplex: previous,
-                status: if gap_ok { Status::Converged } else { Status::Degenerate },
-                iterations: iteration,
-            };
+            // Converged also when the bounds are within the touching tolerance of each other.
+            let gap_ok = vv - vw <= rel.sqrt() * vv || vv.sqrt() - lower_bound <= touch_tolerance;
+            let status = if gap_ok { Status::Converged } else { Status::Degenerate };
+            return stalled(previous, v, lower_bound, status, iteration);
         }
         v = v_new;
     }
@@ -187,4 +180,40 @@ where
         status: Status::IterationCap,
         iterations: settings.gjk_max_iterations,
     }
+}
+
+/// The result of a run that stopped making progress with `v` as its closest point. When the gap
+/// is still open (`status` not converged) and `|v|` is within the rounding noise of the
+/// simplex's coordinates, the origin is on the simplex as far as this arithmetic can tell: the
+/// sets touch or overlap (which EPA then measures), and "separated" would be a guess. A larger
+/// `|v|` with an open gap stays separated (`|v|` is an upper bound on the distance). Either way
+/// the status stays [`Status::Degenerate`], so that the pair queries answer polytopes exactly.
+#[cold]
+fn stalled<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    simplex: Simplex<N, D, V>,
+    v: Vector<N, D>,
+    lower_bound: N,
+    status: Status,
+    iterations: u32,
+) -> GjkResult<N, D, V> {
+    let outcome = if status != Status::Converged && v.norm() <= rounding_noise(&simplex) {
+        GjkOutcome::Intersecting
+    } else {
+        GjkOutcome::Separated { v, lower_bound }
+    };
+    GjkResult { outcome, simplex, status, iterations }
+}
+
+/// The rounding noise of a closest point computed from these simplex points: a few ulps of
+/// their largest coordinate (the reduction subtracts and weighs points of that size).
+pub(crate) fn rounding_noise<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    simplex: &Simplex<N, D, V>,
+) -> N {
+    let mut m = N::zero();
+    for p in simplex.points() {
+        for x in p.point().iter() {
+            m = m.max_of(x.abs());
+        }
+    }
+    m * N::EPSILON * N::lit(16.0)
 }

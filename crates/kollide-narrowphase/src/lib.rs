@@ -14,7 +14,9 @@
 //!   the dispatchers [`manifold2`] and [`manifold3`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
 //!   queries, with rounded shapes handled as core + radius, and pairs of balls, capsules and
-//!   segments in closed form (`segment_cores`).
+//!   segments in closed form (`segment_cores`). When GJK or EPA stall on rounding and both
+//!   cores are polytopes, they answer exactly instead (SAT over every axis, in `f64`; see
+//!   `sat.rs`).
 //! * [`draw`]: debug drawing of Minkowski differences, GJK simplices, EPA iterations and manifolds
 //!   (reference and incident faces), through `kollide-draw`.
 //!
@@ -38,6 +40,7 @@ mod gjk;
 pub mod manifold;
 mod polygon_depth;
 mod query;
+mod sat;
 mod segment_cores;
 mod simplex;
 mod status;

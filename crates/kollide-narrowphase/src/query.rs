@@ -17,6 +17,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::cso::SmallHullDifference;
+use crate::sat::exact;
 use crate::segment_cores::segment_cores_contact;
 use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
 
@@ -199,7 +200,7 @@ where
         let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
         (gjk_with::<_, D, _, Vector<N, D>>(&md, &dir, radii, touch, settings), md.hints())
     };
-    let intersecting = match g.outcome {
+    let mut intersecting = match g.outcome {
         GjkOutcome::Intersecting => true,
         GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
             // Unproven: the contact query settles it.
@@ -207,13 +208,20 @@ where
         }
         GjkOutcome::Separated { v, .. } => v.norm() <= radii,
     };
+    let mut status = g.status;
+    if status != Status::Converged
+        && let Some(s) = exact(pos_a, a, pos_b, b)
+    {
+        // GJK stalled without a proof either way: the exact answer decides.
+        (intersecting, status) = (s.separation <= radii + touch, Status::Converged);
+    }
     if let Some(c) = cache {
         if let GjkOutcome::Separated { v, .. } = g.outcome {
             c.dir = -v;
         }
         c.hints = hints;
     }
-    Intersection { intersecting, status: g.status }
+    Intersection { intersecting, status }
 }
 
 /// The signed contact between two shapes, if their separation is at most `margin`.
@@ -290,13 +298,64 @@ where
         let md = MinkowskiDifference::new(a, b, pos_ab);
         contact_on(&md, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
     };
-    Some(ShapeContact {
+    if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, settings))
+        && let Some(s) = exact(pos_a, a, pos_b, b)
+    {
+        // GJK or EPA stalled on rounding, or could not resolve the smaller shape: the exact
+        // answer replaces their estimate.
+        let separation = s.separation - (ra + rb);
+        if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
+            // Proven farther apart than `margin`.
+            return None;
+        }
+        let n = s.normal;
+        return Some(ShapeContact {
+            point_a: Point::from(s.point_a + n * ra),
+            point_b: Point::from(s.point_b - n * rb),
+            normal: n,
+            separation,
+            status: Status::Converged,
+        });
+    }
+    Some(finish_contact(pos_a, c))
+}
+
+/// `true` when rounding in A's frame, a few ulps of the pair's largest coordinate, exceeds the
+/// accuracy the *smaller* shape calls for (the relative length tolerance times its size): a
+/// tiny box on a huge one, where GJK and EPA converge on numbers rounded at the huge one's
+/// scale. Never for shapes of similar sizes near each other, nor in `f64` short of a ratio of
+/// about 10⁶.
+#[inline]
+fn too_coarse<N, const D: usize, P, A, B>(
+    pos_ab: &P,
+    a: &A,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> bool
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let (ra, rb) = (a.bounding_radius(), b.bounding_radius());
+    let reach = pos_ab.translation().norm() + ra + rb;
+    reach * N::EPSILON * N::lit(8.0) > settings.tolerances.relative_length * ra.min_of(rb)
+}
+
+/// A contact found in A's frame, moved to the world.
+#[inline]
+fn finish_contact<N: Scalar, const D: usize, P: Pose<N, D>>(
+    pos_a: &P,
+    c: LocalContact<N, D>,
+) -> ShapeContact<N, D> {
+    ShapeContact {
         point_a: pos_a.transform_point(&c.point_a),
         point_b: pos_a.transform_point(&c.point_b),
         normal: pos_a.transform_vector(&c.normal),
         separation: c.separation,
         status: c.status,
-    })
+    }
 }
 
 /// A [`ShapeContact`] still in A's local frame, as [`contact_on`] finds it.
@@ -507,6 +566,14 @@ where
     } else {
         gjk(&MinkowskiDifference::new(a, b, pos_ab), &dir, N::MAX, touch, settings)
     };
+    if g.status != Status::Converged
+        && matches!(g.outcome, GjkOutcome::Separated { .. })
+        && let Some(s) = exact(pos_a, a, pos_b, b)
+    {
+        // GJK stalled on rounding short of a proven distance: the exact answer replaces its
+        // estimate. (A stall at a touch is a distance of zero to rounding, left as it is.)
+        return ((s.separation - radii).max_of(N::zero()), Status::Converged);
+    }
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),

@@ -599,6 +599,11 @@ fn all_collinear<N: Scalar>(points: &[Point2<N>], tol: N) -> bool {
 
 impl<N: Scalar> SupportMap<N, 2> for ConvexPolygon<N> {
     #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, 2>> {
+        Some(self)
+    }
+
+    #[inline]
     fn local_core_support(&self, dir: &Vec2<N>) -> Point2<N> {
         self.vertices[self.support_index(dir, 0)]
     }

@@ -980,6 +980,11 @@ fn scan_lanes_f32(lanes: &[Vec<f32>; 3], dir: &Vec3<f32>) -> u32 {
 
 impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
     #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, 3>> {
+        Some(self)
+    }
+
+    #[inline]
     fn local_core_support(&self, dir: &Vec3<N>) -> Point3<N> {
         self.vertices[self.support_vertex(dir) as usize]
     }

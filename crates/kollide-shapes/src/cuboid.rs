@@ -135,6 +135,11 @@ impl<N: Scalar> Cuboid<N, 3> {
 }
 
 impl<N: Scalar, const D: usize> SupportMap<N, D> for Cuboid<N, D> {
+    #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, D>> {
+        Some(self)
+    }
+
     /// `±h_i` per axis by the sign of `dir_i`; a zero component gives `+h_i`.
     #[inline]
     fn local_core_support(&self, dir: &Vector<N, D>) -> Point<N, D> {

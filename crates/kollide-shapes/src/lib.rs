@@ -17,7 +17,9 @@
 //!
 //! The traits: [`SupportMap`] (support point of the core, radius, hill-climbing hint),
 //! [`SupportFeatureMap`] (the vertex, edge or face facing a direction, with [`FeatureId`]s),
-//! [`BoundingVolume`] ([`Aabb`] under a pose), [`HasMass2`]/[`HasMass3`] (mass properties), and
+//! [`Polytope`] (the vertices, face normals and edges of a polytope core, for the narrowphase's
+//! exact fallback), [`BoundingVolume`] ([`Aabb`] under a pose), [`HasMass2`]/[`HasMass3`] (mass
+//! properties), and
 //! the [`MinkowskiDifference`] of two support maps with witness points.
 //!
 //! [`draw`] draws every shape through `kollide-draw`'s backend-independent `DebugDraw` ([`Draw2`],
@@ -50,6 +52,7 @@ mod feature;
 mod hull2d;
 mod hull3d;
 mod mass;
+mod polytope;
 mod rounded;
 mod segment;
 mod shape;
@@ -71,6 +74,7 @@ pub use feature::{FEATURE_INLINE, FeatureId, SupportFeature, SupportFeatureMap};
 pub use hull2d::{convex_hull_2d, convex_hull_2d_indices};
 pub use hull3d::{ConvexHull3, convex_hull_3d, hull_tolerance_3d};
 pub use mass::{HasMass2, HasMass3, MassProperties2, MassProperties3, check_density};
+pub use polytope::Polytope;
 pub use rounded::Rounded;
 pub use segment::Segment;
 pub use shape::{Shape2, Shape3};

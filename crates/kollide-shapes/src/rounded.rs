@@ -129,6 +129,12 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn core_segment(&self) -> Option<[Point<N, D>; 2]> {
         self.inner.core_segment()
     }
+
+    /// The inner shape's core polytope, if any.
+    #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, D>> {
+        self.inner.polytope()
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

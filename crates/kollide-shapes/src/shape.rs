@@ -90,6 +90,10 @@ macro_rules! impl_shape_enum {
             fn core_segment(&self) -> Option<[Point<N, $d>; 2]> {
                 delegate!(self, s => s.core_segment(), [$($v),*])
             }
+            #[inline]
+            fn polytope(&self) -> Option<&dyn crate::Polytope<N, $d>> {
+                delegate!(self, s => s.polytope(), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {

@@ -102,6 +102,15 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         None
     }
 
+    /// The core as a [`Polytope`](crate::Polytope) (vertices, face normals, edges) when it is
+    /// one: boxes, triangles, polygons and polyhedra, and those rounded. `None` (the default) for
+    /// every other shape, which is always correct. Read only by the narrowphase's exact
+    /// separating-axis fallback, never on a query's fast path.
+    #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, D>> {
+        None
+    }
+
     /// [`Self::local_core_support`] with a vertex hint for hill climbing. `hint` is read as the
     /// starting vertex and overwritten with the vertex found. Shapes without vertices ignore it.
     /// The result equals `local_core_support(dir)` up to ties.

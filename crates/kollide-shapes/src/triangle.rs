@@ -230,6 +230,11 @@ impl<N: Scalar> Triangle<N, 3> {
 }
 
 impl<N: Scalar, const D: usize> SupportMap<N, D> for Triangle<N, D> {
+    #[inline]
+    fn polytope(&self) -> Option<&dyn crate::Polytope<N, D>> {
+        Some(self)
+    }
+
     /// The vertex with the largest `v · dir`, ties to the lowest index.
     #[inline]
     fn local_core_support(&self, dir: &Vector<N, D>) -> Point<N, D> {

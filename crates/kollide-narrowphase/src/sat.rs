@@ -1,0 +1,274 @@
+//! The exact fallback for polytope pairs: the separating-axis test over every candidate axis.
+//!
+//! GJK and EPA decide with rounded arithmetic on support points. On nearly degenerate input
+//! (identical or nested boxes, rotations a few ulps off unit, slivers, a 10⁴:1 size ratio), most
+//! of all in `f32`, rounding can stall them: GJK stops without a proof of separation and EPA
+//! stops short of the boundary. They report it ([`Status::Degenerate`](crate::Status) or
+//! [`Status::IterationCap`](crate::Status)), and when both shapes' cores are polytopes
+//! ([`SupportMap::polytope`]) the pair queries then answer with this exact method instead.
+//!
+//! The Minkowski difference `A − B` of two convex polytopes is a convex polytope whose faces
+//! have the normals of A's faces, of B's faces and (3D) the cross products of an edge of A with
+//! an edge of B (Minkowski, and the separating axis theorem of Gottschalk, Lin and Manocha,
+//! "OBBTree", SIGGRAPH 1996). For any unit axis `n`,
+//!
+//! ```text
+//! s(n) = min over b ∈ B of n·b − max over a ∈ A of n·a
+//! ```
+//!
+//! is a lower bound on the signed distance, and the largest `s` over all those candidates (both
+//! orientations) is the exact signed distance when the shapes overlap (minus the penetration
+//! depth) and a lower bound when they are apart. Every candidate costs one scan of both vertex
+//! lists; the sums are done in `f64` whatever the scalar, from the same inputs, so the answer is
+//! exact to the rounding of those inputs. When the shapes are apart, SAT's separation is only a
+//! lower bound (a vertex can face an edge), so the distance and closest points come from GJK run
+//! in `f64` on the same vertex lists. The work grows as (axes × vertices), so pairs beyond a
+//! fixed budget (large hulls) are left to GJK and EPA's own answer and status.
+
+use kollide_math::{Pose, Scalar, Vector};
+use kollide_shapes::Polytope;
+
+/// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
+const WORK_BUDGET: usize = 1 << 18;
+
+/// The exact answer: the signed distance (negative when the polytopes overlap),
+/// the unit normal from A to B (the best axis when they overlap) and witness points on A and B,
+/// with `point_b − point_a = separation · normal` (in [`sat`]'s frame, or in the world).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SatContact<N: Scalar, const D: usize> {
+    pub separation: N,
+    pub normal: Vector<N, D>,
+    pub point_a: Vector<N, D>,
+    pub point_b: Vector<N, D>,
+}
+
+/// The exact answer for polytopes `a` and `b` whose rotations are `rot_a` and `rot_b` (matrix
+/// columns) and whose positions differ by `t` (B's minus A's), in a frame with the world's axes
+/// and A's position as origin; `None` when the pair is beyond the work budget.
+#[cold]
+#[inline(never)]
+fn sat<N: Scalar, const D: usize>(
+    a: &dyn Polytope<N, D>,
+    b: &dyn Polytope<N, D>,
+    rot_a: &[Vector<f64, D>; D],
+    rot_b: &[Vector<f64, D>; D],
+    t: Vector<f64, D>,
+) -> Option<SatContact<f64, D>> {
+    let edges = a.edge_count() * b.edge_count();
+    let axes = a.normal_count() + b.normal_count() + edges;
+    if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
+        return None;
+    }
+    let f = |v: &Vector<N, D>| v.map(|x| x.to_f64());
+    let rot = |cols: &[Vector<f64, D>; D], v: &Vector<f64, D>| {
+        let mut out = Vector::<f64, D>::zeros();
+        for (i, c) in cols.iter().enumerate() {
+            out += c * v[i];
+        }
+        out
+    };
+    let va: Vec<Vector<f64, D>> =
+        (0..a.vertex_count()).map(|i| rot(rot_a, &f(&a.vertex(i).coords))).collect();
+    // B's vertices rotated but not translated: the translation is added to each dot product
+    // once, so a tiny B far out on a large A keeps its own precision.
+    let vb: Vec<Vector<f64, D>> =
+        (0..b.vertex_count()).map(|i| rot(rot_b, &f(&b.vertex(i).coords))).collect();
+    let sep = |n: &Vector<f64, D>| {
+        let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
+        let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
+        min_b + n.dot(&t) - max_a
+    };
+    let mut best = (f64::MIN, Vector::<f64, D>::zeros());
+    let mut consider = |n: Vector<f64, D>| {
+        let len = n.norm();
+        if len > 0.0 && len.is_finite() {
+            let n = n / len;
+            for n in [n, -n] {
+                let s = sep(&n);
+                if s > best.0 {
+                    best = (s, n);
+                }
+            }
+        }
+    };
+    // Normals move with the cofactor matrix: a rotation a few ulps off unit is not quite
+    // orthogonal, and the faces' true normals are what the exact answer must use.
+    let (nrm_a, nrm_b) = (cofactor(rot_a), cofactor(rot_b));
+    for i in 0..a.normal_count() {
+        consider(rot(&nrm_a, &f(&a.normal(i))));
+    }
+    for i in 0..b.normal_count() {
+        consider(rot(&nrm_b, &f(&b.normal(i))));
+    }
+    if D == 3 {
+        let dir = |p: &dyn Polytope<N, D>, i: usize| {
+            let [s, e] = p.edge(i);
+            f(&(p.vertex(e) - p.vertex(s)))
+        };
+        for i in 0..a.edge_count() {
+            let ea = rot(rot_a, &dir(a, i));
+            for j in 0..b.edge_count() {
+                let eb = rot(rot_b, &dir(b, j));
+                let c = cross(&ea, &eb);
+                // Parallel edges give no axis of their own (the face normals cover them).
+                if c.norm_squared() > 1e-24 * ea.norm_squared() * eb.norm_squared() {
+                    consider(c);
+                }
+            }
+        }
+    }
+    let (s, n) = best;
+    if s == f64::MIN {
+        return None;
+    }
+    if s > 0.0 {
+        // Apart: SAT's separation is only a lower bound (short of vertex–edge distances); GJK
+        // on the same vertices in `f64` gives the distance and its closest points.
+        let vb: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
+        if let Some(c) = cloud_distance(&va, &vb, &t)
+            && c.separation >= s
+        {
+            return Some(c);
+        }
+    }
+    let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
+    Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
+}
+
+/// The vertex lists of two polytopes, B's already placed in A's frame, as the CSO `A − B`.
+struct Clouds<'v, const D: usize> {
+    a: &'v [Vector<f64, D>],
+    b: &'v [Vector<f64, D>],
+}
+
+impl<const D: usize> crate::Cso<f64, D> for Clouds<'_, D> {
+    fn support(&self, dir: &Vector<f64, D>) -> kollide_shapes::SupportPoint<f64, D> {
+        let arg_max = |ps: &[Vector<f64, D>], d: &Vector<f64, D>| {
+            let mut best = ps[0];
+            for p in &ps[1..] {
+                if p.dot(d) > best.dot(d) {
+                    best = *p;
+                }
+            }
+            best
+        };
+        kollide_shapes::SupportPoint::new(
+            kollide_math::Point::from(arg_max(self.a, dir)),
+            kollide_math::Point::from(arg_max(self.b, &-dir)),
+        )
+    }
+}
+
+/// The distance of two disjoint polytopes given by their vertices (in one frame), by GJK in
+/// `f64`, with the unit normal from A to B and the closest points; `None` when GJK finds them
+/// touching.
+fn cloud_distance<const D: usize>(
+    a: &[Vector<f64, D>],
+    b: &[Vector<f64, D>],
+    dir: &Vector<f64, D>,
+) -> Option<SatContact<f64, D>> {
+    let settings = crate::QuerySettings::<f64>::default();
+    let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
+    match g.outcome {
+        crate::GjkOutcome::Separated { v, .. } if v.norm() > 0.0 => {
+            let (point_a, point_b) = g.witnesses();
+            Some(SatContact { separation: v.norm(), normal: -v / v.norm(), point_a, point_b })
+        }
+        _ => None,
+    }
+}
+
+/// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane
+/// along `n` and the point `s·n` from it, on B's. A lone supporting vertex is taken as it is;
+/// otherwise the middle of the two supporting features, projected on A's plane.
+fn witnesses<const D: usize>(
+    va: &[Vector<f64, D>],
+    vb: &[Vector<f64, D>],
+    t: &Vector<f64, D>,
+    n: &Vector<f64, D>,
+    s: f64,
+) -> (Vector<f64, D>, Vector<f64, D>) {
+    let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
+    let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
+    let size = va.iter().chain(vb).map(|p| p.amax()).fold(t.amax(), f64::max);
+    // Vertices within this of the supporting plane are on the supporting feature.
+    let tol = size * 1e-6;
+    let on_a: Vec<&Vector<f64, D>> = va.iter().filter(|p| p.dot(n) >= max_a - tol).collect();
+    let on_b: Vec<Vector<f64, D>> =
+        vb.iter().filter(|p| p.dot(n) <= min_b + tol).map(|p| p + t).collect();
+    let mean = |ps: &mut dyn Iterator<Item = Vector<f64, D>>| {
+        let (mut sum, mut k) = (Vector::<f64, D>::zeros(), 0.0);
+        for p in ps {
+            sum += p;
+            k += 1.0;
+        }
+        sum / k
+    };
+    let pa = if on_a.len() == 1 {
+        *on_a[0]
+    } else if on_b.len() == 1 {
+        on_b[0] - n * s
+    } else {
+        let c = (mean(&mut on_a.iter().map(|p| **p)) + mean(&mut on_b.iter().copied())) * 0.5;
+        c + n * (max_a - c.dot(n))
+    };
+    (pa, pa + n * s)
+}
+
+/// The columns of the cofactor matrix of the matrix with columns `m` (`det(M) · M⁻ᵀ`), which
+/// maps a face normal of a shape to the normal of the same face after `M`.
+fn cofactor<const D: usize>(m: &[Vector<f64, D>; D]) -> [Vector<f64, D>; D] {
+    if D == 2 {
+        let mut out = [Vector::<f64, D>::zeros(); D];
+        (out[0][0], out[0][1]) = (m[1][1], -m[1][0]);
+        (out[1][0], out[1][1]) = (-m[0][1], m[0][0]);
+        out
+    } else {
+        core::array::from_fn(|i| cross(&m[(i + 1) % D], &m[(i + 2) % D]))
+    }
+}
+
+/// The cross product of two vectors that are 3D (only called when `D == 3`).
+fn cross<const D: usize>(u: &Vector<f64, D>, v: &Vector<f64, D>) -> Vector<f64, D> {
+    let mut c = Vector::<f64, D>::zeros();
+    c[0] = u[1] * v[2] - u[2] * v[1];
+    c[1] = u[2] * v[0] - u[0] * v[2];
+    c[2] = u[0] * v[1] - u[1] * v[0];
+    c
+}
+
+/// The exact answer for two shapes whose cores are both polytopes (`None` otherwise, or beyond
+/// the work budget), on the cores, in world space. It is computed in `f64` from the poses'
+/// stored numbers ([`Pose::rotation_columns_f64`]), not from the relative pose rounded in `N`:
+/// in `f32` that rounding alone is an ulp of the distance between the shapes' centres.
+#[cold]
+#[inline(never)]
+pub(crate) fn exact<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+) -> Option<SatContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: kollide_shapes::SupportMap<N, D> + ?Sized,
+    B: kollide_shapes::SupportMap<N, D> + ?Sized,
+{
+    let (ta, tb) =
+        (pos_a.translation().map(|x| x.to_f64()), pos_b.translation().map(|x| x.to_f64()));
+    let r = sat(
+        a.polytope()?,
+        b.polytope()?,
+        &pos_a.rotation_columns_f64(),
+        &pos_b.rotation_columns_f64(),
+        tb - ta,
+    )?;
+    let world = |p: &Vector<f64, D>| (p + ta).map(N::lit);
+    Some(SatContact {
+        separation: N::lit(r.separation),
+        normal: r.normal.map(N::lit),
+        point_a: world(&r.point_a),
+        point_b: world(&r.point_b),
+    })
+}

@@ -1,0 +1,143 @@
+//! The polytope view of a shape's core: its vertices, face normals and edges, for the exact
+//! separating-axis fallback of the narrowphase.
+//!
+//! GJK and EPA need only support points, which is what makes them general. When rounding stalls
+//! them on a nearly degenerate pair (identical or nested boxes, slivers, a 10⁴:1 size ratio in
+//! `f32`), a pair of polytopes still has an exact answer: the separating-axis test over every
+//! face normal (edge normal in 2D) of both shapes and, in 3D, every cross product of an edge of
+//! one with an edge of the other. [`Polytope`] lists exactly those candidates; a shape whose core
+//! is a polytope returns itself from [`SupportMap::polytope`](crate::SupportMap::polytope).
+//!
+//! The view is read only on the fallback path, so it favours simplicity over speed: indexed
+//! accessors, computed on demand.
+
+use kollide_math::{Point, Scalar, Vector};
+
+/// A convex polytope core: vertices, outward face normals and (3D) edges, in the local frame.
+///
+/// Normals need not be unit length; every face of the core must be listed (a flat shape lists
+/// its plane once, either side). In 2D the faces are the edges and [`Self::edge_count`] is `0`.
+pub trait Polytope<N: Scalar, const D: usize> {
+    /// The number of vertices.
+    fn vertex_count(&self) -> usize;
+    /// Vertex `i`, for `i < vertex_count()`.
+    fn vertex(&self, i: usize) -> Point<N, D>;
+    /// The number of face normals.
+    fn normal_count(&self) -> usize;
+    /// The outward normal of face `i` (any positive length).
+    fn normal(&self, i: usize) -> Vector<N, D>;
+    /// The number of edges whose directions SAT crosses in 3D (`0` in 2D). Parallel edges may be
+    /// listed once.
+    fn edge_count(&self) -> usize {
+        0
+    }
+    /// The end points of edge `i`, as vertex indices.
+    fn edge(&self, i: usize) -> [usize; 2] {
+        let _ = i;
+        [0, 0]
+    }
+}
+
+/// The 2D normal of the edge `a → b` of a counter-clockwise polygon, or the 3D normal of the
+/// triangle `a, b, c` (generic over `D` for the shapes that are).
+fn face_normal<N: Scalar, const D: usize>(
+    a: &Point<N, D>,
+    b: &Point<N, D>,
+    c: &Point<N, D>,
+) -> Vector<N, D> {
+    let (u, v) = (b - a, c - a);
+    let mut n = Vector::zeros();
+    if D == 2 {
+        n[0] = u[1];
+        n[1] = -u[0];
+    } else {
+        n[0] = u[1] * v[2] - u[2] * v[1];
+        n[1] = u[2] * v[0] - u[0] * v[2];
+        n[2] = u[0] * v[1] - u[1] * v[0];
+    }
+    n
+}
+
+impl<N: Scalar, const D: usize> Polytope<N, D> for crate::Cuboid<N, D> {
+    fn vertex_count(&self) -> usize {
+        1 << D
+    }
+    fn vertex(&self, i: usize) -> Point<N, D> {
+        // Vertices in bit order, except in 2D, where SAT does not care about the order either.
+        crate::Cuboid::vertex(self, i as u32)
+    }
+    fn normal_count(&self) -> usize {
+        D
+    }
+    fn normal(&self, i: usize) -> Vector<N, D> {
+        let mut n = Vector::zeros();
+        n[i] = N::one();
+        n
+    }
+    fn edge_count(&self) -> usize {
+        if D == 3 { 3 } else { 0 }
+    }
+    fn edge(&self, i: usize) -> [usize; 2] {
+        // Vertex 0 is (−,−,−); flipping bit `i` moves along axis `i`.
+        [0, 1 << i]
+    }
+}
+
+impl<N: Scalar, const D: usize> Polytope<N, D> for crate::Triangle<N, D> {
+    fn vertex_count(&self) -> usize {
+        3
+    }
+    fn vertex(&self, i: usize) -> Point<N, D> {
+        crate::Triangle::vertex(self, i as u32)
+    }
+    fn normal_count(&self) -> usize {
+        if D == 2 { 3 } else { 1 }
+    }
+    fn normal(&self, i: usize) -> Vector<N, D> {
+        let p = |k: usize| crate::Triangle::vertex(self, (k % 3) as u32);
+        face_normal(&p(i), &p(i + 1), &p(i + 2))
+    }
+    fn edge_count(&self) -> usize {
+        if D == 3 { 3 } else { 0 }
+    }
+    fn edge(&self, i: usize) -> [usize; 2] {
+        [i, (i + 1) % 3]
+    }
+}
+
+impl<N: Scalar> Polytope<N, 2> for crate::ConvexPolygon<N> {
+    fn vertex_count(&self) -> usize {
+        self.len()
+    }
+    fn vertex(&self, i: usize) -> Point<N, 2> {
+        crate::ConvexPolygon::vertex(self, i)
+    }
+    fn normal_count(&self) -> usize {
+        self.len()
+    }
+    fn normal(&self, i: usize) -> Vector<N, 2> {
+        self.edge_normal(i).into_inner()
+    }
+}
+
+impl<N: Scalar> Polytope<N, 3> for crate::ConvexPolyhedron<N> {
+    fn vertex_count(&self) -> usize {
+        self.vertices().len()
+    }
+    fn vertex(&self, i: usize) -> Point<N, 3> {
+        self.vertices()[i]
+    }
+    fn normal_count(&self) -> usize {
+        self.num_faces()
+    }
+    fn normal(&self, i: usize) -> Vector<N, 3> {
+        self.face_normal(i).into_inner()
+    }
+    fn edge_count(&self) -> usize {
+        self.edges().len()
+    }
+    fn edge(&self, i: usize) -> [usize; 2] {
+        let e = self.edges()[i].vertices;
+        [e[0] as usize, e[1] as usize]
+    }
+}
