@@ -61,19 +61,27 @@ fn bench_queries<N, const D: usize, P, A, B>(
         bch.iter(|| intersection_test(black_box(pa), a, black_box(pb), b, None, &s).intersecting)
     });
     g.bench_function("contact", |bch| {
-        bch.iter(|| contact(black_box(pa), a, black_box(pb), b, N::zero(), &s).map(|k| k.separation))
+        bch.iter(|| {
+            contact(black_box(pa), a, black_box(pb), b, N::zero(), &s).map(|k| k.separation)
+        })
     });
     g.bench_function("closest_points", |bch| {
         bch.iter(|| closest_points(black_box(pa), a, black_box(pb), b, &s).separation)
     });
-    g.bench_function("distance", |bch| bch.iter(|| distance(black_box(pa), a, black_box(pb), b, &s).0));
+    g.bench_function("distance", |bch| {
+        bch.iter(|| distance(black_box(pa), a, black_box(pb), b, &s).0)
+    });
     let dir = vn::<N, D>(&m.dir);
     g.bench_function("directional_penetration", |bch| {
-        bch.iter(|| directional_penetration(black_box(pa), a, black_box(pb), b, &dir, &s).map(|h| h.t))
+        bch.iter(|| {
+            directional_penetration(black_box(pa), a, black_box(pb), b, &dir, &s).map(|h| h.t)
+        })
     });
     let (va, vb) = (vn::<N, D>(&m.vel_a), vn::<N, D>(&m.vel_b));
     g.bench_function("shape_cast", |bch| {
-        bch.iter(|| shape_cast(black_box(pa), &va, a, black_box(pb), &vb, b, N::one(), &s).map(|h| h.t))
+        bch.iter(|| {
+            shape_cast(black_box(pa), &va, a, black_box(pb), &vb, b, N::one(), &s).map(|h| h.t)
+        })
     });
     let ray = Ray { origin: (vn::<N, D>(&m.ray_origin)).into(), dir: vn::<N, D>(&m.ray_dir) };
     g.bench_function("ray_cast", |bch| {
@@ -97,7 +105,8 @@ fn bench_2d<N: Scalar>(c: &mut Criterion, name: &str, kc: &Case<2>) {
 
 fn bench_3d<N: Scalar>(c: &mut Criterion, name: &str, kc: &Case<3>) {
     let (a, b) = (kc.a.map(&round::<N>), kc.b.map(&round::<N>));
-    let (Built3::S(sa), Built3::S(sb)) = (build3::<N>(&a).expect("valid A"), build3::<N>(&b).expect("valid B"))
+    let (Built3::S(sa), Built3::S(sb)) =
+        (build3::<N>(&a).expect("valid A"), build3::<N>(&b).expect("valid B"))
     else {
         panic!("the benchmarked pairs are Shape3 pairs");
     };
@@ -124,7 +133,10 @@ fn hulls(c: &mut Criterion) {
 
 /// `hostile/3d-<pair>-coincident-<scalar>`: curved pairs at one pose (EPA on round cores).
 fn curved(c: &mut Criterion) {
-    for (a, b, name) in [(Kind::Cylinder, Kind::Cone, "cylinder-cone"), (Kind::Capsule, Kind::Capsule, "capsule-capsule")] {
+    for (a, b, name) in [
+        (Kind::Cylinder, Kind::Cone, "cylinder-cone"),
+        (Kind::Capsule, Kind::Capsule, "capsule-capsule"),
+    ] {
         let k = case::<3>(a, b, Class::Coincident, None, true);
         bench_3d::<f32>(c, &format!("hostile/3d-{name}-coincident-f32"), &k);
         let k = case::<3>(a, b, Class::Coincident, None, false);
@@ -132,4 +144,4 @@ fn curved(c: &mut Criterion) {
     }
 }
 
-short_bench_main!(hulls, curved);
+short_bench_main!(super::hulls, super::curved);

@@ -2,19 +2,27 @@
 //!
 //! ```text
 //! hostile [--cases N] [--seed S] [--dim 2|3] [--pair NAME] [--class NAME] [--ci]
-//!         [--write-expected PATH] [--no-repro] [--progress]
+//!         [--write-expected PATH] [--no-repro] [--progress] [--time-repeats K]
 //! ```
 //!
 //! `--cases` is the number of cases per (dimension, pair of kinds, class), each run in `f32` and
 //! `f64`; `--ci` uses the CI slice's settings (the ones `expected.tsv` is for). It prints the
-//! failure table (one reproducer per row), the totals per kind and the slowest call per query.
+//! failure table (one reproducer per row), the totals per kind and the slowest call per query
+//! (with `--time-repeats K`, each call's time is the minimum of K runs).
 
 use std::process::ExitCode;
 
 use kollide_hostile::{Options, parse_expected, run_suite};
 
 fn main() -> ExitCode {
-    let mut opts = Options { cases: 10, seed: 1, dims: vec![2, 3], pair_filter: None, class_filter: None, progress: false };
+    let mut opts = Options {
+        cases: 10,
+        seed: 1,
+        dims: vec![2, 3],
+        pair_filter: None,
+        class_filter: None,
+        progress: false,
+    };
     let mut write_expected = None;
     let mut repro = true;
     let mut args = std::env::args().skip(1);
@@ -34,6 +42,10 @@ fn main() -> ExitCode {
             "--write-expected" => write_expected = Some(value()),
             "--no-repro" => repro = false,
             "--progress" => opts.progress = true,
+            "--time-repeats" => {
+                let k = value().parse().unwrap_or(1);
+                kollide_hostile::run::TIME_REPEATS.store(k, std::sync::atomic::Ordering::Relaxed);
+            }
             other => {
                 eprintln!("unknown argument `{other}`");
                 return ExitCode::FAILURE;

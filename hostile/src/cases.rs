@@ -212,7 +212,9 @@ impl<const D: usize> Desc<D> {
             Desc::Capsule { a, b, r } => Desc::Capsule { a: v(a), b: v(b), r: f(*r) },
             Desc::Cuboid { h } => Desc::Cuboid { h: v(h) },
             Desc::Triangle { a, b, c } => Desc::Triangle { a: v(a), b: v(b), c: v(c) },
-            Desc::Hull { pts, inner } => Desc::Hull { pts: pts.iter().map(v).collect(), inner: *inner },
+            Desc::Hull { pts, inner } => {
+                Desc::Hull { pts: pts.iter().map(v).collect(), inner: *inner }
+            }
             Desc::Cylinder { hh, r } => Desc::Cylinder { hh: f(*hh), r: f(*r) },
             Desc::Cone { hh, r } => Desc::Cone { hh: f(*hh), r: f(*r) },
             Desc::Rounded { h, r } => Desc::Rounded { h: v(h), r: f(*r) },
@@ -266,7 +268,9 @@ pub fn body<const D: usize>(desc: &Desc<D>, pose: &PoseDesc<D>) -> Body<D> {
     let pts = |p: &[V<D>]| p.iter().map(|q| pose.apply(q)).collect::<Vec<_>>();
     let corners = |h: &V<D>| {
         (0..1usize << D)
-            .map(|i| pose.apply(&V::<D>::from_fn(|k, _| if i & (1 << k) != 0 { h[k] } else { -h[k] })))
+            .map(|i| {
+                pose.apply(&V::<D>::from_fn(|k, _| if i & (1 << k) != 0 { h[k] } else { -h[k] }))
+            })
             .collect::<Vec<_>>()
     };
     let axis = || {
@@ -282,10 +286,18 @@ pub fn body<const D: usize>(desc: &Desc<D>, pose: &PoseDesc<D>) -> Body<D> {
         Desc::Triangle { a, b, c } => Body::new(Core::Points(pts(&[*a, *b, *c])), 0.0),
         Desc::Hull { pts: p, inner } => {
             let b = Body::new(Core::Points(pts(p)), 0.0);
-            if *inner > 0 && p.len() > crate::geom::EXACT_POINTS { b.with_inner(pts(&p[..*inner])) } else { b }
+            if *inner > 0 && p.len() > crate::geom::EXACT_POINTS {
+                b.with_inner(pts(&p[..*inner]))
+            } else {
+                b
+            }
         }
-        Desc::Cylinder { hh, r } => Body::new(Core::Cylinder { c: pose.t, axis: axis(), hh: *hh, r: *r }, 0.0),
-        Desc::Cone { hh, r } => Body::new(Core::Cone { c: pose.t, axis: axis(), hh: *hh, r: *r }, 0.0),
+        Desc::Cylinder { hh, r } => {
+            Body::new(Core::Cylinder { c: pose.t, axis: axis(), hh: *hh, r: *r }, 0.0)
+        }
+        Desc::Cone { hh, r } => {
+            Body::new(Core::Cone { c: pose.t, axis: axis(), hh: *hh, r: *r }, 0.0)
+        }
         Desc::Rounded { h, r } => Body::new(Core::Points(corners(h)), *r),
     }
 }
@@ -457,7 +469,8 @@ impl<const D: usize> G<'_, D> {
                     }
                 }
                 let (u, v) = (b - a, c - a);
-                let area2 = (u.norm_squared() * v.norm_squared() - u.dot(&v).powi(2)).max(0.0).sqrt();
+                let area2 =
+                    (u.norm_squared() * v.norm_squared() - u.dot(&v).powi(2)).max(0.0).sqrt();
                 if sliver || area2 > 0.2 * s * s {
                     if D == 2 && u[0] * v[1] - u[1] * v[0] < 0.0 {
                         std::mem::swap(&mut b, &mut c);
@@ -469,7 +482,11 @@ impl<const D: usize> G<'_, D> {
                 if big {
                     self.ellipse_hull(s, 1000, thin)
                 } else {
-                    let n = if D == 2 { self.rng.random_range(5..=12) } else { self.rng.random_range(5..=10) };
+                    let n = if D == 2 {
+                        self.rng.random_range(5..=12)
+                    } else {
+                        self.rng.random_range(5..=10)
+                    };
                     let mut pts: Vec<V<D>> = (0..n).map(|_| self.in_ball(s)).collect();
                     for p in &mut pts {
                         p[1] *= thin;
@@ -533,12 +550,22 @@ pub fn generate<const D: usize>(ka: Kind, kb: Kind, class: Class, seed: u64, f32
     };
     let hull_mode = seed % 3;
     let nested = class == Class::Nested || (big && hull_mode == 1);
-    let ratio = if nested { 0.02 } else if class == Class::Ratio { 1e-4 } else { 1.0 };
-    if small_b { sb = sa * ratio } else { sa = sb * ratio }
+    let ratio = if nested {
+        0.02
+    } else if class == Class::Ratio {
+        1e-4
+    } else {
+        1.0
+    };
+    if small_b {
+        sb = sa * ratio
+    } else {
+        sa = sb * ratio
+    }
     let a = g.shape(ka, sa, sliver, big);
     let coincident = class == Class::Coincident
         || (big && hull_mode == 0)
-        || (class == Class::UlpRotation && seed % 2 == 0);
+        || (class == Class::UlpRotation && seed.is_multiple_of(2));
     let b = if coincident && ka == kb { a.clone() } else { g.shape(kb, sb, sliver, big) };
     let ulp_k = if class == Class::UlpRotation { g.rng.random_range(-8..=8) } else { 0 };
     let offset = if class == Class::Far {
@@ -595,7 +622,11 @@ pub fn generate<const D: usize>(ka: Kind, kb: Kind, class: Class, seed: u64, f32
     let ca = ba.center();
     let (ray_origin, ray_dir) = {
         let m = g.u(0.0, 1.0);
-        let o = if m < 0.15 { ca + g.in_ball(ba.size * 0.01) } else { ca + g.unit() * ba.size * g.u(1.05, 3.0) };
+        let o = if m < 0.15 {
+            ca + g.in_ball(ba.size * 0.01)
+        } else {
+            ca + g.unit() * ba.size * g.u(1.05, 3.0)
+        };
         let d = if m > 0.9 {
             V::zeros()
         } else if m > 0.8 {

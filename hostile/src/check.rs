@@ -103,7 +103,8 @@ impl Tol {
         } else {
             1e-9 * d.abs().max(self.scale)
         };
-        base + 4.0 * self.eps * self.offset + 16.0 * self.eps * (1.0 + self.ulp_k.abs()) * self.scale
+        base + 4.0 * self.eps * self.offset
+            + 16.0 * self.eps * (1.0 + self.ulp_k.abs()) * self.scale
     }
 
     /// The touching band.
@@ -150,7 +151,12 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
     let tol = cx.tol.at(truth.value());
     let overlap = truth.hi < -band;
     let apart = truth.lo > band;
-    let sd_txt = format!("sd in [{:e}, {:e}]{}", truth.lo, truth.hi, if truth.exact { " exact" } else { "" });
+    let sd_txt = format!(
+        "sd in [{:e}, {:e}]{}",
+        truth.lo,
+        truth.hi,
+        if truth.exact { " exact" } else { "" }
+    );
     let mut push = |q: Query, f: Fail, s: String| {
         if !out.iter().any(|(q2, f2, _)| *q2 == q && *f2 == f) {
             out.push((q, f, format!("{s}; {sd_txt}")));
@@ -180,7 +186,11 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
         }
         Ok(Some(c)) => {
             if c.sep > band {
-                push(Query::Contact, Fail::BeyondMargin, format!("separation {:e} > margin 0", c.sep));
+                push(
+                    Query::Contact,
+                    Fail::BeyondMargin,
+                    format!("separation {:e} > margin 0", c.sep),
+                );
             } else if apart {
                 push(Query::Contact, Fail::FalseHit, format!("separation {:e}", c.sep));
             }
@@ -189,13 +199,19 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
     }
     match (&o.contact, &o.contact_flip) {
         (_, Err(e)) => push(Query::Contact, Fail::Panic, format!("flipped: {e}")),
-        (Ok(Some(x)), Ok(Some(y))) => {
-            if (x.sep - y.sep).abs() > tol {
-                push(Query::Contact, Fail::Flip, format!("sep(A,B) {:e} vs sep(B,A) {:e}", x.sep, y.sep));
-            }
+        (Ok(Some(x)), Ok(Some(y))) if (x.sep - y.sep).abs() > tol => {
+            push(
+                Query::Contact,
+                Fail::Flip,
+                format!("sep(A,B) {:e} vs sep(B,A) {:e}", x.sep, y.sep),
+            );
         }
         (Ok(x), Ok(y)) if x.is_some() != y.is_some() && (overlap || apart) => {
-            push(Query::Contact, Fail::Flip, format!("(A,B) some = {}, (B,A) some = {}", x.is_some(), y.is_some()));
+            push(
+                Query::Contact,
+                Fail::Flip,
+                format!("(A,B) some = {}, (B,A) some = {}", x.is_some(), y.is_some()),
+            );
         }
         _ => {}
     }
@@ -232,7 +248,9 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
             }
             Ok(m) => {
                 let bad = !finite(&m.n)
-                    || m.contacts.iter().any(|(p, q, s)| !finite(p) || !finite(q) || !s.is_finite());
+                    || m.contacts
+                        .iter()
+                        .any(|(p, q, s)| !finite(p) || !finite(q) || !s.is_finite());
                 if bad {
                     push(Query::Manifold, Fail::NaN, format!("{m:?}"));
                 } else {
@@ -261,7 +279,16 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
                 let (t_hi, exact) = directional_depth(cx.a, cx.b, &d, cx.dirs);
                 let tol_t = cx.tol.at(t_hi);
                 if h.t > t_hi + tol_t || (exact && overlap && h.t < t_hi - tol_t) {
-                    push(Query::Directional, Fail::Error, format!("t = {:e}, oracle {}{:e}", h.t, if exact { "" } else { "≤ " }, t_hi));
+                    push(
+                        Query::Directional,
+                        Fail::Error,
+                        format!(
+                            "t = {:e}, oracle {}{:e}",
+                            h.t,
+                            if exact { "" } else { "≤ " },
+                            t_hi
+                        ),
+                    );
                 }
                 let nn = h.n.norm();
                 if (nn - 1.0).abs() > cx.tol.unit() {
@@ -269,11 +296,19 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
                 } else {
                     let g = gap(cx.a, cx.b, &(h.n / nn)) + h.t * (h.n / nn).dot(&d);
                     if g.abs() > tol_t {
-                        push(Query::Directional, Fail::Attain, format!("gap after the push {g:e}, n = {}", fmt_v(&h.n)));
+                        push(
+                            Query::Directional,
+                            Fail::Attain,
+                            format!("gap after the push {g:e}, n = {}", fmt_v(&h.n)),
+                        );
                     }
                 }
                 if (h.pb - h.pa).norm() > tol_t {
-                    push(Query::Directional, Fail::Identity, format!("|point_b − point_a| = {:e}", (h.pb - h.pa).norm()));
+                    push(
+                        Query::Directional,
+                        Fail::Identity,
+                        format!("|point_b − point_a| = {:e}", (h.pb - h.pa).norm()),
+                    );
                 }
             }
         }
@@ -305,7 +340,11 @@ fn check_contact<const D: usize>(
     }
     let id = (c.pb - c.pa - c.n * c.sep).norm();
     if id > tol {
-        push(q, Fail::Identity, format!("|point_b − point_a − separation·normal| = {id:e}, separation {:e}", c.sep));
+        push(
+            q,
+            Fail::Identity,
+            format!("|point_b − point_a − separation·normal| = {id:e}, separation {:e}", c.sep),
+        );
     }
     let wrong = if truth.exact {
         (c.sep - truth.lo).abs() > tol
@@ -319,12 +358,20 @@ fn check_contact<const D: usize>(
         let n = c.n / nn;
         let g = gap(cx.a, cx.b, &n);
         if (g - c.sep).abs() > tol {
-            push(q, Fail::Attain, format!("g(n) = {g:e} but separation {:e}, n = {}", c.sep, fmt_v(&n)));
+            push(
+                q,
+                Fail::Attain,
+                format!("g(n) = {g:e} but separation {:e}, n = {}", c.sep, fmt_v(&n)),
+            );
         }
         let off_a = (c.pa.dot(&n) - cx.a.h(&n)).abs().max(outside_by(cx.a, &c.pa, cx.dirs));
         let off_b = (c.pb.dot(&n) + cx.b.h(&-n)).abs().max(outside_by(cx.b, &c.pb, cx.dirs));
         if off_a > tol || off_b > tol {
-            push(q, Fail::OffSurface, format!("point_a off by {off_a:e}, point_b off by {off_b:e}"));
+            push(
+                q,
+                Fail::OffSurface,
+                format!("point_a off by {off_a:e}, point_b off by {off_b:e}"),
+            );
         }
     }
 }
@@ -358,7 +405,11 @@ fn check_manifold<const D: usize>(
     }
     let g = gap(cx.a, cx.b, &n);
     if (g - min_sep).abs() > tol_m {
-        push(q, Fail::Attain, format!("g(n) = {g:e} but deepest contact {min_sep:e}, n = {}", fmt_v(&n)));
+        push(
+            q,
+            Fail::Attain,
+            format!("g(n) = {g:e} but deepest contact {min_sep:e}, n = {}", fmt_v(&n)),
+        );
     }
     for (pa, pb, s) in &m.contacts {
         let id = (pb - pa - n * *s).norm();
@@ -366,7 +417,11 @@ fn check_manifold<const D: usize>(
             push(q, Fail::Identity, format!("|point_b − point_a − separation·normal| = {id:e}"));
         }
         let on = |body: &Body<D>, p: &V<D>| {
-            if body.has_exact_sdf() { body.sdf_upper(p).abs() } else { outside_by(body, p, cx.dirs) }
+            if body.has_exact_sdf() {
+                body.sdf_upper(p).abs()
+            } else {
+                outside_by(body, p, cx.dirs)
+            }
         };
         let (oa, ob) = (on(cx.a, pa), on(cx.b, pb));
         if oa > tol_m || ob > tol_m {
@@ -393,7 +448,8 @@ fn check_cast<const D: usize>(
     let toi = time_of_impact(a, b, v, max_t, band, cx.dirs);
     let speed = v.norm();
     let tol_t = if speed > 0.0 { band / speed } else { f64::MAX };
-    let txt = format!("toi ≥ {:e}{}, hit {:?}", toi.lo, if toi.exact { " exact" } else { "" }, toi.hit);
+    let txt =
+        format!("toi ≥ {:e}{}, hit {:?}", toi.lo, if toi.exact { " exact" } else { "" }, toi.hit);
     let Some(h) = h else {
         if toi.hit == Some(true) {
             push(q, Fail::SilentMiss, format!("None; {txt}"));
@@ -423,11 +479,19 @@ fn check_cast<const D: usize>(
             let n = h.n / nn;
             let g = gap(a, b, &n) + h.t * n.dot(v);
             if g.abs() > band {
-                push(q, Fail::Attain, format!("gap at t along n = {g:e}, t = {:e}, n = {}", h.t, fmt_v(&n)));
+                push(
+                    q,
+                    Fail::Attain,
+                    format!("gap at t along n = {g:e}, t = {:e}, n = {}", h.t, fmt_v(&n)),
+                );
             }
         }
         if (h.pb - h.pa).norm() > band {
-            push(q, Fail::Identity, format!("|point_b − point_a| = {:e} at the hit", (h.pb - h.pa).norm()));
+            push(
+                q,
+                Fail::Identity,
+                format!("|point_b − point_a| = {:e} at the hit", (h.pb - h.pa).norm()),
+            );
         }
     }
 }

@@ -178,11 +178,7 @@ fn facets_of<const D: usize>(pts: &[V<D>]) -> (Vec<Facet<D>>, Vec<(usize, usize)
     }
     let mut edges = Vec::new();
     for f in &facets {
-        let pairs: &[(usize, usize)] = if D == 2 {
-            &[(0, 1)]
-        } else {
-            &[(0, 1), (1, 2), (0, 2)]
-        };
+        let pairs: &[(usize, usize)] = if D == 2 { &[(0, 1)] } else { &[(0, 1), (1, 2), (0, 2)] };
         for &(x, y) in pairs {
             let e = (f.idx[x].min(f.idx[y]), f.idx[x].max(f.idx[y]));
             if e.0 != e.1 && !edges.contains(&e) {
@@ -334,8 +330,9 @@ impl<const D: usize> Body<D> {
         match &self.inner {
             Some(inner) => inner.sdf_upper(p),
             // A large cloud without a witness: the distance to its nearest point.
-            None => self.points().iter().map(|q| (p - q).norm()).fold(f64::MAX, f64::min)
-                - self.radius,
+            None => {
+                self.points().iter().map(|q| (p - q).norm()).fold(f64::MAX, f64::min) - self.radius
+            }
         }
     }
 

@@ -20,8 +20,8 @@
 //! The CI slice is `tests/ci_slice.rs`; `cargo xtask hostile --cases N` runs millions through
 //! the `hostile` example in release mode.
 
-pub mod check;
 pub mod cases;
+pub mod check;
 pub mod geom;
 pub mod oracle;
 pub mod run;

@@ -277,7 +277,10 @@ pub fn signed_distance<const D: usize>(a: &Body<D>, b: &Body<D>, dirs: &[V<D>]) 
         }
     }
     let (lo, n) = if exact {
-        starts.iter().map(|n| (f(n), *n)).fold((f64::MIN, starts[0]), |x, y| if y.0 > x.0 { y } else { x })
+        starts
+            .iter()
+            .map(|n| (f(n), *n))
+            .fold((f64::MIN, starts[0]), |x, y| if y.0 > x.0 { y } else { x })
     } else {
         maximize_on_sphere(&starts, &f, 1500)
     };
@@ -345,7 +348,10 @@ pub fn time_of_impact<const D: usize>(
         if nv < -tiny { gap(a, b, n) / -nv } else { f64::MIN }
     };
     let (t, _) = if exact {
-        starts.iter().map(|n| (f(n), *n)).fold((f64::MIN, starts[0]), |x, y| if y.0 > x.0 { y } else { x })
+        starts
+            .iter()
+            .map(|n| (f(n), *n))
+            .fold((f64::MIN, starts[0]), |x, y| if y.0 > x.0 { y } else { x })
     } else {
         maximize_on_sphere(&starts, &f, 1500)
     };
@@ -388,7 +394,12 @@ pub fn time_of_impact<const D: usize>(
 
 /// An upper bound on the push of B along the unit `d` that separates an overlapping pair
 /// (exact for polytopes).
-pub fn directional_depth<const D: usize>(a: &Body<D>, b: &Body<D>, d: &V<D>, dirs: &[V<D>]) -> (f64, bool) {
+pub fn directional_depth<const D: usize>(
+    a: &Body<D>,
+    b: &Body<D>,
+    d: &V<D>,
+    dirs: &[V<D>],
+) -> (f64, bool) {
     let cands = candidates(a, b);
     let exact = !cands.is_empty() && a.radius == 0.0 && b.radius == 0.0;
     let mut starts = cands;
@@ -401,7 +412,10 @@ pub fn directional_depth<const D: usize>(a: &Body<D>, b: &Body<D>, d: &V<D>, dir
         if nd > 1e-12 { gap(a, b, n) / nd } else { f64::MIN }
     };
     let (best, _) = if exact {
-        starts.iter().map(|n| (f(n), *n)).fold((f64::MIN, starts[0]), |x, y| if y.0 > x.0 { y } else { x })
+        starts
+            .iter()
+            .map(|n| (f(n), *n))
+            .fold((f64::MIN, starts[0]), |x, y| if y.0 > x.0 { y } else { x })
     } else {
         maximize_on_sphere(&starts, &f, 1500)
     };

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 use kollide::math::{Iso2, Iso3, Scalar};
 
+use crate::cases::{Case, Class, Desc, Kind, PoseDesc, body, case_seed, generate};
 use crate::check::{Ctx, Fail, Tol, check};
 use crate::geom::V;
-use crate::cases::{Case, Class, Desc, Kind, PoseDesc, body, case_seed, generate};
 use crate::oracle::sample_dirs;
 use crate::run::{MakePose, Motion, Outputs, Query, build2, build3, round, run2, run3};
 
@@ -33,7 +33,14 @@ pub struct Options {
 impl Options {
     /// The CI slice: the expectations table (`expected.tsv`) is for exactly these settings.
     pub fn ci() -> Self {
-        Options { cases: 2, seed: 12, dims: vec![2, 3], pair_filter: None, class_filter: None, progress: false }
+        Options {
+            cases: 2,
+            seed: 12,
+            dims: vec![2, 3],
+            pair_filter: None,
+            class_filter: None,
+            progress: false,
+        }
     }
 }
 
@@ -57,7 +64,10 @@ pub struct Key {
 impl Key {
     /// The tab-separated form used by the expectations table.
     pub fn tsv(&self) -> String {
-        format!("{}\t{}\t{}\t{}\t{}\t{}", self.dim, self.pair, self.query, self.scalar, self.class, self.fail)
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            self.dim, self.pair, self.query, self.scalar, self.class, self.fail
+        )
     }
 }
 
@@ -95,9 +105,16 @@ pub fn fmt_desc<const D: usize>(d: &Desc<D>) -> String {
         Desc::Cuboid { h } => format!("Cuboid({})", fv(h)),
         Desc::Triangle { a, b, c } => format!("Triangle({}, {}, {})", fv(a), fv(b), fv(c)),
         Desc::Hull { pts, .. } if pts.len() > 24 => {
-            format!("Hull({} points: {}, {}, … regenerate from the seed)", pts.len(), fv(&pts[0]), fv(&pts[1]))
+            format!(
+                "Hull({} points: {}, {}, … regenerate from the seed)",
+                pts.len(),
+                fv(&pts[0]),
+                fv(&pts[1])
+            )
         }
-        Desc::Hull { pts, .. } => format!("Hull[{}]", pts.iter().map(fv).collect::<Vec<_>>().join(", ")),
+        Desc::Hull { pts, .. } => {
+            format!("Hull[{}]", pts.iter().map(fv).collect::<Vec<_>>().join(", "))
+        }
         Desc::Cylinder { hh, r } => format!("Cylinder({hh:?}, {r:?})"),
         Desc::Cone { hh, r } => format!("Cone({hh:?}, {r:?})"),
         Desc::Rounded { h, r } => format!("Rounded(Cuboid({}), {r:?})", fv(h)),
@@ -105,7 +122,8 @@ pub fn fmt_desc<const D: usize>(d: &Desc<D>) -> String {
 }
 
 fn fmt_pose<const D: usize>(p: &PoseDesc<D>) -> String {
-    let rot = if D == 2 { format!("({:?}, {:?})", p.rot[0], p.rot[1]) } else { format!("{:?}", p.rot) };
+    let rot =
+        if D == 2 { format!("({:?}, {:?})", p.rot[0], p.rot[1]) } else { format!("{:?}", p.rot) };
     format!("t={} rot={rot}", fv(&p.t))
 }
 
@@ -117,14 +135,26 @@ struct Done {
 }
 
 trait Dim<const D: usize> {
-    fn execute<N: Scalar>(a: &Desc<D>, pa: &PoseDesc<D>, b: &Desc<D>, pb: &PoseDesc<D>, m: &Motion<D>) -> Result<Outputs<D>, String>;
+    fn execute<N: Scalar>(
+        a: &Desc<D>,
+        pa: &PoseDesc<D>,
+        b: &Desc<D>,
+        pb: &PoseDesc<D>,
+        m: &Motion<D>,
+    ) -> Result<Outputs<D>, String>;
 }
 
 struct Two;
 struct Three;
 
 impl Dim<2> for Two {
-    fn execute<N: Scalar>(a: &Desc<2>, pa: &PoseDesc<2>, b: &Desc<2>, pb: &PoseDesc<2>, m: &Motion<2>) -> Result<Outputs<2>, String> {
+    fn execute<N: Scalar>(
+        a: &Desc<2>,
+        pa: &PoseDesc<2>,
+        b: &Desc<2>,
+        pb: &PoseDesc<2>,
+        m: &Motion<2>,
+    ) -> Result<Outputs<2>, String> {
         let sa = build2::<N>(a).map_err(|e| format!("A: {e}"))?;
         let sb = build2::<N>(b).map_err(|e| format!("B: {e}"))?;
         let (ia, _) = <Iso2<N> as MakePose<N, 2>>::make(pa);
@@ -134,7 +164,13 @@ impl Dim<2> for Two {
 }
 
 impl Dim<3> for Three {
-    fn execute<N: Scalar>(a: &Desc<3>, pa: &PoseDesc<3>, b: &Desc<3>, pb: &PoseDesc<3>, m: &Motion<3>) -> Result<Outputs<3>, String> {
+    fn execute<N: Scalar>(
+        a: &Desc<3>,
+        pa: &PoseDesc<3>,
+        b: &Desc<3>,
+        pb: &PoseDesc<3>,
+        m: &Motion<3>,
+    ) -> Result<Outputs<3>, String> {
         let sa = build3::<N>(a).map_err(|e| format!("A: {e}"))?;
         let sb = build3::<N>(b).map_err(|e| format!("B: {e}"))?;
         let (ia, _) = <Iso3<N> as MakePose<N, 3>>::make(pa);
@@ -192,22 +228,46 @@ where
     let outputs = match X::execute::<N>(&a, &case.pose_a, &b, &case.pose_b, &m) {
         Ok(o) => o,
         Err(e) => {
-            return Done { findings: vec![(Query::Intersection, Fail::Rejected, e)], times: [0.0; 8], repro };
+            return Done {
+                findings: vec![(Query::Intersection, Fail::Rejected, e)],
+                times: [0.0; 8],
+                repro,
+            };
         }
     };
     let (ba, bb) = (body(&a, &pa), body(&b, &pb));
     let eps = N::EPSILON.to_f64();
     let offset = pa.t.amax().max(pb.t.amax()).max(m.ray_origin.amax());
-    let tol = Tol { f32: eps > 1e-10, eps, scale: ba.size.max(bb.size), offset, ulp_k: case.pose_a.ulp_k as f64 };
+    let tol = Tol {
+        f32: eps > 1e-10,
+        eps,
+        scale: ba.size.max(bb.size),
+        offset,
+        ulp_k: case.pose_a.ulp_k as f64,
+    };
     let cx = Ctx { a: &ba, b: &bb, m: &m, dirs, tol };
     let findings = check(&outputs, &cx);
     Done { findings, times: outputs.times, repro }
 }
 
-fn record(report: &mut Report, dim: &'static str, pair: &str, scalar: &'static str, class: Class, done: Done) {
+fn record(
+    report: &mut Report,
+    dim: &'static str,
+    pair: &str,
+    scalar: &'static str,
+    class: Class,
+    done: Done,
+) {
     *report.cases.entry((dim, scalar)).or_default() += 1;
     for (q, f, detail) in done.findings {
-        let key = Key { dim, pair: pair.to_string(), query: q.name(), scalar, class: class.name(), fail: f.name() };
+        let key = Key {
+            dim,
+            pair: pair.to_string(),
+            query: q.name(),
+            scalar,
+            class: class.name(),
+            fail: f.name(),
+        };
         let row = report.rows.entry(key).or_default();
         if row.count == 0 {
             row.repro = format!("{}; saw: {detail}", done.repro);
@@ -235,7 +295,9 @@ where
                 continue;
             }
             for class in Class::ALL {
-                if !class.applies(ka, kb) || opts.class_filter.as_ref().is_some_and(|f| f != class.name()) {
+                if !class.applies(ka, kb)
+                    || opts.class_filter.as_ref().is_some_and(|f| f != class.name())
+                {
                     continue;
                 }
                 if opts.progress {
@@ -308,11 +370,17 @@ impl Report {
         for (k, r) in &self.rows {
             let allowed = expected.get(&k.tsv()).copied().unwrap_or(0);
             if r.count > allowed {
-                worse.push(format!("{}\t{} (allowed {allowed})\n    {}", k.tsv(), r.count, r.repro));
+                worse.push(format!(
+                    "{}\t{} (allowed {allowed})\n    {}",
+                    k.tsv(),
+                    r.count,
+                    r.repro
+                ));
             }
         }
         for (k, &allowed) in expected {
-            let seen = self.rows.iter().find(|(key, _)| key.tsv() == *k).map_or(0, |(_, r)| r.count);
+            let seen =
+                self.rows.iter().find(|(key, _)| key.tsv() == *k).map_or(0, |(_, r)| r.count);
             if seen < allowed {
                 better.push(format!("{k}\t{seen} (allowed {allowed})"));
             }
@@ -347,7 +415,10 @@ impl Report {
         for ((dim, scalar, q, f), n) in totals {
             let _ = writeln!(s, "  {dim} {scalar} {q:<24} {f:<20} {n}");
         }
-        let _ = writeln!(s, "\nslowest call per query (this build's profile; a benchmark is the measure):");
+        let _ = writeln!(
+            s,
+            "\nslowest call per query (this build's profile; a benchmark is the measure):"
+        );
         for ((q, dim, scalar), (t, case)) in &self.slowest {
             let short: String = case.chars().take(160).collect();
             let _ = writeln!(s, "  {q:<24} {dim} {scalar} {:>10.1} µs  {short}", t * 1e6);

@@ -43,7 +43,8 @@ fn curved_distances_are_bracketed_tightly() {
     let inside = body(&Desc::Ball { r: 0.1 }, &at(v3(0.0, 0.2, 0.0)));
     let t = signed_distance(&cyl, &inside, &dirs);
     assert!(t.hi < -0.5 && t.lo <= t.hi, "{t:?}");
-    let cone = Body::new(Core::Cone { c: V::zeros(), axis: v3(0.0, 1.0, 0.0), hh: 1.0, r: 1.0 }, 0.0);
+    let cone =
+        Body::new(Core::Cone { c: V::zeros(), axis: v3(0.0, 1.0, 0.0), hh: 1.0, r: 1.0 }, 0.0);
     assert!((cone.sdf_upper(&v3(0.0, 3.0, 0.0)) - 2.0).abs() < 1e-12);
     assert!((cone.sdf_upper(&v3(0.0, -1.5, 0.0)) - 0.5).abs() < 1e-12);
 }
@@ -79,14 +80,30 @@ fn outputs(hit: bool, c: ContactOut<3>) -> Outputs<3> {
 fn the_checks_catch_wrong_answers() {
     let dirs = sample_dirs::<3>(128);
     let (a, b) = (cube(V::zeros()), cube(v3(1.5, 0.0, 0.0)));
-    let m = Motion { vel_a: V::zeros(), vel_b: V::zeros(), dir: v3(1.0, 0.0, 0.0), ray_origin: v3(9.0, 9.0, 9.0), ray_dir: V::zeros() };
+    let m = Motion {
+        vel_a: V::zeros(),
+        vel_b: V::zeros(),
+        dir: v3(1.0, 0.0, 0.0),
+        ray_origin: v3(9.0, 9.0, 9.0),
+        ray_dir: V::zeros(),
+    };
     let tol = Tol { f32: false, eps: f64::EPSILON, scale: 2.0, offset: 2.0, ulp_k: 0.0 };
     let cx = Ctx { a: &a, b: &b, m: &m, dirs: &dirs, tol };
-    let right = ContactOut { pa: v3(1.0, 0.0, 0.0), pb: v3(0.5, 0.0, 0.0), n: v3(1.0, 0.0, 0.0), sep: -0.5 };
+    let right = ContactOut {
+        pa: v3(1.0, 0.0, 0.0),
+        pb: v3(0.5, 0.0, 0.0),
+        n: v3(1.0, 0.0, 0.0),
+        sep: -0.5,
+    };
     let found = check(&outputs(true, right), &cx);
-    let has = |f: &[(Query, Fail, String)], q: Query, k: Fail| f.iter().any(|(q2, k2, _)| *q2 == q && *k2 == k);
+    let has = |f: &[(Query, Fail, String)], q: Query, k: Fail| {
+        f.iter().any(|(q2, k2, _)| *q2 == q && *k2 == k)
+    };
     // The right answer passes every contact check; the push is missing (overlap, but None).
-    assert!(!found.iter().any(|(q, _, _)| *q == Query::Contact || *q == Query::ClosestPoints), "{found:?}");
+    assert!(
+        !found.iter().any(|(q, _, _)| *q == Query::Contact || *q == Query::ClosestPoints),
+        "{found:?}"
+    );
     assert!(has(&found, Query::Directional, Fail::SilentMiss), "{found:?}");
     // A silent miss, a wrong depth, a normal that does not attain it, broken identities.
     let wrong = ContactOut { sep: -0.4, ..right };
