@@ -11,8 +11,10 @@ use common::Bytes;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes(data);
-    let mut world =
-        World3::<f32>::new(Vec3::new(b.num(20.0) as f32, b.num(20.0) as f32, b.num(20.0) as f32));
+    let gravity = Vec3::new(b.num(20.0) as f32, b.num(20.0) as f32, b.num(20.0) as f32);
+    let Ok(mut world) = World3::<f32>::new(gravity) else {
+        return;
+    };
     let ground = Cuboid::new(Vec3::new(10.0f32, 0.5, 10.0)).expect("valid");
     if world.add(BodyDesc::fixed(ground)).is_err() {
         return;
