@@ -526,7 +526,7 @@ macro_rules! any_shape {
                 match self { $(Self::$v(s) => s.local_core_support(dir),)* }
             }
             fn radius(&self) -> N {
-                match self { $(Self::$v(s) => s.radius(),)* }
+                match self { $(Self::$v(s) => SupportMap::<N, $d>::radius(s),)* }
             }
             fn bounding_radius(&self) -> N {
                 match self { $(Self::$v(s) => s.bounding_radius(),)* }
@@ -581,7 +581,9 @@ fn shape3<N: Scalar>(
     c: &V,
 ) -> (Any3<N>, Iso3<N>, Geo) {
     let (pose, xf) = pose3::<N>(rng, c);
-    let len = |rng: &mut ChaCha8Rng| rd::<N>(size * rng.random_range(0.05..1.0));
+    let len = |rng: &mut ChaCha8Rng| {
+        rd::<N>((size * rng.random_range(0.05..1.0)).max(N::MIN_SIZE.to_f64()))
+    };
     let local_pts = |rng: &mut ChaCha8Rng, k: usize| -> Vec<V> {
         (0..k).map(|_| (in_ball(rng, 3) * size).map(rd::<N>)).collect()
     };
@@ -653,7 +655,7 @@ fn shape3<N: Scalar>(
         },
         _ => {
             let h = V::new(len(rng), len(rng), len(rng));
-            let r = len(rng) * 0.5;
+            let r = rd::<N>((len(rng) * 0.5).max(N::MIN_SIZE.to_f64()));
             let s = Rounded::new(Cuboid::new(n3::<N>(&h)).unwrap(), N::lit(r)).unwrap();
             (Any3::from(s), pose, Geo::RoundBox { xf, h, r })
         }
@@ -669,7 +671,9 @@ fn shape2<N: Scalar>(
     c: &V,
 ) -> (Any2<N>, Iso2<N>, Geo) {
     let (pose, xf) = pose2::<N>(rng, c);
-    let len = |rng: &mut ChaCha8Rng| rd::<N>(size * rng.random_range(0.05..1.0));
+    let len = |rng: &mut ChaCha8Rng| {
+        rd::<N>((size * rng.random_range(0.05..1.0)).max(N::MIN_SIZE.to_f64()))
+    };
     let local_pts = |rng: &mut ChaCha8Rng, k: usize| -> Vec<V> {
         (0..k).map(|_| (in_ball(rng, 2) * size).map(rd::<N>)).collect()
     };
@@ -725,7 +729,7 @@ fn shape2<N: Scalar>(
         },
         _ => {
             let h = V::new(len(rng), len(rng), 0.0);
-            let r = len(rng) * 0.5;
+            let r = rd::<N>((len(rng) * 0.5).max(N::MIN_SIZE.to_f64()));
             let s = Rounded::new(Cuboid::new(n2::<N>(&h)).unwrap(), N::lit(r)).unwrap();
             (Any2::from(s), pose, Geo::RoundBox { xf, h, r })
         }

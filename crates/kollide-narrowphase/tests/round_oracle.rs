@@ -230,7 +230,11 @@ fn random_round<N: Scalar, const D: usize>(
     sliver: bool,
 ) -> Round<N, D> {
     let p = |v: Vector<f64, D>| Point::from(v.map(N::lit));
-    let radius = if sliver { size * 1e-3 } else { size * rng.random_range(0.05..1.0) };
+    // Every size stays inside the scalar's envelope (`Scalar::MIN_SIZE`): in `f32` that caps the
+    // size ratio and the slivers' thinness.
+    let min = N::MIN_SIZE.to_f64();
+    let size = size.max(min * 40.0);
+    let radius = if sliver { size * 1e-3 } else { size * rng.random_range(0.05..1.0) }.max(min);
     loop {
         let e = random_vec::<D>(rng, size);
         if e.norm() < size * 0.05 {

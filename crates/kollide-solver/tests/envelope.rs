@@ -628,7 +628,9 @@ fn hostile_worlds<N: Scalar, const D: usize>(
 }
 
 fn shape2<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
-    let s = |rng: &mut ChaCha8Rng| N::lit(size * rng.random_range(0.2..1.0));
+    let s = |rng: &mut ChaCha8Rng| {
+        N::lit((size * rng.random_range(0.2..1.0)).max(N::MIN_SIZE.to_f64()))
+    };
     match rng.random_range(0..3) {
         0 => Ball::new(s(rng)).unwrap().into(),
         1 => Cuboid::new(Vec2::new(s(rng), s(rng))).unwrap().into(),
@@ -637,7 +639,9 @@ fn shape2<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
 }
 
 fn shape3<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape3<N> {
-    let s = |rng: &mut ChaCha8Rng| N::lit(size * rng.random_range(0.2..1.0));
+    let s = |rng: &mut ChaCha8Rng| {
+        N::lit((size * rng.random_range(0.2..1.0)).max(N::MIN_SIZE.to_f64()))
+    };
     match rng.random_range(0..4) {
         0 => Ball::new(s(rng)).unwrap().into(),
         1 => Cuboid::new(Vec3::new(s(rng), s(rng), s(rng))).unwrap().into(),
