@@ -143,7 +143,10 @@ fn facets_of<const D: usize>(pts: &[V<D>]) -> (Vec<Facet<D>>, Vec<(usize, usize)
         let (mut lo, mut hi) = (f64::MAX, f64::MIN);
         let base = pts[idx[0]].dot(&n);
         for p in pts {
-            let s = p.dot(&n) - base;
+            // Measured from the facet's own point: far from the origin, `p·n − base` would round
+            // at the coordinates' scale, far above `eps`, and drop true facets (and their edges
+            // and candidate axes) from the exact oracle.
+            let s = (p - pts[idx[0]]).dot(&n);
             lo = lo.min(s);
             hi = hi.max(s);
         }
