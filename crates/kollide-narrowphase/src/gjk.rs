@@ -150,8 +150,8 @@ where
             // A support point already in the simplex with the gap still wide open means the
             // reduction's `v` is off by rounding: the separation is not proven.
             let lower_bound = lower_bound.max_of(N::zero());
-            let gap_ok = vv - vw <= rel.sqrt() * vv || vv.sqrt() - lower_bound <= touch_tolerance;
-            let status = if gap_ok { Status::Converged } else { Status::Degenerate };
+            let met = bounds_met(&simplex, vv, vw, lower_bound, touch_tolerance, rel);
+            let status = if met { Status::Converged } else { Status::Degenerate };
             return stalled(simplex, v, lower_bound, status, iteration);
         }
         let previous = simplex;
@@ -168,8 +168,8 @@ where
             // No progress: rounding has the last word. The previous simplex is the better one.
             // When the bounds are already close this is ordinary convergence.
             // Converged also when the bounds are within the touching tolerance of each other.
-            let gap_ok = vv - vw <= rel.sqrt() * vv || vv.sqrt() - lower_bound <= touch_tolerance;
-            let status = if gap_ok { Status::Converged } else { Status::Degenerate };
+            let met = bounds_met(&previous, vv, vw, lower_bound, touch_tolerance, rel);
+            let status = if met { Status::Converged } else { Status::Degenerate };
             return stalled(previous, v, lower_bound, status, iteration);
         }
         v = v_new;
@@ -202,6 +202,27 @@ fn stalled<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
         GjkOutcome::Separated { v, lower_bound }
     };
     GjkResult { outcome, simplex, status, iterations }
+}
+
+/// `true` when a run that stopped making progress still brackets the distance as tightly as
+/// converging would: the gap between `|v|` (an upper bound) and `lower_bound` is within `√rel`
+/// of `|v|`, or within the touching tolerance, or, once a separating plane has been found
+/// (`lower_bound > 0`), within the rounding noise of the simplex's coordinates, which is as close
+/// as this arithmetic can bracket it. Without that plane a small `|v|` proves nothing (identical
+/// shapes can leave a rounding-sized `v` while overlapping deeply).
+#[inline]
+fn bounds_met<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    simplex: &Simplex<N, D, V>,
+    vv: N,
+    vw: N,
+    lower_bound: N,
+    touch_tolerance: N,
+    rel: N,
+) -> bool {
+    let gap = vv.sqrt() - lower_bound;
+    vv - vw <= rel.sqrt() * vv
+        || gap <= touch_tolerance
+        || (lower_bound > N::zero() && gap <= rounding_noise(simplex))
 }
 
 /// The rounding noise of a closest point computed from these simplex points: a few ulps of
