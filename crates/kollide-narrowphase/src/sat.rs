@@ -22,8 +22,9 @@
 //! lists; the sums are done in `f64` whatever the scalar, from the same inputs, so the answer is
 //! exact to the rounding of those inputs. When the shapes are apart, SAT's separation is only a
 //! lower bound (a vertex can face an edge), so the distance and closest points come from GJK run
-//! in `f64` on the same vertex lists. The work grows as (axes × vertices), so pairs beyond a
-//! fixed budget (large hulls) are left to GJK and EPA's own answer and status.
+//! in `f64` on the same vertex lists; that runs first, and SAT only when it does not converge
+//! with a separating plane. SAT's work grows as (axes × vertices), so pairs beyond a fixed budget
+//! (large hulls) are left to GJK and EPA's own answer and status.
 
 use kollide_math::{Pose, Scalar, Vector};
 use kollide_shapes::Polytope;
@@ -54,11 +55,6 @@ fn sat<N: Scalar, const D: usize>(
     rot_b: &[Vector<f64, D>; D],
     t: Vector<f64, D>,
 ) -> Option<SatContact<f64, D>> {
-    let edges = a.edge_count() * b.edge_count();
-    let axes = a.normal_count() + b.normal_count() + edges;
-    if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
-        return None;
-    }
     let f = |v: &Vector<N, D>| v.map(|x| x.to_f64());
     let rot = |cols: &[Vector<f64, D>; D], v: &Vector<f64, D>| {
         let mut out = Vector::<f64, D>::zeros();
@@ -78,6 +74,16 @@ fn sat<N: Scalar, const D: usize>(
         let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
         min_b + n.dot(&t) - max_a
     };
+    // Apart, the usual case of a stalled `f32` distance: GJK in `f64` on the same vertices
+    // answers at a fraction of the cost of every axis, when it converges with a separating plane.
+    let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
+    if let Some(c) = cloud_distance(&va, &placed, &t) {
+        return Some(c);
+    }
+    let axes = a.normal_count() + b.normal_count() + a.edge_count() * b.edge_count();
+    if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
+        return None;
+    }
     let mut best = (f64::MIN, Vector::<f64, D>::zeros());
     let mut consider = |n: Vector<f64, D>| {
         let len = n.norm();
@@ -121,16 +127,6 @@ fn sat<N: Scalar, const D: usize>(
     if s == f64::MIN {
         return None;
     }
-    if s > 0.0 {
-        // Apart: SAT's separation is only a lower bound (short of vertex–edge distances); GJK
-        // on the same vertices in `f64` gives the distance and its closest points.
-        let vb: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
-        if let Some(c) = cloud_distance(&va, &vb, &t)
-            && c.separation >= s
-        {
-            return Some(c);
-        }
-    }
     let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
     Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
 }
@@ -160,8 +156,8 @@ impl<const D: usize> crate::Cso<f64, D> for Clouds<'_, D> {
 }
 
 /// The distance of two disjoint polytopes given by their vertices (in one frame), by GJK in
-/// `f64`, with the unit normal from A to B and the closest points; `None` when GJK finds them
-/// touching.
+/// `f64`, with the unit normal from A to B and the closest points; `None` unless GJK converged
+/// with a separating plane (touching, overlapping, or stalled: SAT decides those).
 fn cloud_distance<const D: usize>(
     a: &[Vector<f64, D>],
     b: &[Vector<f64, D>],
@@ -170,7 +166,9 @@ fn cloud_distance<const D: usize>(
     let settings = crate::QuerySettings::<f64>::default();
     let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
     match g.outcome {
-        crate::GjkOutcome::Separated { v, .. } if v.norm() > 0.0 => {
+        crate::GjkOutcome::Separated { v, lower_bound }
+            if g.status == crate::Status::Converged && lower_bound > 0.0 =>
+        {
             let (point_a, point_b) = g.witnesses();
             Some(SatContact { separation: v.norm(), normal: -v / v.norm(), point_a, point_b })
         }
