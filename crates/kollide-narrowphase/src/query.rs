@@ -167,9 +167,9 @@ where
     B: SupportMap<N, D> + ?Sized,
 {
     let radii = a.radius() + b.radius();
+    let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
     if let Some((_, d)) = point_cores(pos_a, a, pos_b, b) {
         // Two balls: compare the centre distance with the radii (or the touching tolerance).
-        let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
         let reach = radii.max_of(touch);
         let dd = d.norm_squared();
         if let Some(c) = cache
@@ -180,7 +180,6 @@ where
         return Intersection { intersecting: dd <= reach * reach, status: Status::Converged };
     }
     if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
-        let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
         // As for balls: touching within the tolerance counts, even for shapes without radius.
         let slack = (touch - radii).max_of(N::zero());
         return Intersection { intersecting: c.separation <= slack, status: Status::Converged };
@@ -191,7 +190,6 @@ where
         // No hint: each shape starts climbing where it finds best.
         _ => (pos_ab.translation(), (u32::MAX, u32::MAX)),
     };
-    let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
     // Only the outcome is read: the simplex keeps bare points, no witnesses.
     let (g, hints) = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, hints);
@@ -303,19 +301,16 @@ where
     {
         // GJK or EPA stalled on rounding, or could not resolve the smaller shape: the exact
         // answer replaces their estimate.
-        let separation = s.separation - (ra + rb);
-        if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
-            // Proven farther apart than `margin`.
-            return None;
-        }
         let n = s.normal;
-        return Some(ShapeContact {
+        let exact_contact = ShapeContact {
             point_a: Point::from(s.point_a + n * ra),
             point_b: Point::from(s.point_b - n * rb),
             normal: n,
-            separation,
+            separation: s.separation - (ra + rb),
             status: Status::Converged,
-        });
+        };
+        // `None` when proven farther apart than `margin`.
+        return within(exact_contact, margin);
     }
     Some(finish_contact(pos_a, c))
 }
