@@ -38,6 +38,7 @@ mod epa2;
 mod epa3;
 mod gjk;
 pub mod manifold;
+mod polish;
 mod polygon_depth;
 mod query;
 mod sat;

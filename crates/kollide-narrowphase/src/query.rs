@@ -17,6 +17,7 @@ use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::cso::SmallHullDifference;
+use crate::polish::polish_penetration;
 use crate::sat::exact;
 use crate::segment_cores::segment_cores_contact;
 use crate::{Cso, GjkOutcome, QuerySettings, Status, epa, gjk, gjk_with};
@@ -289,12 +290,13 @@ where
     }
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
+    let pair = Pair { radii: (ra, rb), scale: scale_of(a, b), curved: curved(a) || curved(b) };
     let c = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
-        contact_on(&cso, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
+        contact_on(&cso, &pos_ab, &pair, margin, settings)?
     } else {
         let md = MinkowskiDifference::new(a, b, pos_ab);
-        contact_on(&md, &pos_ab, (ra, rb), scale_of(a, b), margin, settings)?
+        contact_on(&md, &pos_ab, &pair, margin, settings)?
     };
     if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, settings))
         && let Some(s) = exact(pos_a, a, pos_b, b)
@@ -313,6 +315,24 @@ where
         return within(exact_contact, margin);
     }
     Some(finish_contact(pos_a, c))
+}
+
+/// `true` for a shape whose core has curved parts (cones, cylinders, and any shape that does not
+/// say it is a polytope, a segment or a point), where EPA's polytope only approaches the
+/// boundary of the Minkowski difference and its answer is polished (`crate::polish`).
+#[inline]
+fn curved<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(s: &S) -> bool {
+    s.polytope().is_none() && s.core_segment().is_none() && !s.core_is_point()
+}
+
+/// What [`contact_on`] needs to know about the two shapes besides their CSO.
+struct Pair<N> {
+    /// The rounding radii of A and B.
+    radii: (N, N),
+    /// The pair's length scale ([`scale_of`]).
+    scale: N,
+    /// Either core is curved ([`curved`]).
+    curved: bool,
 }
 
 /// `true` when rounding in A's frame, a few ulps of the pair's largest coordinate, exceeds the
@@ -369,8 +389,7 @@ struct LocalContact<N: Scalar, const D: usize> {
 fn contact_on<N, const D: usize, P, C>(
     cso: &C,
     pos_ab: &P,
-    (ra, rb): (N, N),
-    scale: N,
+    pair: &Pair<N>,
     margin: N,
     settings: &QuerySettings<N>,
 ) -> Option<LocalContact<N, D>>
@@ -379,12 +398,14 @@ where
     P: Pose<N, D>,
     C: Cso<N, D>,
 {
+    let ((ra, rb), scale) = (pair.radii, pair.scale);
     let radii = ra + rb;
     let touch = settings.tolerances.length(scale) * N::lit(0.01);
     let max = if margin >= N::MAX.sqrt() { N::MAX } else { radii + margin.max_of(N::zero()) };
     let dir = pos_ab.translation();
     let g = gjk(cso, &dir, max, touch, settings);
     let penetration = |e: crate::EpaResult<N, D>, status: Status| {
+        let e = if pair.curved { polish_penetration(cso, e, scale, settings) } else { e };
         let n = e.normal;
         // EPA's witnesses come from the face it stopped at, which on a flat part of the CSO
         // (many faces in one plane) or after a stall need not hold the origin's projection:
