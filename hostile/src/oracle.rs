@@ -89,10 +89,20 @@ pub fn candidates<const D: usize>(a: &Body<D>, b: &Body<D>) -> Vec<V<D>> {
     if D == 3 {
         for &(i, j) in &a.edges {
             for &(k, l) in &b.edges {
-                push_unit(&mut out, cross(&(pa[j] - pa[i]), &(pb[l] - pb[k])));
+                let (e, f) = (pa[j] - pa[i], pb[l] - pb[k]);
+                let c = cross(&e, &f);
+                if c.norm() > 1e-8 * e.norm() * f.norm() {
+                    push_unit(&mut out, c);
+                } else {
+                    // (Nearly) parallel edges: the rounded cross product points anywhere. Every
+                    // direction across them is a candidate; when the edges are also collinear
+                    // (no vertex–edge perpendicular below) all of those give the same gap.
+                    push_unit(&mut out, across(&e));
+                }
             }
         }
-        // Vertex–edge: the perpendicular from the edge's line to the vertex.
+        // Vertex–edge: the perpendicular from the edge's line to the vertex (any direction
+        // across the edge when the vertex is on that line).
         let ve = |out: &mut Vec<V<D>>, pts: &[V<D>], edges: &[(usize, usize)], others: &[V<D>]| {
             for &(i, j) in edges {
                 let e = pts[j] - pts[i];
@@ -102,7 +112,12 @@ pub fn candidates<const D: usize>(a: &Body<D>, b: &Body<D>) -> Vec<V<D>> {
                 }
                 for v in others {
                     let w = v - pts[i];
-                    push_unit(out, w - e * (w.dot(&e) / l2));
+                    let p = w - e * (w.dot(&e) / l2);
+                    if p.norm() > 1e-8 * w.norm().max(l2.sqrt()) {
+                        push_unit(out, p);
+                    } else {
+                        push_unit(out, across(&e));
+                    }
                 }
             }
         };
@@ -121,6 +136,20 @@ pub fn candidates<const D: usize>(a: &Body<D>, b: &Body<D>) -> Vec<V<D>> {
     x[0] = 1.0;
     push_unit(&mut out, x);
     out
+}
+
+/// A direction perpendicular to the 3D vector `e` (crossed with the coordinate axis it is least
+/// aligned with).
+fn across<const D: usize>(e: &V<D>) -> V<D> {
+    let mut k = 0;
+    for i in 1..D {
+        if e[i].abs() < e[k].abs() {
+            k = i;
+        }
+    }
+    let mut axis = V::<D>::zeros();
+    axis[k] = 1.0;
+    cross(e, &axis)
 }
 
 /// Maximises `f` over unit directions by a pattern search from the best few `starts`.
