@@ -293,10 +293,10 @@ where
     let pair = Pair { radii: (ra, rb), scale: scale_of(a, b), curved: curved(a) || curved(b) };
     let c = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
-        contact_on(&cso, &pos_ab, &pair, margin, settings)?
+        contact_on(&cso, pos_ab.translation(), &pair, margin, settings)?
     } else {
         let md = MinkowskiDifference::new(a, b, pos_ab);
-        contact_on(&md, &pos_ab, &pair, margin, settings)?
+        contact_on(&md, pos_ab.translation(), &pair, margin, settings)?
     };
     if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, settings))
         && let Some(s) = exact(pos_a, a, pos_b, b)
@@ -314,7 +314,87 @@ where
         // `None` when proven farther apart than `margin`.
         return within(exact_contact, margin);
     }
+    if N::EPSILON.to_f64() > 1e-10 && (pair.curved || c.status != Status::Converged) {
+        // `f32` on a curved pair, or stalled: the same algorithm in `f64` on the same support
+        // points (see [`Widened`]) settles what `f32` arithmetic could not. Of the two answers,
+        // the one whose normal better attains its separation is kept.
+        let md = MinkowskiDifference::new(a, b, pos_ab);
+        let w = widened(&md, &pos_ab, &pair, margin)?;
+        let wide = Widened { cso: &md, scalar: core::marker::PhantomData::<N> };
+        let radii = (ra + rb).to_f64();
+        if unattained(&wide, &w, radii) <= unattained(&wide, &c, radii) {
+            return within(finish_contact(pos_a, w), margin);
+        }
+    }
     Some(finish_contact(pos_a, c))
+}
+
+/// How far a contact's normal is from attaining its separation: `|g(n) − separation|`, with
+/// `g(n) = −h(n) − radii` the support gap of the cores along the normal (in `f64`).
+fn unattained<N: Scalar, const D: usize, C: Cso<f64, D> + ?Sized>(
+    cso: &C,
+    c: &LocalContact<N, D>,
+    radii: f64,
+) -> f64 {
+    let n = c.normal.map(|x| x.to_f64());
+    let g = -n.dot(&cso.support(&n).point) - radii;
+    (g - c.separation.to_f64()).abs()
+}
+
+/// An `N` CSO seen as an `f64` one: directions rounded to `N` for the support query, points
+/// widened to `f64`. The support points are exactly the `N` shapes' (up to the direction's
+/// rounding, which picks a support point of a direction a few `N` ulps away); GJK, EPA and the
+/// polish then run in `f64`, where the simplex and polytope arithmetic (the part that stalls
+/// on slivers and near touching contacts in `f32`) has room to spare.
+struct Widened<'c, C: ?Sized, N> {
+    cso: &'c C,
+    scalar: core::marker::PhantomData<N>,
+}
+
+impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'_, C, N> {
+    #[inline]
+    fn support(&self, dir: &Vector<f64, D>) -> kollide_shapes::SupportPoint<f64, D> {
+        let s = self.cso.support(&dir.map(N::lit));
+        kollide_shapes::SupportPoint {
+            point: s.point.map(|x| x.to_f64()),
+            a: Point::from(s.a.coords.map(|x| x.to_f64())),
+            b: Point::from(s.b.coords.map(|x| x.to_f64())),
+        }
+    }
+}
+
+/// [`contact_on`] in `f64` through [`Widened`], the answer rounded back to `N`; `None` when
+/// proven farther apart than `margin`.
+#[cold]
+#[inline(never)]
+fn widened<N, const D: usize, P, C>(
+    cso: &C,
+    pos_ab: &P,
+    pair: &Pair<N>,
+    margin: N,
+) -> Option<LocalContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    C: Cso<N, D> + ?Sized,
+{
+    let wide = Widened { cso, scalar: core::marker::PhantomData::<N> };
+    let pair64 = Pair {
+        radii: (pair.radii.0.to_f64(), pair.radii.1.to_f64()),
+        scale: pair.scale.to_f64(),
+        curved: pair.curved,
+    };
+    let margin64 = if margin >= N::MAX.sqrt() { f64::MAX } else { margin.to_f64() };
+    let dir = pos_ab.translation().map(|x| x.to_f64());
+    let c = contact_on(&wide, dir, &pair64, margin64, &QuerySettings::<f64>::default())?;
+    let narrow = |v: Vector<f64, D>| v.map(N::lit);
+    Some(LocalContact {
+        point_a: Point::from(narrow(c.point_a.coords)),
+        point_b: Point::from(narrow(c.point_b.coords)),
+        normal: narrow(c.normal),
+        separation: N::lit(c.separation),
+        status: c.status,
+    })
 }
 
 /// `true` for a shape whose core has curved parts (cones, cylinders, and any shape that does not
@@ -386,23 +466,21 @@ struct LocalContact<N: Scalar, const D: usize> {
 /// the cores overlap. Returns the contact in A's frame, radii applied; `None` when the pair is
 /// proven farther apart than `margin`.
 #[inline(always)]
-fn contact_on<N, const D: usize, P, C>(
+fn contact_on<N, const D: usize, C>(
     cso: &C,
-    pos_ab: &P,
+    dir: Vector<N, D>,
     pair: &Pair<N>,
     margin: N,
     settings: &QuerySettings<N>,
 ) -> Option<LocalContact<N, D>>
 where
     N: Scalar,
-    P: Pose<N, D>,
-    C: Cso<N, D>,
+    C: Cso<N, D> + ?Sized,
 {
     let ((ra, rb), scale) = (pair.radii, pair.scale);
     let radii = ra + rb;
     let touch = settings.tolerances.length(scale) * N::lit(0.01);
     let max = if margin >= N::MAX.sqrt() { N::MAX } else { radii + margin.max_of(N::zero()) };
-    let dir = pos_ab.translation();
     let g = gjk(cso, &dir, max, touch, settings);
     let penetration = |e: crate::EpaResult<N, D>, status: Status| {
         let e = if pair.curved { polish_penetration(cso, e, scale, settings) } else { e };
