@@ -363,6 +363,42 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'
     }
 }
 
+/// [`contact`] of `a` and `b` (B placed by `pos_ab` in A's frame) computed in `f64` on the
+/// shapes' own support points ([`Widened`]), in A's frame. For callers that need the answer's
+/// guarantees (EPA's depth a lower bound) in `f32`, where the `f32` polytope arithmetic of EPA
+/// can stall short of them on slivers.
+pub(crate) fn contact_wide<N, const D: usize, P, A, B>(
+    a: &A,
+    b: &B,
+    pos_ab: &P,
+    margin: N,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let pair = Pair {
+        radii: (a.radius(), b.radius()),
+        scale: scale_of(a, b),
+        curved: curved(a) || curved(b),
+    };
+    let md = MinkowskiDifference::new(a, b, *pos_ab);
+    let c = widened(&md, pos_ab, &pair, margin)?;
+    let c = within(
+        ShapeContact {
+            point_a: c.point_a,
+            point_b: c.point_b,
+            normal: c.normal,
+            separation: c.separation,
+            status: c.status,
+        },
+        margin,
+    )?;
+    Some(c)
+}
+
 /// [`contact_on`] in `f64` through [`Widened`], the answer rounded back to `N`; `None` when
 /// proven farther apart than `margin`.
 #[cold]

@@ -46,6 +46,7 @@ mod gauss_walk;
 #[cfg(test)]
 mod gauss_walk_oracle;
 mod polygon;
+mod polyhedra_epa;
 mod polyhedron_polyhedron;
 mod segment_closest;
 

@@ -56,6 +56,7 @@ use super::assemble3::{
 };
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 use super::gauss_walk::{Want, walk_gauss_maps};
+use super::polyhedra_epa::{EpaManifold, contact_polyhedra_epa};
 use super::segment_closest::segments_closest;
 
 /// The largest separation of `b` (placed by `pos_ab`) over the face normals of `a`, with the face.
@@ -365,6 +366,18 @@ pub fn contact_polyhedra_cached<N: Scalar, U: Copy + Default>(
         if gap > margin * l.norm() {
             return Manifold::new();
         }
+    }
+    // GJK/EPA and the features around their normal first (see [`super::polyhedra_epa`]).
+    match contact_polyhedra_epa(pos_a, a, pos_b, b, margin) {
+        EpaManifold::Apart(axis) => {
+            cache.axis = Some(axis);
+            return Manifold::new();
+        }
+        EpaManifold::Found(m) => {
+            cache.axis = None;
+            return m;
+        }
+        EpaManifold::Unproven => {}
     }
     match sat_walk(a, b, &pos_ab, &pos_ba, margin) {
         Ok(sat) => {

@@ -1,0 +1,225 @@
+//! Two convex polyhedra by GJK/EPA and the features around the contact normal: the separating
+//! axis test without the search.
+//!
+//! The separating axis test of [`super::polyhedron_polyhedron`] searches every face and every
+//! edge pair for the axis of least penetration, walking the hulls' Gauss maps. GJK and EPA find
+//! that axis from support queries alone, in time that grows with the hulls' sizes only through
+//! the hill climbing of each support query. Given EPA's normal `n` (from A to B), the axis
+//! belongs to one of three features, all of them at A's support vertex `v_A` along `n` and B's
+//! `v_B` along `−n`:
+//!
+//! * a face of A: one of the faces around `v_A`, the one whose normal is closest to `n`;
+//! * a face of B: likewise around `v_B`, against `−n`;
+//! * an edge pair: one edge at `v_A` and one at `v_B`, whose cross product is closest to `n`.
+//!
+//! Each candidate's separation is computed exactly as the full test computes it (B's support
+//! along the face normal; the edges' offset along their common perpendicular), and the usual
+//! biased choice and clipping ([`super::polyhedron_polyhedron::manifold_of`]) build the
+//! manifold. This is what parry does for its polyhedra (GJK/EPA, then the support features
+//! clipped), with the full test kept as the proof: EPA's depth is a lower bound on the true
+//! depth (its polytope lies inside `A − B`), every candidate's separation a lower bound on the
+//! true separation, so a candidate within the tolerance of EPA's answer is the least penetrating
+//! axis to that tolerance. When none is (EPA stopped early, a separated pair whose closest
+//! features are a vertex and a vertex, rounding), the full test runs instead.
+
+use kollide_manifold::Manifold;
+use kollide_math::{Iso3, Pose, Scalar, Vec3};
+use kollide_shapes::{ConvexPolyhedron, MinkowskiDifference, SupportMap};
+
+use super::assemble3::bias_tolerance;
+use super::polyhedron_polyhedron::{Sat, edge_pair_axis, manifold_of};
+use crate::query::contact_wide;
+use crate::{GjkOutcome, QuerySettings, Status, contact, gjk};
+
+/// What [`contact_polyhedra_epa`] found.
+pub(crate) enum EpaManifold<N: Scalar, U> {
+    /// GJK proves the shapes farther apart than the margin along this axis (A's frame, from A
+    /// to B).
+    Apart(Vec3<N>),
+    /// The manifold (possibly empty: apart, but not proven by more than the margin).
+    Found(Manifold<N, 3, U>),
+    /// The candidates do not prove EPA's answer: the full separating axis test must run.
+    Unproven,
+}
+
+/// The manifold of `a` and `b` from EPA's normal and the features around it (see the module
+/// docs).
+pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso3<N>,
+    a: &ConvexPolyhedron<N>,
+    pos_b: &Iso3<N>,
+    b: &ConvexPolyhedron<N>,
+    margin: N,
+) -> EpaManifold<N, U> {
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let settings = QuerySettings::default();
+    let md = MinkowskiDifference::new(a, b, pos_ab);
+    let g = gjk(&md, &pos_ab.translation.vector, margin, N::zero(), &settings);
+    if let GjkOutcome::Separated { v, lower_bound } = g.outcome
+        && lower_bound > margin
+        && let Some(axis) = (-v).try_normalize(N::zero())
+    {
+        return EpaManifold::Apart(axis);
+    }
+    // In `f32`, EPA's polytope arithmetic can stop "converged" short of its guarantee on thin
+    // hulls; the certificate below needs that guarantee, so `f32` runs it in `f64`.
+    let c = if N::EPSILON.to_f64() > 1e-10 {
+        contact_wide(a, b, &pos_ab, margin)
+    } else {
+        contact(&Iso3::identity(), a, &pos_ab, b, margin, &settings)
+    };
+    let Some(c) = c else {
+        return EpaManifold::Found(Manifold::new());
+    };
+    if c.status != Status::Converged {
+        return EpaManifold::Unproven;
+    }
+    let Some(sat) = candidates(a, b, &pos_ab, &c.normal) else { return EpaManifold::Unproven };
+    let best = sat.edge.map_or(sat.face_a.0.max_of(sat.face_b.0), |e| {
+        e.0.max_of(sat.face_a.0).max_of(sat.face_b.0)
+    });
+    // EPA's separation is an upper bound on the true one, each candidate's a lower bound.
+    let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2);
+    if best < c.separation - tol {
+        return EpaManifold::Unproven;
+    }
+    EpaManifold::Found(manifold_of(&sat, pos_a, a, pos_b, b, margin))
+}
+
+/// The best face of A and of B and the best edge pair around the support vertices along the
+/// normal `n` (A's frame, from A to B), with their separations, as the separating axis test
+/// reports them.
+pub(crate) fn candidates<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    n: &Vec3<N>,
+) -> Option<Sat<N>> {
+    let pos_ba = pos_ab.inverse();
+    let nb = pos_ba.rotation * *n;
+    let va = a.climb_support_vertex(n, u32::MAX) as usize;
+    let vb = b.climb_support_vertex(&-nb, u32::MAX) as usize;
+    let face_a = climb_faces(a, best_face(a, va, n)?, b, pos_ab);
+    let face_b = climb_faces(b, best_face(b, vb, &-nb)?, a, &pos_ba);
+    let edge = best_edge_pair(a, va, b, vb, &pos_ba, &nb).filter(|&(sep, _, _, l)| {
+        // The pair is an edge contact only if its edges are the support features along its
+        // axis (their arcs cross on the Gauss map): then the gap of the supports along the axis
+        // is the edges' offset.
+        let gap = support_gap(a, b, pos_ab, &(pos_ab.rotation * l));
+        (gap - sep).abs() <= bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2)
+    });
+    Some(Sat { face_a, face_b, edge })
+}
+
+/// `min_B l·x − max_A l·x` for the unit axis `l` (A's frame, from A to B).
+fn support_gap<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    l: &Vec3<N>,
+) -> N {
+    // Scans, as in [`face_separation`].
+    let va = a.support_vertex(l) as usize;
+    let vb = b.support_vertex(&-pos_ab.inverse_transform_vector(l)) as usize;
+    l.dot(&(pos_ab * b.vertices()[vb] - a.vertices()[va]))
+}
+
+/// The face around vertex `v` of `p` whose normal is closest to `dir`.
+fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3<N>) -> Option<usize> {
+    let mut best: Option<(N, usize)> = None;
+    for &e in p.vertex_edges(v) {
+        for f in p.edges()[e as usize].faces {
+            let d = p.face_normal(f as usize).dot(dir);
+            if best.is_none_or(|(bd, _)| d > bd) {
+                best = Some((d, f as usize));
+            }
+        }
+    }
+    best.map(|(_, f)| f)
+}
+
+/// Most steps [`climb_faces`] takes (each a scan of the other hull per neighbouring face).
+const MAX_FACE_STEPS: usize = 16;
+
+/// The face of `p` with the largest separation of `other` (placed by `pos` in `p`'s frame)
+/// found by climbing from face `start` to the best neighbour (across an edge) while the
+/// separation grows. The separating axis test takes the best over every face; near EPA's
+/// normal the best face is at most a few faces away, and the biased choice between the axes
+/// must see the same face the full test sees (on a thin hull the face around the support
+/// vertex can be a near-tie that a clipped manifold answers more shallowly).
+fn climb_faces<N: Scalar>(
+    p: &ConvexPolyhedron<N>,
+    start: usize,
+    other: &ConvexPolyhedron<N>,
+    pos: &Iso3<N>,
+) -> (N, usize) {
+    let mut best = (face_separation(p, start, other, pos), start);
+    for _ in 0..MAX_FACE_STEPS {
+        let here = best.1;
+        for &e in p.face_edges(here) {
+            let [f0, f1] = p.edges()[e as usize].faces;
+            let f = if f0 as usize == here { f1 } else { f0 } as usize;
+            let sep = face_separation(p, f, other, pos);
+            if sep > best.0 {
+                best = (sep, f);
+            }
+        }
+        if best.1 == here {
+            break;
+        }
+    }
+    best
+}
+
+/// The separation of `other` (placed by `pos`, in `p`'s frame) along the normal of face `face`
+/// of `p`: how far `other`'s deepest vertex lies in front of the face's plane.
+fn face_separation<N: Scalar>(
+    p: &ConvexPolyhedron<N>,
+    face: usize,
+    other: &ConvexPolyhedron<N>,
+    pos: &Iso3<N>,
+) -> N {
+    let n = p.face_normal(face).into_inner();
+    let n_other = pos.inverse_transform_vector(&n);
+    // A scan, not a climb: hill climbing on a thin hull can stop a rounding error short of the
+    // deepest vertex, and a separation overstated that way would pass the certificate.
+    let deepest = other.support_vertex(&-n_other) as usize;
+    let q = pos * other.vertices()[deepest];
+    let corner = p.vertices()[p.face(face)[0] as usize];
+    n.dot(&(q - corner))
+}
+
+/// The edge pair, one edge at vertex `va` of A and one at `vb` of B, whose common perpendicular
+/// is closest to the normal (`nb`, in B's frame), with its separation and axis (B's frame, from
+/// A to B) as the separating axis test reports an edge pair. `None` when every pair is parallel.
+fn best_edge_pair<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    va: usize,
+    b: &ConvexPolyhedron<N>,
+    vb: usize,
+    pos_ba: &Iso3<N>,
+    nb: &Vec3<N>,
+) -> Option<(N, usize, usize, Vec3<N>)> {
+    let centroid = pos_ba * a.vertex_centroid();
+    let mut best: Option<(N, N, usize, usize, Vec3<N>)> = None;
+    for &ea in a.vertex_edges(va) {
+        let [i, j] = a.edges()[ea as usize].vertices;
+        let p1 = pos_ba * a.vertices()[i as usize];
+        let da = pos_ba * a.vertices()[j as usize] - p1;
+        for &eb in b.vertex_edges(vb) {
+            let [k, l] = b.edges()[eb as usize].vertices;
+            let q1 = b.vertices()[k as usize];
+            let db = b.vertices()[l as usize] - q1;
+            let Some((sep, axis)) =
+                edge_pair_axis(&p1, &da, da.norm(), &q1, &db, db.norm(), &centroid)
+            else {
+                continue;
+            };
+            let align = axis.dot(nb);
+            if best.as_ref().is_none_or(|x| align > x.0) {
+                best = Some((align, sep, ea as usize, eb as usize, axis));
+            }
+        }
+    }
+    best.map(|(_, sep, ea, eb, axis)| (sep, ea, eb, axis))
+}
