@@ -54,8 +54,8 @@ use kollide::narrowphase::{
 };
 use kollide::prelude::*;
 use kollide_benches::{
-    SEED, counting_instructions, find_crossing, one_iteration, place_pair_2d, place_pair_3d, points_in_cube, random_rotation,
-    random_unit, rng, unit_directions,
+    SEED, counting_instructions, find_crossing, one_iteration, place_pair_2d, place_pair_3d,
+    points_in_cube, random_rotation, random_unit, rng, unit_directions,
 };
 use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::details as p2q;

@@ -297,7 +297,8 @@ impl Rapier3 {
                 let body = RigidBodyBuilder::dynamic()
                     .translation(Vector::new(c[0], c[1], c[2]))
                     .can_sleep(false);
-                let collider = ColliderBuilder::cuboid(HALF, HALF, HALF).density(1.0).friction(FRICTION);
+                let collider =
+                    ColliderBuilder::cuboid(HALF, HALF, HALF).density(1.0).friction(FRICTION);
                 world.insert(body, collider).0
             })
             .collect();

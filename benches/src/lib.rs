@@ -185,7 +185,8 @@ pub fn counting_instructions() -> bool {
 /// `false` when counting instructions for another benchmark than `group/id` (the one named by
 /// [`INSTRUCTIONS_ENV`]): benches whose setup is long (the world scenes) skip building the others.
 pub fn wanted(group: &str, id: &str) -> bool {
-    listing() || std::env::var(INSTRUCTIONS_ENV).map_or(true, |only| only == format!("{group}/{id}"))
+    listing()
+        || std::env::var(INSTRUCTIONS_ENV).map_or(true, |only| only == format!("{group}/{id}"))
 }
 
 /// `true` when criterion only lists the benchmarks (`--list`): nothing will be timed, so the

@@ -58,11 +58,9 @@ impl IterationCost {
 /// `<position> <inclusive Ir> ...`. Handles compressed names (`cfn=(7) name`, later `cfn=(7)`).
 /// Fails when the file records no such call (the bench did not run, or does not use the wrapper).
 pub fn parse_callgrind(text: &str) -> Result<IterationCost, String> {
-    let events = text.lines().find_map(|l| l.strip_prefix("events:")).map(str::split_whitespace);
-    if let Some(mut events) = events {
-        if events.next() != Some("Ir") {
-            return Err("callgrind output: the first event is not Ir".into());
-        }
+    let first_event = text.lines().find_map(|l| l.strip_prefix("events:")).map(|e| e.trim_start());
+    if first_event.is_some_and(|e| e.split_whitespace().next() != Some("Ir")) {
+        return Err("callgrind output: the first event is not Ir".into());
     }
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let mut callee_is_iteration = false;
@@ -219,7 +217,7 @@ fn count(bin: &Path, id: &str, out_dir: &Path) -> Result<f64, String> {
         .args(["--bench", "--profile-time", "1", "--exact", id])
         .env(INSTRUCTIONS_ENV, id)
         .env("KOLLIDE_ONLY", split_id(id).0);
-    eprintln!("$ {INSTRUCTIONS_ENV}={id} KOLLIDE_ONLY={} {c:?}", split_id(id).0);
+    eprintln!("$ {c:?}");
     let out = c.output().map_err(|e| format!("could not start valgrind: {e}"))?;
     if !out.status.success() {
         return Err(format!(
@@ -325,7 +323,8 @@ calls=2 5
             parse_callgrind(compressed).unwrap(),
             IterationCost { calls: 4, instructions: 500 }
         );
-        let mangled = "events: Ir\ncfn=_ZN15kollide_benches13one_iteration17h0123E\ncalls=5 1\n1 50\n";
+        let mangled =
+            "events: Ir\ncfn=_ZN15kollide_benches13one_iteration17h0123E\ncalls=5 1\n1 50\n";
         assert_eq!(parse_callgrind(mangled).unwrap(), IterationCost { calls: 5, instructions: 50 });
     }
 
