@@ -44,6 +44,7 @@ tasks:
                (cargo bench -p kollide-benches [-- <criterion args>])
                --instructions [FILTER]: instructions per iteration of each benchmark whose
                group/id contains FILTER, under valgrind's callgrind, beside the wall ratios
+               --table: only the ratio table of the saved criterion results
   bench-smoke  every benchmark once      (cargo test --workspace --bench \"*\")
   tidy         repository policy: layering, module docs, workspace lints
   figures      regenerate docs/figures/*.svg (cargo run -p kollide --example figures)
@@ -90,6 +91,9 @@ fn bench(args: &[String]) -> TaskResult {
             _ => return Err(format!("`bench --instructions` takes one filter at most\n\n{USAGE}")),
         };
         return instructions::run(filter, &meta.target_directory);
+    }
+    if args == ["--table"] {
+        return bench::print_ratio_table(&meta.target_directory);
     }
     let mut c = Cmd::cargo(["bench", "-p", "kollide-benches"]);
     if !args.is_empty() {
