@@ -17,6 +17,7 @@ use kollide::narrowphase::{
     intersection_test, manifold2, manifold3, ray_cast, shape_cast,
 };
 use kollide::shapes::SupportMap;
+use kollide_benches::one_iteration;
 use kollide_hostile::cases::{Case, Class, Kind, case_seed, generate};
 use kollide_hostile::run::{Built3, MakePose, Motion, build2, build3, round};
 
@@ -41,6 +42,12 @@ fn vn<N: Scalar, const D: usize>(v: &kollide_hostile::geom::V<D>) -> Vector<N, D
     Vector::<N, D>::from_fn(|i, _| N::lit(v[i]))
 }
 
+/// Times `f`, one call per iteration, through `one_iteration` (so that `cargo xtask bench
+/// --instructions` can count it).
+fn time<R>(bch: &mut criterion::Bencher<'_>, mut f: impl FnMut() -> R) {
+    bch.iter(|| one_iteration(&mut f));
+}
+
 /// Benchmarks the generic queries on one posed pair.
 fn bench_queries<N, const D: usize, P, A, B>(
     c: &mut Criterion,
@@ -58,37 +65,37 @@ fn bench_queries<N, const D: usize, P, A, B>(
     let s = QuerySettings::<N>::default();
     let mut g = c.benchmark_group(group);
     g.bench_function("intersection_test", |bch| {
-        bch.iter(|| intersection_test(black_box(pa), a, black_box(pb), b, None, &s).intersecting)
+        time(bch, || intersection_test(black_box(pa), a, black_box(pb), b, None, &s).intersecting)
     });
     g.bench_function("contact", |bch| {
-        bch.iter(|| {
+        time(bch, || {
             contact(black_box(pa), a, black_box(pb), b, N::zero(), &s).map(|k| k.separation)
         })
     });
     g.bench_function("closest_points", |bch| {
-        bch.iter(|| closest_points(black_box(pa), a, black_box(pb), b, &s).separation)
+        time(bch, || closest_points(black_box(pa), a, black_box(pb), b, &s).separation)
     });
     g.bench_function("distance", |bch| {
-        bch.iter(|| distance(black_box(pa), a, black_box(pb), b, &s).0)
+        time(bch, || distance(black_box(pa), a, black_box(pb), b, &s).0)
     });
     let dir = vn::<N, D>(&m.dir);
     g.bench_function("directional_penetration", |bch| {
-        bch.iter(|| {
+        time(bch, || {
             directional_penetration(black_box(pa), a, black_box(pb), b, &dir, &s).map(|h| h.t)
         })
     });
     let (va, vb) = (vn::<N, D>(&m.vel_a), vn::<N, D>(&m.vel_b));
     g.bench_function("shape_cast", |bch| {
-        bch.iter(|| {
+        time(bch, || {
             shape_cast(black_box(pa), &va, a, black_box(pb), &vb, b, N::one(), &s).map(|h| h.t)
         })
     });
     let ray = Ray { origin: (vn::<N, D>(&m.ray_origin)).into(), dir: vn::<N, D>(&m.ray_dir) };
     g.bench_function("ray_cast", |bch| {
-        bch.iter(|| ray_cast(black_box(pa), a, black_box(&ray), N::lit(10.0), &s).map(|h| h.t))
+        time(bch, || ray_cast(black_box(pa), a, black_box(&ray), N::lit(10.0), &s).map(|h| h.t))
     });
     if let Some(f) = manifold {
-        g.bench_function("manifold", |bch| bch.iter(f));
+        g.bench_function("manifold", |bch| time(bch, f));
     }
     g.finish();
 }

@@ -2,7 +2,9 @@
 //!
 //! Every group runs one batch of [`PAIRS`] seeded queries through kollide (function id `kollide`)
 //! and through parry (function id `parry`), so `cargo xtask bench` can print the ratio
-//! kollide/parry from one run. One benchmark iteration is the whole batch.
+//! kollide/parry from one run. One benchmark iteration is the whole batch, run once, or 20 times
+//! for the ball–ball contacts (a batch of 1,000 of them takes only a few microseconds, too short
+//! to time well).
 //!
 //! **Precision.** Both libraries run in `f32` (parry's default build): kollide with
 //! `QuerySettings::<f32>::default()`.
@@ -52,8 +54,8 @@ use kollide::narrowphase::{
 };
 use kollide::prelude::*;
 use kollide_benches::{
-    SEED, find_crossing, place_pair_2d, place_pair_3d, points_in_cube, random_rotation,
-    random_unit, rng, unit_directions,
+    SEED, counting_instructions, find_crossing, one_iteration, place_pair_2d, place_pair_3d,
+    points_in_cube, random_rotation, random_unit, rng, unit_directions,
 };
 use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::details as p2q;
@@ -335,8 +337,9 @@ fn ray_cases(pool: &[Hull], targets: &[Target], seed: u64) -> Vec<RayCase> {
 // The groups.
 
 /// Runs one group: the same batch of `n` queries through kollide (`ours(i)`) and parry
-/// (`theirs(i)`); one iteration is the whole batch. Each closure returns a number per query (a
-/// signed distance, a time of impact, or 0/1 for a boolean), summed so nothing is optimised away.
+/// (`theirs(i)`); one iteration is the whole batch, [`passes`] times. Each closure returns a
+/// number per query (a signed distance, a time of impact, or 0/1 for a boolean), summed so
+/// nothing is optimised away.
 ///
 /// Before timing, prints how far the two libraries' answers are apart on the batch (a sanity
 /// check that both answer the same question; parry is expected within about `1e-3` relative).
@@ -347,6 +350,32 @@ fn group(
     ours: impl Fn(usize) -> f32,
     theirs: impl Fn(usize) -> f32,
 ) {
+    if !counting_instructions() {
+        compare(name, n, &ours, &theirs);
+    }
+    let passes = passes(name);
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements((n * passes) as u64));
+    g.bench_function("kollide", |b| b.iter(|| batch(&ours, n, passes)));
+    g.bench_function("parry", |b| b.iter(|| batch(&theirs, n, passes)));
+    g.finish();
+}
+
+/// One benchmark iteration: `passes` passes over the batch of `n` queries, answers summed.
+fn batch(f: &impl Fn(usize) -> f32, n: usize, passes: usize) -> f32 {
+    one_iteration(|| (0..passes).map(|_| (0..black_box(n)).map(f).sum::<f32>()).sum::<f32>())
+}
+
+/// How many times one iteration of group `name` runs its batch: 1, except for the groups whose
+/// batch takes only a few microseconds (ball–ball contacts), which run it 20 times so that one
+/// iteration takes tens of microseconds, long enough for the timer's resolution and overhead.
+fn passes(name: &str) -> usize {
+    if name.starts_with("ball_ball/") { 20 } else { 1 }
+}
+
+/// Prints how far kollide's and parry's answers are apart on the batch (and, with
+/// `KOLLIDE_BENCH_DIFF`, every query where they differ).
+fn compare(name: &str, n: usize, ours: &impl Fn(usize) -> f32, theirs: &impl Fn(usize) -> f32) {
     let (mut worst, mut worst_at, mut differ) = (0.0f32, 0, 0);
     for i in 0..n {
         let d = (ours(i) - theirs(i)).abs();
@@ -371,11 +400,6 @@ fn group(
             }
         }
     }
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Elements(n as u64));
-    g.bench_function("kollide", |b| b.iter(|| (0..black_box(n)).map(&ours).sum::<f32>()));
-    g.bench_function("parry", |b| b.iter(|| (0..black_box(n)).map(&theirs).sum::<f32>()));
-    g.finish();
 }
 
 /// Signed distance of a kollide contact with margin 0 (`+1` when proven apart).

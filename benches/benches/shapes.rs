@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_main};
 use kollide::prelude::*;
-use kollide_benches::{SEED, unit_directions};
+use kollide_benches::{SEED, one_iteration, unit_directions};
 
 /// Number of directions per iteration: large enough to amortise the loop, small enough for cache.
 const QUERIES: usize = 1024;
@@ -24,11 +24,13 @@ fn support_ball(c: &mut Criterion) {
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("kollide", |b| {
         b.iter(|| {
-            let mut acc = Vec3::zeros();
-            for d in &dirs {
-                acc += ball.support_point(black_box(&pose), black_box(d)).coords;
-            }
-            acc
+            one_iteration(|| {
+                let mut acc = Vec3::zeros();
+                for d in &dirs {
+                    acc += ball.support_point(black_box(&pose), black_box(d)).coords;
+                }
+                acc
+            })
         })
     });
     group.finish();

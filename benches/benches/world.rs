@@ -7,13 +7,20 @@
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier` |
 //!
 //! `kollide-fresh` is kollide with manifold reuse off (`manifold_reuse_distance = 0`): every
-//! manifold computed every step, as Box2D and rapier do; the default `kollide` keeps the
-//! manifold of a pair that moved less than 1 mm (as Jolt's body-pair cache does).
+//! manifold computed every step. The default `kollide` keeps the manifold of a touching pair
+//! that moved less than 1 mm relative to itself (and less than 1% of the smaller body's size), as
+//! Jolt's body-pair cache does. The peers recycle contacts by default too, with a wider
+//! tolerance: Box2D v3.2 while a pair has moved less than `B2_CONTACT_RECYCLE_DISTANCE` (10
+//! linear slops, 5 cm) and turned less than about 11.5°, rapier 0.36 while its relative pose has
+//! drifted less than `contact_recycle_distance()` (5 cm with a unit length of 1 m).
 //!
 //! **Settings.** 60 Hz, gravity −10 m/s², density 1, every engine single-threaded with its own
 //! defaults otherwise: kollide `World2<f32>` / `World3<f32>` with `StepSettings::default()`
-//! (4 substeps, friction 0.6), Box2D v3 (through `boxdd`, 4 substeps, 1 worker, friction 0.6),
-//! rapier 0.36 with `IntegrationParameters::default()` (4 solver iterations, friction 0.5).
+//! (4 substeps, friction 0.6), Box2D v3 (through `boxdd`, 4 substeps, 1 worker, friction 0.6,
+//! compiled with `NDEBUG` as its release build is), rapier 0.36 with its default features and
+//! `IntegrationParameters::default()` (4 solver iterations). Friction is [`FRICTION`] on every
+//! collider in every engine (rapier's own default is 0.5; it is set to 0.6 here so that the three
+//! engines solve the same scene).
 //! Sleeping is off everywhere (kollide has none; Box2D's benchmark disables it; rapier bodies
 //! are built with `can_sleep(false)`), so every body is simulated in every step.
 //!
@@ -38,6 +45,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_main};
 use kollide::prelude::*;
+use kollide_benches::{counting_instructions, listing, one_iteration, wanted};
 
 #[path = "../common/box2d_boxes.rs"]
 mod box2d_boxes;
@@ -59,6 +67,8 @@ const BASE_2D: usize = 100;
 const BASE_3D: usize = 10;
 /// Half-size of every box and cube (m).
 const HALF: f32 = 0.5;
+/// The friction coefficient of every collider (kollide's and Box2D's default).
+const FRICTION: f32 = 0.6;
 
 /// `true` under `cargo bench` (cargo passes `--bench`), `false` in criterion's test mode.
 fn full_mode() -> bool {
@@ -67,7 +77,7 @@ fn full_mode() -> bool {
 
 /// The settling run's length in steps (0 in smoke mode).
 fn settle_steps() -> usize {
-    if !full_mode() {
+    if !full_mode() || counting_instructions() {
         return 0;
     }
     let secs = std::env::var("KOLLIDE_WORLD_SECONDS")
@@ -240,7 +250,7 @@ impl Rapier2 {
         world.integration_parameters.dt = DT;
         world.insert(
             RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0)),
-            ColliderBuilder::cuboid(100.0, 1.0),
+            ColliderBuilder::cuboid(100.0, 1.0).friction(FRICTION),
         );
         let boxes = centres
             .iter()
@@ -248,7 +258,8 @@ impl Rapier2 {
                 let body = RigidBodyBuilder::dynamic()
                     .translation(Vector::new(c[0], c[1]))
                     .can_sleep(false);
-                world.insert(body, ColliderBuilder::cuboid(HALF, HALF).density(1.0)).0
+                let collider = ColliderBuilder::cuboid(HALF, HALF).density(1.0).friction(FRICTION);
+                world.insert(body, collider).0
             })
             .collect();
         Self { world, boxes }
@@ -278,7 +289,7 @@ impl Rapier3 {
         world.integration_parameters.dt = DT;
         world.insert(
             RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)),
-            ColliderBuilder::cuboid(ground_half, 1.0, ground_half),
+            ColliderBuilder::cuboid(ground_half, 1.0, ground_half).friction(FRICTION),
         );
         let boxes = centres
             .iter()
@@ -286,7 +297,9 @@ impl Rapier3 {
                 let body = RigidBodyBuilder::dynamic()
                     .translation(Vector::new(c[0], c[1], c[2]))
                     .can_sleep(false);
-                world.insert(body, ColliderBuilder::cuboid(HALF, HALF, HALF).density(1.0)).0
+                let collider =
+                    ColliderBuilder::cuboid(HALF, HALF, HALF).density(1.0).friction(FRICTION);
+                world.insert(body, collider).0
             })
             .collect();
         Self { world, boxes }
@@ -348,12 +361,21 @@ fn settle<const D: usize, E: Engine<D>>(
     );
 }
 
-/// Times single steps of `engine` after the warm-up (none in smoke mode).
+/// Times single steps of the engine `make` builds, after the warm-up (none in smoke mode).
 fn time_steps<const D: usize, E: Engine<D>>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &str,
     id: &str,
-    mut engine: E,
+    make: impl FnOnce() -> E,
 ) {
+    if !wanted(group, id) {
+        return;
+    }
+    if listing() {
+        g.bench_function(id, |b| b.iter(|| ()));
+        return;
+    }
+    let mut engine = make();
     if full_mode() {
         for _ in 0..WARM_UP_STEPS {
             engine.step();
@@ -361,7 +383,7 @@ fn time_steps<const D: usize, E: Engine<D>>(
     }
     g.bench_function(id, |b| {
         b.iter(|| {
-            engine.step();
+            one_iteration(|| engine.step());
             black_box(&mut engine);
         })
     });
@@ -376,10 +398,10 @@ fn world_2d(c: &mut Criterion) {
     settle(GROUP, "rapier", &centres, steps, Rapier2::new(&centres));
 
     let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, "kollide", Kollide2::new(&centres));
-    time_steps(&mut g, "kollide-fresh", Kollide2::new(&centres).fresh());
-    time_steps(&mut g, "box2d", Box2d::new(&centres));
-    time_steps(&mut g, "rapier", Rapier2::new(&centres));
+    time_steps(&mut g, GROUP, "kollide", || Kollide2::new(&centres));
+    time_steps(&mut g, GROUP, "kollide-fresh", || Kollide2::new(&centres).fresh());
+    time_steps(&mut g, GROUP, "box2d", || Box2d::new(&centres));
+    time_steps(&mut g, GROUP, "rapier", || Rapier2::new(&centres));
     g.finish();
 }
 
@@ -392,9 +414,9 @@ fn world_3d(c: &mut Criterion) {
     settle(GROUP, "rapier", &centres, steps, Rapier3::new(&centres, ground));
 
     let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, "kollide", Kollide3::new(&centres, ground));
-    time_steps(&mut g, "kollide-fresh", Kollide3::new(&centres, ground).fresh());
-    time_steps(&mut g, "rapier", Rapier3::new(&centres, ground));
+    time_steps(&mut g, GROUP, "kollide", || Kollide3::new(&centres, ground));
+    time_steps(&mut g, GROUP, "kollide-fresh", || Kollide3::new(&centres, ground).fresh());
+    time_steps(&mut g, GROUP, "rapier", || Rapier3::new(&centres, ground));
     g.finish();
 }
 

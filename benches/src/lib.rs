@@ -165,6 +165,40 @@ pub fn place_pair_3d(
     Some((a, b, pose_a.cast::<f32>(), pose_b(t).cast::<f32>()))
 }
 
+/// Runs one benchmark iteration: every bench's `Bencher::iter` closure calls its work through
+/// this function, so that `cargo xtask bench --instructions` can read the instructions of one
+/// iteration from callgrind's output as this function's inclusive cost divided by its call count,
+/// whatever number of iterations criterion chose. It is never inlined (callgrind sees a call);
+/// the one call costs a few instructions against the thousands of the work.
+#[inline(never)]
+pub fn one_iteration<R>(work: impl FnOnce() -> R) -> R {
+    work()
+}
+
+/// `true` when the bench binary runs under `cargo xtask bench --instructions` (the environment
+/// variable [`INSTRUCTIONS_ENV`] is set): the benches then skip their untimed extras (answer
+/// comparisons, settling runs) that would only slow the run under valgrind.
+pub fn counting_instructions() -> bool {
+    std::env::var_os(INSTRUCTIONS_ENV).is_some()
+}
+
+/// `false` when counting instructions for another benchmark than `group/id` (the one named by
+/// [`INSTRUCTIONS_ENV`]): benches whose setup is long (the world scenes) skip building the others.
+pub fn wanted(group: &str, id: &str) -> bool {
+    listing()
+        || std::env::var(INSTRUCTIONS_ENV).map_or(true, |only| only == format!("{group}/{id}"))
+}
+
+/// `true` when criterion only lists the benchmarks (`--list`): nothing will be timed, so the
+/// benches need not build their scenes.
+pub fn listing() -> bool {
+    std::env::args().any(|a| a == "--list")
+}
+
+/// The environment variable that `cargo xtask bench --instructions` sets for the bench binaries:
+/// the `group/id` of the one benchmark it counts.
+pub const INSTRUCTIONS_ENV: &str = "KOLLIDE_BENCH_INSTRUCTIONS";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -147,6 +147,43 @@ pub fn print_ratio_table(target_dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The name of Box2D's assert handler, which Box2D compiles only when `NDEBUG` is not defined
+/// (or `B2_ENABLE_ASSERT` is): its presence in the library means the asserts are live.
+const BOX2D_ASSERT_SYMBOL: &[u8] = b"b2InternalAssert";
+
+/// Checks that the Box2D library built for the benches (the newest
+/// `<target>/release/build/boxdd-sys-*/out/libbox2d.a`) was compiled with `NDEBUG`, as Box2D's
+/// release build is: it must not contain [`BOX2D_ASSERT_SYMBOL`]. `.cargo/config.toml` sets
+/// `CFLAGS = "-DNDEBUG"` for that; a `CFLAGS` from the environment replaces it and fails here.
+pub fn check_box2d_release(target_dir: &Path) -> Result<(), String> {
+    let build = target_dir.join("release").join("build");
+    let newest = fs::read_dir(&build)
+        .map_err(|e| format!("{}: {e}", build.display()))?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("boxdd-sys-"))
+        .map(|e| e.path().join("out").join("libbox2d.a"))
+        .filter_map(|p| Some((fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max();
+    let Some((_, lib)) = newest else {
+        return Err(format!("no boxdd-sys-*/out/libbox2d.a under {}", build.display()));
+    };
+    let bytes = fs::read(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
+    if asserts_live(&bytes) {
+        return Err(format!(
+            "{} holds Box2D's assert handler `b2InternalAssert`: Box2D was built without NDEBUG \
+             (is CFLAGS set in the environment? .cargo/config.toml sets CFLAGS=-DNDEBUG)",
+            lib.display()
+        ));
+    }
+    eprintln!("Box2D built with NDEBUG (no `b2InternalAssert` in {})", lib.display());
+    Ok(())
+}
+
+/// `true` when a library's bytes name Box2D's assert handler.
+fn asserts_live(library: &[u8]) -> bool {
+    library.windows(BOX2D_ASSERT_SYMBOL.len()).any(|w| w == BOX2D_ASSERT_SYMBOL)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +238,11 @@ mod tests {
         fs::remove_dir_all(&root).unwrap();
         assert_eq!(found, vec![est("support/ball", "kollide", None, 12.5)]);
         assert!(collect(&root).unwrap().is_empty());
+    }
+
+    #[test]
+    fn finds_box2d_asserts() {
+        assert!(asserts_live(b"\0b2Shape\0b2InternalAssert\0b2World"));
+        assert!(!asserts_live(b"\0b2Shape\0b2World\0b2Internal"));
     }
 }

@@ -10,7 +10,7 @@
 //! | `lint` | `cargo clippy --workspace --all-targets -- -D warnings` |
 //! | `test` | `cargo nextest run --workspace --all-targets` (or `cargo test` without nextest), then `cargo test --workspace --doc` |
 //! | `doc` | `RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps` |
-//! | `bench` | `cargo bench -p kollide-benches`, then the kollide/peer ratio table |
+//! | `bench` | `cargo bench -p kollide-benches`, then the kollide/peer ratio table; `bench --instructions [filter]`: instructions per iteration under callgrind ([`instructions`]) |
 //! | `bench-smoke` | `cargo test --workspace --bench "*"` (every bench once, criterion's test mode) |
 //! | `tidy` | the repository policy checks of [`tidy`] |
 //! | `figures` | regenerate `docs/figures/*.svg` ([`figures`]) |
@@ -23,6 +23,7 @@
 mod bench;
 mod cmd;
 mod figures;
+mod instructions;
 mod json;
 mod tidy;
 
@@ -41,6 +42,9 @@ tasks:
   doc          docs, warnings denied     (RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps)
   bench        full benchmark run and the kollide/peer ratio table
                (cargo bench -p kollide-benches [-- <criterion args>])
+               --instructions [FILTER]: instructions per iteration of each benchmark whose
+               group/id contains FILTER, under valgrind's callgrind, beside the wall ratios
+               --table: only the ratio table of the saved criterion results
   bench-smoke  every benchmark once      (cargo test --workspace --bench \"*\")
   tidy         repository policy: layering, module docs, workspace lints
   figures      regenerate docs/figures/*.svg (cargo run -p kollide --example figures)
@@ -78,13 +82,25 @@ fn doc() -> TaskResult {
     Cmd::cargo(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings").run()
 }
 
-fn bench(criterion_args: &[String]) -> TaskResult {
+fn bench(args: &[String]) -> TaskResult {
+    let meta = tidy::Metadata::load()?;
+    if let Some(rest) = args.strip_prefix(&["--instructions".to_string()]) {
+        let filter = match rest {
+            [] => "",
+            [filter] => filter.as_str(),
+            _ => return Err(format!("`bench --instructions` takes one filter at most\n\n{USAGE}")),
+        };
+        return instructions::run(filter, &meta.target_directory);
+    }
+    if args == ["--table"] {
+        return bench::print_ratio_table(&meta.target_directory);
+    }
     let mut c = Cmd::cargo(["bench", "-p", "kollide-benches"]);
-    if !criterion_args.is_empty() {
-        c = c.args(["--"]).args(criterion_args.iter().cloned());
+    if !args.is_empty() {
+        c = c.args(["--"]).args(args.iter().cloned());
     }
     c.run()?;
-    let meta = tidy::Metadata::load()?;
+    bench::check_box2d_release(&meta.target_directory)?;
     bench::print_ratio_table(&meta.target_directory)
 }
 
