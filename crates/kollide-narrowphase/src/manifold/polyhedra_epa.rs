@@ -8,8 +8,10 @@
 //! belongs to one of three features, all of them at A's support vertex `v_A` along `n` and B's
 //! `v_B` along `−n`:
 //!
-//! * a face of A: one of the faces around `v_A`, the one whose normal is closest to `n`;
-//! * a face of B: likewise around `v_B`, against `−n`;
+//! * a face of A: near the face around `v_A` whose normal is closest to `n`, or near the face
+//!   of A whose normal is closest to `n` overall (the separation over faces is not unimodal: from
+//!   each, the best neighbour is climbed to while the separation grows);
+//! * a face of B: likewise from `v_B` and against `−n`;
 //! * an edge pair: one edge at `v_A` and one at `v_B`, whose cross product is closest to `n`.
 //!
 //! Each candidate's separation is computed exactly as the full test computes it (B's support
@@ -99,8 +101,14 @@ pub(crate) fn candidates<N: Scalar>(
     let nb = pos_ba.rotation * *n;
     let va = a.climb_support_vertex(n, u32::MAX) as usize;
     let vb = b.climb_support_vertex(&-nb, u32::MAX) as usize;
-    let face_a = climb_faces(a, best_face(a, va, n)?, b, pos_ab);
-    let face_b = climb_faces(b, best_face(b, vb, &-nb)?, a, &pos_ba);
+    let face_a = best_of(
+        climb_faces(a, best_face(a, va, n)?, b, pos_ab),
+        climb_faces(a, a.support_face(n), b, pos_ab),
+    );
+    let face_b = best_of(
+        climb_faces(b, best_face(b, vb, &-nb)?, a, &pos_ba),
+        climb_faces(b, b.support_face(&-nb), a, &pos_ba),
+    );
     let edge = best_edge_pair(a, va, b, vb, &pos_ba, &nb).filter(|&(sep, _, _, l)| {
         // The pair is an edge contact only if its edges are the support features along its
         // axis (their arcs cross on the Gauss map): then the gap of the supports along the axis
@@ -118,9 +126,8 @@ fn support_gap<N: Scalar>(
     pos_ab: &Iso3<N>,
     l: &Vec3<N>,
 ) -> N {
-    // Scans, as in [`face_separation`].
-    let va = a.support_vertex(l) as usize;
-    let vb = b.support_vertex(&-pos_ab.inverse_transform_vector(l)) as usize;
+    let va = a.climb_support_vertex(l, u32::MAX) as usize;
+    let vb = b.climb_support_vertex(&-pos_ab.inverse_transform_vector(l), u32::MAX) as usize;
     l.dot(&(pos_ab * b.vertices()[vb] - a.vertices()[va]))
 }
 
@@ -136,6 +143,11 @@ fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3<N>) -> Opt
         }
     }
     best.map(|(_, f)| f)
+}
+
+/// The face with the larger separation (the first on ties).
+fn best_of<N: Scalar>(x: (N, usize), y: (N, usize)) -> (N, usize) {
+    if y.0 > x.0 { y } else { x }
 }
 
 /// Most steps [`climb_faces`] takes (each a scan of the other hull per neighbouring face).
@@ -181,9 +193,7 @@ fn face_separation<N: Scalar>(
 ) -> N {
     let n = p.face_normal(face).into_inner();
     let n_other = pos.inverse_transform_vector(&n);
-    // A scan, not a climb: hill climbing on a thin hull can stop a rounding error short of the
-    // deepest vertex, and a separation overstated that way would pass the certificate.
-    let deepest = other.support_vertex(&-n_other) as usize;
+    let deepest = other.climb_support_vertex(&-n_other, u32::MAX) as usize;
     let q = pos * other.vertices()[deepest];
     let corner = p.vertices()[p.face(face)[0] as usize];
     n.dot(&(q - corner))
