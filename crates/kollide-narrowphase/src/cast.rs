@@ -198,6 +198,15 @@ where
             moved = true;
         }
         let known = ps[..len].iter().any(|q| *q.point() == p.point);
+        let unmoved = normal == Vector::<N, D>::zeros();
+        if !moved
+            && unmoved
+            && (known || len == ps.len())
+            && misses_from_start(&v, dir, &ps[..len], &x, limits)
+        {
+            // Stalled before `x` ever moved, clearly apart and not approaching.
+            return None;
+        }
         if !moved && (known || len == ps.len()) {
             // `x` stayed put and the support point is already spanned: as close as this simplex
             // allows. Far from the surface, rounding in a long thin simplex has turned `v`
@@ -256,6 +265,10 @@ where
             (len, last2, v) = (0, N::MAX, normal);
             continue;
         }
+        if !moved && vv2 >= last2 && unmoved && misses_from_start(&v, dir, &ps[..len], &x, limits) {
+            // As above (the previous `v` is the better one).
+            return None;
+        }
         if !moved && vv2 >= last2 {
             // No progress at a fixed `x`: rounding has the last word. Near the surface that is
             // the answer; farther, start a fresh simplex at `x` (see [`MAX_RESTARTS`]).
@@ -273,6 +286,65 @@ where
         last2 = vv2;
     }
     Some((lambda, hit_normal(&normal, &v, margin), closest, Status::IterationCap))
+}
+
+/// How close to the (grown) set a cast's point `x` must come to count as on its surface: a
+/// fraction of the relative length tolerance times the shapes' size `scale`, plus an ulp of
+/// `coords`, the size of the coordinates the cast computes with (the ray's origin, or the
+/// offset between the shapes).
+///
+/// Relative to the shapes' size and not floored at `1` as [`Tolerances::length`] is: on
+/// centimetre shapes the floor made the tolerance a sizeable fraction of the shapes, and casts
+/// reported contact at `t = 0` between shapes that were clearly apart.
+///
+/// [`Tolerances::length`]: kollide_math::Tolerances::length
+#[inline]
+fn cast_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N, coords: N) -> N {
+    settings.tolerances.relative_length * N::lit(0.01) * scale + N::EPSILON * coords
+}
+
+/// `true` when a cast that stalled at its start (`x` never moved) is proven to miss by the plane
+/// `margin` in front of the simplex's own closest point `x − v` (normal `v`): the ray does not
+/// approach that plane, or reaches it only beyond `max_t`.
+///
+/// A stall means the support point in direction `v` is one the simplex already holds: the
+/// simplex reaches as far along `v` as the set does, and `x − v` is the set's closest point to
+/// `x` as far as the arithmetic can tell. In exact arithmetic the support plane would pass
+/// through that point (`v·w = |v|²`) and the cast would report the miss; rounding in `v` (a few
+/// ulps of the simplex's coordinates, large against a small `|v|`) tilts it and makes `v·w` come
+/// out negative. Taking the stall for contact at `t = 0` reported hits between receding shapes
+/// many tolerances apart. The plane is trusted only when `|v|` is beyond both the tolerance and
+/// the length at which its direction is noise ([`noise`]); an approaching cast is left to the
+/// stall handling (the plane's normal is too rough for the normal of a hit).
+#[cold]
+fn misses_from_start<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    v: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    ps: &[V],
+    x: &Vector<N, D>,
+    limits: &Limits<N>,
+) -> bool {
+    let (margin, vv) = (limits.margin, v.norm_squared());
+    let len = vv.sqrt();
+    if len <= margin + limits.tolerance + noise(ps, x) {
+        return false;
+    }
+    let vr = v.dot(dir);
+    vr >= N::zero() || vv - margin * len > limits.max_t * -vr
+}
+
+/// The length below which a closest point computed from the simplex points `ps` of the set at
+/// the point `x` has no direction to trust: some tens of ulps of their largest coordinate (the
+/// rounding of the reduction, a few ulps, turns a `v` of a few times that length by a sizeable
+/// angle). A stalled `v` no longer than this, beyond the tolerance, touches the set as far as
+/// the arithmetic can tell.
+#[cold]
+fn noise<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(ps: &[V], x: &Vector<N, D>) -> N {
+    let mut m = x.amax();
+    for p in ps {
+        m = m.max_of(p.point().amax());
+    }
+    m * N::EPSILON * N::lit(64.0)
 }
 
 /// The witness points of the whole shapes from those of their cores: out by each radius along the
@@ -351,8 +423,7 @@ where
 {
     let origin = pose.inverse_transform_point(&ray.origin).coords;
     let dir = pose.inverse_transform_vector(&ray.dir);
-    let scale = scale_of(shape, shape);
-    let tolerance = settings.tolerances.length(scale) * N::lit(0.01);
+    let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
     let (t, n, _, status) =
@@ -391,7 +462,7 @@ where
     let pos_ab = pos_a.inv_compose(pos_b);
     let rel = pos_a.inverse_transform_vector(&(vel_b - vel_a));
     let md = MinkowskiDifference::new(a, b, pos_ab);
-    let tolerance = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+    let tolerance = cast_tolerance(settings, scale_of(a, b), pos_ab.translation().norm());
     let limits = Limits { max_t: max_toi, tolerance, margin: a.radius() + b.radius() };
     let (t, n, w, status) = ray_cast_cso::<N, D, _, SupportPoint<N, D>>(
         &md,
@@ -445,7 +516,7 @@ where
     // Start beyond A − B (grown by the radii) along d and cast back towards the origin.
     let far = md.support(&d).point.dot(&d).max_of(N::zero()) + margin + scale + N::one();
     let start = d * far;
-    let tolerance = settings.tolerances.length(scale) * N::lit(0.01);
+    let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
     let (s, n, w, status) =
         ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings)?;

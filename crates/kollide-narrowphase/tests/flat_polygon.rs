@@ -130,12 +130,9 @@ fn contact_and_distance_agree_with_a_cloud_oracle() {
     contact_cases(false);
 }
 
-/// The contact identity `point_b − point_a = separation · normal` on the same cases. It fails
-/// today for the flat polygon and for the linear-scan cloud alike (EPA's witness points on a
-/// flat Minkowski face, issue 12 item 7, owned by the narrowphase work): un-ignore when that
-/// lands.
+/// The contact identity `point_b − point_a = separation · normal` on the same cases (EPA's
+/// witness points on a flat Minkowski face, issue 12 item 7).
 #[test]
-#[ignore = "EPA witness points on flat shapes (issue 12 item 7), same failure with the cloud oracle"]
 fn contact_identity_holds_on_the_flat_polygon() {
     contact_cases(true);
 }
@@ -201,12 +198,9 @@ fn ray_cast_agrees_with_a_cloud_oracle() {
     ray_cases(false);
 }
 
-/// `ray_cast` against the plane crossing and a point-in-polygon test in the plane's coordinates.
-/// Today a few rays from outside get `t = 0`, `Degenerate`, for the flat polygon and the cloud
-/// alike (GJK ray cast on flat shapes, issue 12 item 6, owned by the casts work): un-ignore when
-/// that lands.
+/// `ray_cast` against the plane crossing and a point-in-polygon test in the plane's coordinates
+/// (rays from outside once got `t = 0`, `Degenerate`, on flat shapes: issue 12 item 6).
 #[test]
-#[ignore = "GJK ray cast on flat shapes returns t = 0 (issue 12 item 6), same with the cloud oracle"]
 fn ray_cast_agrees_with_the_plane_crossing() {
     ray_cases(true);
 }
