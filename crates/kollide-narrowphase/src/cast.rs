@@ -74,7 +74,8 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
     let limits = Limits { max_t, tolerance, margin: N::zero() };
-    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings)
+    // Nothing else to ask about the set: a stall at the start is never taken for a miss.
+    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|| false)
 }
 
 /// How many times a stalled ray cast starts a fresh simplex at its current `x`.
@@ -148,6 +149,7 @@ fn ray_cast_cso<N, const D: usize, C, V>(
     dir: &Vector<N, D>,
     limits: &Limits<N>,
     settings: &QuerySettings<N>,
+    apart_at_start: &dyn Fn() -> bool,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)>
 where
     N: Scalar,
@@ -203,6 +205,7 @@ where
             && unmoved
             && (known || len == ps.len())
             && misses_from_start(&v, dir, &ps[..len], &x, limits)
+            && apart_at_start()
         {
             // Stalled before `x` ever moved, clearly apart and not approaching.
             return None;
@@ -265,7 +268,12 @@ where
             (len, last2, v) = (0, N::MAX, normal);
             continue;
         }
-        if !moved && vv2 >= last2 && unmoved && misses_from_start(&v, dir, &ps[..len], &x, limits) {
+        if !moved
+            && vv2 >= last2
+            && unmoved
+            && misses_from_start(&v, dir, &ps[..len], &x, limits)
+            && apart_at_start()
+        {
             // As above (the previous `v` is the better one).
             return None;
         }
@@ -288,19 +296,13 @@ where
     Some((lambda, hit_normal(&normal, &v, margin), closest, Status::IterationCap))
 }
 
-/// How close to the (grown) set a cast's point `x` must come to count as on its surface: a
-/// fraction of the relative length tolerance times the shapes' size `scale`, plus an ulp of
-/// `coords`, the size of the coordinates the cast computes with (the ray's origin, or the
-/// offset between the shapes).
-///
-/// Relative to the shapes' size and not floored at `1` as [`Tolerances::length`] is: on
-/// centimetre shapes the floor made the tolerance a sizeable fraction of the shapes, and casts
-/// reported contact at `t = 0` between shapes that were clearly apart.
-///
-/// [`Tolerances::length`]: kollide_math::Tolerances::length
+/// How close to the (grown) set a cast's point `x` must come to count as on its surface: the
+/// touching tolerance of the pair queries for shapes of size `scale` (relative to their size),
+/// plus an ulp of `coords`, the size of the coordinates the cast computes with (the ray's
+/// origin, or the offset between the shapes), which the simplex cannot resolve below.
 #[inline]
 fn cast_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N, coords: N) -> N {
-    settings.tolerances.relative_length * N::lit(0.01) * scale + N::EPSILON * coords
+    settings.tolerances.length(scale) * N::lit(0.01) + N::EPSILON * coords
 }
 
 /// `true` when a cast that stalled at its start (`x` never moved) is proven to miss by the plane
@@ -314,8 +316,10 @@ fn cast_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N, coords: N) -
 /// ulps of the simplex's coordinates, large against a small `|v|`) tilts it and makes `v·w` come
 /// out negative. Taking the stall for contact at `t = 0` reported hits between receding shapes
 /// many tolerances apart. The plane is trusted only when `|v|` is beyond both the tolerance and
-/// the length at which its direction is noise ([`noise`]); an approaching cast is left to the
-/// stall handling (the plane's normal is too rough for the normal of a hit).
+/// the length at which its direction is noise ([`noise`]), and the caller then confirms that
+/// the start is apart at all (a sliver simplex of a Minkowski difference can be wrong by more);
+/// an approaching cast is left to the stall handling (the plane's normal is too rough for the
+/// normal of a hit).
 #[cold]
 fn misses_from_start<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     v: &Vector<N, D>,
@@ -427,7 +431,7 @@ where
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
     let (t, n, _, status) =
-        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings)?;
+        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|| true)?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
         return None;
@@ -464,12 +468,17 @@ where
     let md = MinkowskiDifference::new(a, b, pos_ab);
     let tolerance = cast_tolerance(settings, scale_of(a, b), pos_ab.translation().norm());
     let limits = Limits { max_t: max_toi, tolerance, margin: a.radius() + b.radius() };
+    // A Minkowski difference's simplex can be a sliver whose closest point rounding gets wrong
+    // by more than its own noise estimate: a stalled start is taken for a miss only when the
+    // pair query (with its exact fallbacks) agrees that the shapes are apart.
+    let apart = || !crate::intersection_test(pos_a, a, pos_b, b, None, settings).intersecting;
     let (t, n, w, status) = ray_cast_cso::<N, D, _, SupportPoint<N, D>>(
         &md,
         &Vector::zeros(),
         &rel,
         &limits,
         settings,
+        &apart,
     )?;
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
@@ -519,7 +528,10 @@ where
     let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
     let (s, n, w, status) =
-        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings)?;
+        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|| {
+            // The shapes overlap (tested above): the exit point exists.
+            false
+        })?;
     let t = (far - s).max_of(N::zero());
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.
