@@ -74,8 +74,8 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
     let limits = Limits { max_t, tolerance, margin: N::zero() };
-    // Nothing else to ask about the set: a stall at the start is never taken for a miss.
-    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|| false)
+    // Nothing else to ask about the set: a stall at the start is left as it is.
+    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|_| None)
 }
 
 /// How many times a stalled ray cast starts a fresh simplex at its current `x`.
@@ -149,7 +149,7 @@ fn ray_cast_cso<N, const D: usize, C, V>(
     dir: &Vector<N, D>,
     limits: &Limits<N>,
     settings: &QuerySettings<N>,
-    apart_at_start: &dyn Fn() -> bool,
+    apart_at_start: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)>
 where
     N: Scalar,
@@ -201,14 +201,17 @@ where
         }
         let known = ps[..len].iter().any(|q| *q.point() == p.point);
         let unmoved = normal == Vector::<N, D>::zeros();
-        if !moved
-            && unmoved
-            && (known || len == ps.len())
-            && misses_from_start(&v, dir, &ps[..len], &x, limits)
-            && apart_at_start()
-        {
-            // Stalled before `x` ever moved, clearly apart and not approaching.
-            return None;
+        if !moved && unmoved && (known || len == ps.len()) {
+            // Stalled before `x` ever moved: see [`StartStall`].
+            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
+                StartStall::Miss => return None,
+                StartStall::Step(l, n) => {
+                    (lambda, x, normal) = (l, origin + dir * l, n);
+                    (len, last2, v) = (0, N::MAX, n);
+                    continue;
+                }
+                StartStall::Unresolved => {}
+            }
         }
         if !moved && (known || len == ps.len()) {
             // `x` stayed put and the support point is already spanned: as close as this simplex
@@ -268,14 +271,17 @@ where
             (len, last2, v) = (0, N::MAX, normal);
             continue;
         }
-        if !moved
-            && vv2 >= last2
-            && unmoved
-            && misses_from_start(&v, dir, &ps[..len], &x, limits)
-            && apart_at_start()
-        {
+        if !moved && vv2 >= last2 && unmoved {
             // As above (the previous `v` is the better one).
-            return None;
+            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
+                StartStall::Miss => return None,
+                StartStall::Step(l, n) => {
+                    (lambda, x, normal) = (l, origin + dir * l, n);
+                    (len, last2, v) = (0, N::MAX, n);
+                    continue;
+                }
+                StartStall::Unresolved => {}
+            }
         }
         if !moved && vv2 >= last2 {
             // No progress at a fixed `x`: rounding has the last word. Near the surface that is
@@ -305,36 +311,53 @@ fn cast_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N, coords: N) -
     settings.tolerances.length(scale) * N::lit(0.01) + N::EPSILON * coords
 }
 
-/// `true` when a cast that stalled at its start (`x` never moved) is proven to miss by the plane
-/// `margin` in front of the simplex's own closest point `x − v` (normal `v`): the ray does not
-/// approach that plane, or reaches it only beyond `max_t`.
+/// What a cast that stalled at its start (`x` never moved, the support point in direction `v`
+/// already in the simplex or bringing no progress) makes of it; see [`start_stall`].
+enum StartStall<N: Scalar, const D: usize> {
+    /// The start is proven apart and the ray does not reach the separating plane by `max_t`.
+    Miss,
+    /// The start is proven apart: `x` steps to the plane `margin` in front of the set along the
+    /// proven separation vector (the ray parameter and that vector).
+    Step(N, Vector<N, D>),
+    /// Touching or too close to call: the usual stall handling decides.
+    Unresolved,
+}
+
+/// Resolves a stall at the start of a cast.
 ///
-/// A stall means the support point in direction `v` is one the simplex already holds: the
-/// simplex reaches as far along `v` as the set does, and `x − v` is the set's closest point to
-/// `x` as far as the arithmetic can tell. In exact arithmetic the support plane would pass
-/// through that point (`v·w = |v|²`) and the cast would report the miss; rounding in `v` (a few
-/// ulps of the simplex's coordinates, large against a small `|v|`) tilts it and makes `v·w` come
-/// out negative. Taking the stall for contact at `t = 0` reported hits between receding shapes
-/// many tolerances apart. The plane is trusted only when `|v|` is beyond both the tolerance and
-/// the length at which its direction is noise ([`noise`]), and the caller then confirms that
-/// the start is apart at all (a sliver simplex of a Minkowski difference can be wrong by more);
-/// an approaching cast is left to the stall handling (the plane's normal is too rough for the
-/// normal of a hit).
+/// In exact arithmetic a stall means the simplex reaches as far along `v` as the set does, so
+/// `x − v` is the set's closest point and the support plane passes through it (`v·w = |v|²`):
+/// the cast would step to the plane or report the miss. Rounding in `v` (a few ulps of the
+/// simplex's coordinates, large against a small `|v|`) tilts it and makes `v·w` negative, and
+/// taking the stall for contact at `t = 0` reported hits between shapes many tolerances apart.
+/// When `|v|` is beyond the tolerance and beyond the length at which its direction is noise
+/// ([`noise`]), the caller's `apart` is asked for the separation vector (`x` minus the closest
+/// point of the set of cores) to trust: `v` itself for a single shape, the pair query's
+/// closest points (with their exact fallbacks) for a Minkowski difference, whose sliver
+/// simplices rounding can get wrong by more; `None` when the start is not proven apart.
 #[cold]
-fn misses_from_start<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+fn start_stall<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     v: &Vector<N, D>,
     dir: &Vector<N, D>,
     ps: &[V],
     x: &Vector<N, D>,
     limits: &Limits<N>,
-) -> bool {
-    let (margin, vv) = (limits.margin, v.norm_squared());
-    let len = vv.sqrt();
-    if len <= margin + limits.tolerance + noise(ps, x) {
-        return false;
+    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+) -> StartStall<N, D> {
+    let margin = limits.margin;
+    if v.norm() <= margin + limits.tolerance + noise(ps, x) {
+        return StartStall::Unresolved;
     }
-    let vr = v.dot(dir);
-    vr >= N::zero() || vv - margin * len > limits.max_t * -vr
+    let Some(u) = apart(v) else { return StartStall::Unresolved };
+    let (vv, vr) = (u.norm_squared(), u.dot(dir));
+    let gap = vv - margin * vv.sqrt();
+    if vr >= N::zero() || gap > limits.max_t * -vr {
+        return StartStall::Miss;
+    }
+    if gap <= N::zero() {
+        return StartStall::Unresolved;
+    }
+    StartStall::Step(gap / -vr, u)
 }
 
 /// The length below which a closest point computed from the simplex points `ps` of the set at
@@ -431,7 +454,9 @@ where
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
     let (t, n, _, status) =
-        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|| true)?;
+        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|v| {
+            Some(*v)
+        })?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
         return None;
@@ -471,7 +496,12 @@ where
     // A Minkowski difference's simplex can be a sliver whose closest point rounding gets wrong
     // by more than its own noise estimate: a stalled start is taken for a miss only when the
     // pair query (with its exact fallbacks) agrees that the shapes are apart.
-    let apart = || !crate::intersection_test(pos_a, a, pos_b, b, None, settings).intersecting;
+    let apart = |_: &Vector<N, D>| {
+        let c = crate::closest_points(pos_a, a, pos_b, b, settings);
+        let n = pos_a.inverse_transform_vector(&c.normal);
+        // `x − closest point` of the cores' difference: along the normal, by the core distance.
+        (c.separation > tolerance).then(|| n * (c.separation + a.radius() + b.radius()))
+    };
     let (t, n, w, status) = ray_cast_cso::<N, D, _, SupportPoint<N, D>>(
         &md,
         &Vector::zeros(),
@@ -528,9 +558,9 @@ where
     let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
     let (s, n, w, status) =
-        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|| {
+        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|_| {
             // The shapes overlap (tested above): the exit point exists.
-            false
+            None
         })?;
     let t = (far - s).max_of(N::zero());
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
