@@ -51,12 +51,9 @@ impl<N: Scalar> Tolerances<N> {
     }
 
     /// The absolute length tolerance for a query whose shapes have size `scale` (for example the
-    /// larger bounding radius): relative to the shapes' size, whatever it is. (It was once
-    /// floored at the tolerance of unit shapes, which made centimetre shapes `3e-7` apart count
-    /// as touching in `f32`; the rounding of coordinates far larger than the shapes is the
-    /// algorithms' to bound, from the coordinates they compute with.)
+    /// larger bounding radius). Never smaller than a few ulps of `1`.
     pub fn length(&self, scale: N) -> N {
-        self.relative_length * scale
+        self.relative_length * scale.max_of(N::one())
     }
 }
 
@@ -76,6 +73,6 @@ mod tests {
         let t64 = Tolerances::<f64>::default();
         assert!(t32.relative_length.to_f64() > t64.relative_length);
         assert!(t64.length(100.0) > t64.length(1.0));
-        assert!(t64.length(0.001) < t64.length(1.0));
+        assert_eq!(t64.length(0.001), t64.length(1.0));
     }
 }

@@ -303,12 +303,18 @@ where
 }
 
 /// How close to the (grown) set a cast's point `x` must come to count as on its surface: the
-/// touching tolerance of the pair queries for shapes of size `scale` (relative to their size),
-/// plus an ulp of `coords`, the size of the coordinates the cast computes with (the ray's
-/// origin, or the offset between the shapes), which the simplex cannot resolve below.
+/// pair queries' relative touching tolerance times the larger of the shapes' size `scale` and
+/// `coords`, the size of the coordinates the cast computes with (the ray's origin, or the
+/// offset between the shapes), a few ulps of which the simplex cannot resolve below.
+///
+/// Not floored at unit size as [`Tolerances::length`] is: on centimetre shapes near the origin
+/// the floor made the tolerance a sizeable fraction of the shapes, and casts reported contact at
+/// `t = 0` between shapes `3e-7` apart.
+///
+/// [`Tolerances::length`]: kollide_math::Tolerances::length
 #[inline]
 fn cast_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N, coords: N) -> N {
-    settings.tolerances.length(scale) * N::lit(0.01) + N::EPSILON * coords
+    settings.tolerances.relative_length * N::lit(0.01) * scale.max_of(coords)
 }
 
 /// What a cast that stalled at its start (`x` never moved, the support point in direction `v`
