@@ -6,7 +6,8 @@
 //! coordinate (the relative pose of two shapes far from the origin) and `16ε(1 + |k|)·S` for a
 //! rotation `k` ulps off unit. The *touching band* is the tolerance at `d = 0`: a pair whose
 //! separation the oracle brackets within the band may be called touching or not, and no
-//! "miss" or "false hit" is charged there.
+//! "miss" or "false hit" is charged there. A ray meets A alone, so its tolerances take `S` from
+//! A's size.
 //!
 //! Manifolds are held to the tolerance plus 5 % of the depth on their deepest point, since the
 //! SAT routines prefer a stable reference face within a relative tolerance of the deepest axis.
@@ -316,9 +317,13 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
 
     // shape_cast and ray_cast
     let v = cx.m.vel_b - cx.m.vel_a;
-    check_cast(Query::ShapeCast, &o.cast, cx.a, cx.b, &v, 1.0, cx, &mut push);
+    check_cast(Query::ShapeCast, &o.cast, cx.a, cx.b, &v, 1.0, &cx.tol, cx, &mut push);
+    // The ray meets A alone: its band is A's, not the pair's (a ray passing within the band of
+    // a pair with a 1e4 times larger B would be "certain" to hit a small A, even a segment).
     let point = Body::new(Core::Points(vec![cx.m.ray_origin]), 0.0);
-    check_cast(Query::RayCast, &o.ray, cx.a, &point, &cx.m.ray_dir, RAY_MAX_T, cx, &mut push);
+    let ray_tol = Tol { scale: cx.a.size, ..cx.tol };
+    let (ray, dir) = (&o.ray, &cx.m.ray_dir);
+    check_cast(Query::RayCast, ray, cx.a, &point, dir, RAY_MAX_T, &ray_tol, cx, &mut push);
     out
 }
 
@@ -437,6 +442,7 @@ fn check_cast<const D: usize>(
     b: &Body<D>,
     v: &V<D>,
     max_t: f64,
+    tol: &Tol,
     cx: &Ctx<'_, D>,
     push: &mut dyn FnMut(Query, Fail, String),
 ) {
@@ -444,7 +450,7 @@ fn check_cast<const D: usize>(
         Err(e) => return push(q, Fail::Panic, e.clone()),
         Ok(h) => h,
     };
-    let band = cx.tol.band();
+    let band = tol.band();
     let toi = time_of_impact(a, b, v, max_t, band, cx.dirs);
     let speed = v.norm();
     let tol_t = if speed > 0.0 { band / speed } else { f64::MAX };
@@ -473,7 +479,7 @@ fn check_cast<const D: usize>(
     }
     if h.t > tol_t && toi.hit.is_some() {
         let nn = h.n.norm();
-        if (nn - 1.0).abs() > cx.tol.unit() {
+        if (nn - 1.0).abs() > tol.unit() {
             push(q, Fail::NotUnit, format!("|n| = {nn:e} at t = {:e}", h.t));
         } else {
             let n = h.n / nn;

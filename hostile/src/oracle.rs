@@ -123,6 +123,24 @@ pub fn candidates<const D: usize>(a: &Body<D>, b: &Body<D>) -> Vec<V<D>> {
         };
         ve(&mut out, pa, &a.edges, pb);
         ve(&mut out, pb, &b.edges, pa);
+        // Two segments on one line: their Minkowski difference is a segment on a line through
+        // the origin, and every direction perpendicular to it attains the separation (zero
+        // where they overlap), where every direction above is zero or along the line.
+        for (pts, edges) in [(pa, &a.edges), (pb, &b.edges)] {
+            for &(i, j) in edges.iter() {
+                let e = pts[j] - pts[i];
+                let k = if e[0].abs() <= e[1].abs() && e[0].abs() <= e[2].abs() {
+                    0
+                } else if e[1].abs() <= e[2].abs() {
+                    1
+                } else {
+                    2
+                };
+                let mut x = V::<D>::zeros();
+                x[k] = 1.0;
+                push_unit(&mut out, cross(&e, &x));
+            }
+        }
     } else {
         // 2D edges of a collinear set (segments) have no facets: their normals.
         for (pts, edges) in [(pa, &a.edges), (pb, &b.edges)] {

@@ -32,6 +32,21 @@ fn polytope_distances_are_exact() {
     assert!(edge.exact && (edge.lo - (2f64.sqrt() - 0.5)).abs() < 1e-12, "{edge:?}");
 }
 
+/// Two segments on one line touch (no radius), whether identical or overlapping in part: their
+/// Minkowski difference is a segment through the origin, whose perpendiculars attain `0`.
+#[test]
+fn collinear_segments_touch() {
+    let dirs = sample_dirs::<3>(64);
+    let seg = |a: V<3>, b: V<3>| body(&Desc::Segment { a, b }, &at(v3(0.3, -0.2, 0.1)));
+    let (p, q) = (v3(-0.08, -0.54, -0.75), v3(-0.1, 0.56, 1.06));
+    let same = signed_distance(&seg(p, q), &seg(p, q), &dirs);
+    assert!(same.exact && same.lo.abs() < 1e-12, "{same:?}");
+    let part = signed_distance(&seg(p, q), &seg(p + (q - p) * 0.5, q * 2.0 - p), &dirs);
+    assert!(part.exact && part.lo.abs() < 1e-12, "{part:?}");
+    let apart = signed_distance(&seg(p, q), &seg(q * 2.0 - p, q * 3.0 - p * 2.0), &dirs);
+    assert!(apart.exact && (apart.lo - (q - p).norm()).abs() < 1e-12, "{apart:?}");
+}
+
 #[test]
 fn curved_distances_are_bracketed_tightly() {
     let dirs = sample_dirs::<3>(256);

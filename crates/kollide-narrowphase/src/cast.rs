@@ -74,7 +74,8 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
     let limits = Limits { max_t, tolerance, margin: N::zero() };
-    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings)
+    // Nothing else to ask about the set: a stall at the start is left as it is.
+    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|_| None)
 }
 
 /// How many times a stalled ray cast starts a fresh simplex at its current `x`.
@@ -148,6 +149,7 @@ fn ray_cast_cso<N, const D: usize, C, V>(
     dir: &Vector<N, D>,
     limits: &Limits<N>,
     settings: &QuerySettings<N>,
+    apart_at_start: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)>
 where
     N: Scalar,
@@ -198,6 +200,19 @@ where
             moved = true;
         }
         let known = ps[..len].iter().any(|q| *q.point() == p.point);
+        let unmoved = normal == Vector::<N, D>::zeros();
+        if !moved && unmoved && (known || len == ps.len()) {
+            // Stalled before `x` ever moved: see [`StartStall`].
+            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
+                StartStall::Miss => return None,
+                StartStall::Step(l, n) => {
+                    (lambda, x, normal) = (l, origin + dir * l, n);
+                    (len, last2, v) = (0, N::MAX, n);
+                    continue;
+                }
+                StartStall::Unresolved => {}
+            }
+        }
         if !moved && (known || len == ps.len()) {
             // `x` stayed put and the support point is already spanned: as close as this simplex
             // allows. Far from the surface, rounding in a long thin simplex has turned `v`
@@ -256,6 +271,18 @@ where
             (len, last2, v) = (0, N::MAX, normal);
             continue;
         }
+        if !moved && vv2 >= last2 && unmoved {
+            // As above (the previous `v` is the better one).
+            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
+                StartStall::Miss => return None,
+                StartStall::Step(l, n) => {
+                    (lambda, x, normal) = (l, origin + dir * l, n);
+                    (len, last2, v) = (0, N::MAX, n);
+                    continue;
+                }
+                StartStall::Unresolved => {}
+            }
+        }
         if !moved && vv2 >= last2 {
             // No progress at a fixed `x`: rounding has the last word. Near the surface that is
             // the answer; farther, start a fresh simplex at `x` (see [`MAX_RESTARTS`]).
@@ -273,6 +300,84 @@ where
         last2 = vv2;
     }
     Some((lambda, hit_normal(&normal, &v, margin), closest, Status::IterationCap))
+}
+
+/// How close to the (grown) set a cast's point `x` must come to count as on its surface: the
+/// pair queries' relative touching tolerance times the larger of the shapes' size `scale` and
+/// `coords`, the size of the coordinates the cast computes with (the ray's origin, or the
+/// offset between the shapes), a few ulps of which the simplex cannot resolve below.
+///
+/// Not floored at unit size as [`Tolerances::length`] is: on centimetre shapes near the origin
+/// the floor made the tolerance a sizeable fraction of the shapes, and casts reported contact at
+/// `t = 0` between shapes `3e-7` apart.
+///
+/// [`Tolerances::length`]: kollide_math::Tolerances::length
+#[inline]
+fn cast_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N, coords: N) -> N {
+    settings.tolerances.relative_length * N::lit(0.01) * scale.max_of(coords)
+}
+
+/// What a cast that stalled at its start (`x` never moved, the support point in direction `v`
+/// already in the simplex or bringing no progress) makes of it; see [`start_stall`].
+enum StartStall<N: Scalar, const D: usize> {
+    /// The start is proven apart and the ray does not reach the separating plane by `max_t`.
+    Miss,
+    /// The start is proven apart: `x` steps to the plane `margin` in front of the set along the
+    /// proven separation vector (the ray parameter and that vector).
+    Step(N, Vector<N, D>),
+    /// Touching or too close to call: the usual stall handling decides.
+    Unresolved,
+}
+
+/// Resolves a stall at the start of a cast.
+///
+/// In exact arithmetic a stall means the simplex reaches as far along `v` as the set does, so
+/// `x − v` is the set's closest point and the support plane passes through it (`v·w = |v|²`):
+/// the cast would step to the plane or report the miss. Rounding in `v` (a few ulps of the
+/// simplex's coordinates, large against a small `|v|`) tilts it and makes `v·w` negative, and
+/// taking the stall for contact at `t = 0` reported hits between shapes many tolerances apart.
+/// When `|v|` is beyond the tolerance and beyond the length at which its direction is noise
+/// ([`noise`]), the caller's `apart` is asked for the separation vector (`x` minus the closest
+/// point of the set of cores) to trust: `v` itself for a single shape, the pair query's
+/// closest points (with their exact fallbacks) for a Minkowski difference, whose sliver
+/// simplices rounding can get wrong by more; `None` when the start is not proven apart.
+#[cold]
+fn start_stall<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
+    v: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    ps: &[V],
+    x: &Vector<N, D>,
+    limits: &Limits<N>,
+    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+) -> StartStall<N, D> {
+    let margin = limits.margin;
+    if v.norm() <= margin + limits.tolerance + noise(ps, x) {
+        return StartStall::Unresolved;
+    }
+    let Some(u) = apart(v) else { return StartStall::Unresolved };
+    let (vv, vr) = (u.norm_squared(), u.dot(dir));
+    let gap = vv - margin * vv.sqrt();
+    if vr >= N::zero() || gap > limits.max_t * -vr {
+        return StartStall::Miss;
+    }
+    if gap <= N::zero() {
+        return StartStall::Unresolved;
+    }
+    StartStall::Step(gap / -vr, u)
+}
+
+/// The length below which a closest point computed from the simplex points `ps` of the set at
+/// the point `x` has no direction to trust: some tens of ulps of their largest coordinate (the
+/// rounding of the reduction, a few ulps, turns a `v` of a few times that length by a sizeable
+/// angle). A stalled `v` no longer than this, beyond the tolerance, touches the set as far as
+/// the arithmetic can tell.
+#[cold]
+fn noise<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(ps: &[V], x: &Vector<N, D>) -> N {
+    let mut m = x.amax();
+    for p in ps {
+        m = m.max_of(p.point().amax());
+    }
+    m * N::EPSILON * N::lit(64.0)
 }
 
 /// The witness points of the whole shapes from those of their cores: out by each radius along the
@@ -351,12 +456,13 @@ where
 {
     let origin = pose.inverse_transform_point(&ray.origin).coords;
     let dir = pose.inverse_transform_vector(&ray.dir);
-    let scale = scale_of(shape, shape);
-    let tolerance = settings.tolerances.length(scale) * N::lit(0.01);
+    let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
     let (t, n, _, status) =
-        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings)?;
+        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|v| {
+            Some(*v)
+        })?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
         return None;
@@ -391,14 +497,24 @@ where
     let pos_ab = pos_a.inv_compose(pos_b);
     let rel = pos_a.inverse_transform_vector(&(vel_b - vel_a));
     let md = MinkowskiDifference::new(a, b, pos_ab);
-    let tolerance = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+    let tolerance = cast_tolerance(settings, scale_of(a, b), pos_ab.translation().norm());
     let limits = Limits { max_t: max_toi, tolerance, margin: a.radius() + b.radius() };
+    // A Minkowski difference's simplex can be a sliver whose closest point rounding gets wrong
+    // by more than its own noise estimate: a stalled start is taken for a miss only when the
+    // pair query (with its exact fallbacks) agrees that the shapes are apart.
+    let apart = |_: &Vector<N, D>| {
+        let c = crate::closest_points(pos_a, a, pos_b, b, settings);
+        let n = pos_a.inverse_transform_vector(&c.normal);
+        // `x − closest point` of the cores' difference: along the normal, by the core distance.
+        (c.separation > tolerance).then(|| n * (c.separation + a.radius() + b.radius()))
+    };
     let (t, n, w, status) = ray_cast_cso::<N, D, _, SupportPoint<N, D>>(
         &md,
         &Vector::zeros(),
         &rel,
         &limits,
         settings,
+        &apart,
     )?;
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
@@ -445,10 +561,13 @@ where
     // Start beyond A − B (grown by the radii) along d and cast back towards the origin.
     let far = md.support(&d).point.dot(&d).max_of(N::zero()) + margin + scale + N::one();
     let start = d * far;
-    let tolerance = settings.tolerances.length(scale) * N::lit(0.01);
+    let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
     let (s, n, w, status) =
-        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings)?;
+        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|_| {
+            // The shapes overlap (tested above): the exit point exists.
+            None
+        })?;
     let t = (far - s).max_of(N::zero());
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.
