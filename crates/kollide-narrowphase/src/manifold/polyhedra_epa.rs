@@ -55,14 +55,6 @@ pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
 ) -> EpaManifold<N, U> {
     let pos_ab = pos_a.inv_compose(pos_b);
     let settings = QuerySettings::default();
-    let md = MinkowskiDifference::new(a, b, pos_ab);
-    let g = gjk(&md, &pos_ab.translation.vector, margin, N::zero(), &settings);
-    if let GjkOutcome::Separated { v, lower_bound } = g.outcome
-        && lower_bound > margin
-        && let Some(axis) = (-v).try_normalize(N::zero())
-    {
-        return EpaManifold::Apart(axis);
-    }
     // In `f32`, EPA's polytope arithmetic can stop "converged" short of its guarantee on thin
     // hulls; the certificate below needs that guarantee, so `f32` runs it in `f64`.
     let c = if N::EPSILON.to_f64() > 1e-10 {
@@ -71,7 +63,16 @@ pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
         contact(&Iso3::identity(), a, &pos_ab, b, margin, &settings)
     };
     let Some(c) = c else {
-        return EpaManifold::Found(Manifold::new());
+        // Proven farther apart than the margin: GJK once more for the axis that proves it,
+        // which a caller's cache tests first next frame.
+        let md = MinkowskiDifference::new(a, b, pos_ab);
+        let g = gjk(&md, &pos_ab.translation.vector, margin, N::zero(), &settings);
+        return match g.outcome {
+            GjkOutcome::Separated { v, .. } => (-v)
+                .try_normalize(N::zero())
+                .map_or(EpaManifold::Found(Manifold::new()), EpaManifold::Apart),
+            GjkOutcome::Intersecting => EpaManifold::Found(Manifold::new()),
+        };
     };
     if c.status != Status::Converged {
         return EpaManifold::Unproven;
@@ -165,15 +166,18 @@ fn climb_faces<N: Scalar>(
     other: &ConvexPolyhedron<N>,
     pos: &Iso3<N>,
 ) -> (N, usize) {
-    let mut best = (face_separation(p, start, other, pos), start);
+    let (sep, mut hint) = face_separation(p, start, other, pos, u32::MAX);
+    let mut best = (sep, start);
     for _ in 0..MAX_FACE_STEPS {
         let here = best.1;
+        let from = hint;
         for &e in p.face_edges(here) {
             let [f0, f1] = p.edges()[e as usize].faces;
             let f = if f0 as usize == here { f1 } else { f0 } as usize;
-            let sep = face_separation(p, f, other, pos);
+            // Neighbouring faces have nearby deepest vertices: each climb starts at this face's.
+            let (sep, v) = face_separation(p, f, other, pos, from);
             if sep > best.0 {
-                best = (sep, f);
+                (best, hint) = ((sep, f), v);
             }
         }
         if best.1 == here {
@@ -184,19 +188,21 @@ fn climb_faces<N: Scalar>(
 }
 
 /// The separation of `other` (placed by `pos`, in `p`'s frame) along the normal of face `face`
-/// of `p`: how far `other`'s deepest vertex lies in front of the face's plane.
+/// of `p`: how far `other`'s deepest vertex lies in front of the face's plane; with that vertex
+/// (found by climbing from `hint`).
 fn face_separation<N: Scalar>(
     p: &ConvexPolyhedron<N>,
     face: usize,
     other: &ConvexPolyhedron<N>,
     pos: &Iso3<N>,
-) -> N {
+    hint: u32,
+) -> (N, u32) {
     let n = p.face_normal(face).into_inner();
     let n_other = pos.inverse_transform_vector(&n);
-    let deepest = other.climb_support_vertex(&-n_other, u32::MAX) as usize;
-    let q = pos * other.vertices()[deepest];
+    let deepest = other.climb_support_vertex(&-n_other, hint);
+    let q = pos * other.vertices()[deepest as usize];
     let corner = p.vertices()[p.face(face)[0] as usize];
-    n.dot(&(q - corner))
+    (n.dot(&(q - corner)), deepest)
 }
 
 /// The edge pair, one edge at vertex `va` of A and one at `vb` of B, whose common perpendicular
