@@ -151,6 +151,10 @@ fn best_of<N: Scalar>(x: (N, usize), y: (N, usize)) -> (N, usize) {
     if y.0 > x.0 { y } else { x }
 }
 
+/// Hulls of up to this many vertices are scanned for a support vertex (a few instructions per
+/// vertex, in lanes) rather than climbed (a few hundred per climb, whatever the size).
+const SCAN_UP_TO: usize = 64;
+
 /// Most steps [`climb_faces`] takes (each a scan of the other hull per neighbouring face).
 const MAX_FACE_STEPS: usize = 16;
 
@@ -199,7 +203,11 @@ fn face_separation<N: Scalar>(
 ) -> (N, u32) {
     let n = p.face_normal(face).into_inner();
     let n_other = pos.inverse_transform_vector(&n);
-    let deepest = other.climb_support_vertex(&-n_other, hint);
+    let deepest = if other.vertices().len() <= SCAN_UP_TO {
+        other.support_vertex(&-n_other)
+    } else {
+        other.climb_support_vertex(&-n_other, hint)
+    };
     let q = pos * other.vertices()[deepest as usize];
     let corner = p.vertices()[p.face(face)[0] as usize];
     (n.dot(&(q - corner)), deepest)
