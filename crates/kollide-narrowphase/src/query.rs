@@ -290,7 +290,7 @@ where
     }
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
-    let pair = Pair { radii: (ra, rb), scale: scale_of(a, b), curved: curved(a) || curved(b) };
+    let pair = Pair::of(a, b);
     let c = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
         contact_on(&cso, pos_ab.translation(), &pair, margin, settings)?
@@ -379,24 +379,9 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let pair = Pair {
-        radii: (a.radius(), b.radius()),
-        scale: scale_of(a, b),
-        curved: curved(a) || curved(b),
-    };
     let md = MinkowskiDifference::new(a, b, *pos_ab);
-    let c = widened(&md, pos_ab, &pair, margin)?;
-    let c = within(
-        ShapeContact {
-            point_a: c.point_a,
-            point_b: c.point_b,
-            normal: c.normal,
-            separation: c.separation,
-            status: c.status,
-        },
-        margin,
-    )?;
-    Some(c)
+    let c = widened(&md, pos_ab, &Pair::of(a, b), margin)?;
+    within(finish_contact(&P::identity(), c), margin)
 }
 
 /// [`contact_on`] in `f64` through [`Widened`], the answer rounded back to `N`; `None` when
@@ -449,6 +434,21 @@ struct Pair<N> {
     scale: N,
     /// Either core is curved ([`curved`]).
     curved: bool,
+}
+
+impl<N: Scalar> Pair<N> {
+    /// What `a` and `b` contribute.
+    fn of<const D: usize, A, B>(a: &A, b: &B) -> Self
+    where
+        A: SupportMap<N, D> + ?Sized,
+        B: SupportMap<N, D> + ?Sized,
+    {
+        Pair {
+            radii: (a.radius(), b.radius()),
+            scale: scale_of(a, b),
+            curved: curved(a) || curved(b),
+        }
+    }
 }
 
 /// `true` when rounding in A's frame, a few ulps of the pair's largest coordinate, exceeds the

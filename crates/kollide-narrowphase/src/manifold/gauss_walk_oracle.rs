@@ -471,6 +471,22 @@ fn epa_matches_all_pairs<N: Scalar>(seed: u64, count: usize, eps: f64) {
     assert!(unproven * 10 < count, "{unproven} of {count} fell back to the full SAT");
 }
 
+/// The hulls and pose in f64: the same vertices, and the pose's numbers widened.
+fn widen<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+) -> (ConvexPolyhedron<f64>, ConvexPolyhedron<f64>, Iso3<f64>) {
+    let wide = |h: &ConvexPolyhedron<N>| -> ConvexPolyhedron<f64> {
+        let pts: Vec<Point3<f64>> =
+            h.vertices().iter().map(|v| Point3::from(v.coords.map(|x| x.to_f64()))).collect();
+        hull::<f64>(&pts).expect("a hull's own vertices make a hull")
+    };
+    let q = pos_ab.rotation.quaternion().coords.map(|x| x.to_f64());
+    let t = pos_ab.translation.vector.map(|x| x.to_f64());
+    (wide(a), wide(b), Iso3::from_parts(t.into(), Rot3::new_unchecked(Quaternion::from(q))))
+}
+
 /// The exact separation of `a` and `b` (B at `pos_ab` in A's frame): the all-pairs SAT in f64
 /// on the same vertices and pose. (In f32 the SAT's own Gauss-map test can admit an edge pair of
 /// a thin hull whose arcs only cross by rounding, with a separation that is not the gap along
@@ -480,13 +496,7 @@ fn exact_separation<N: Scalar>(
     b: &ConvexPolyhedron<N>,
     pos_ab: &Iso3<N>,
 ) -> f64 {
-    let wide = |h: &ConvexPolyhedron<N>| -> Vec<Point3<f64>> {
-        h.vertices().iter().map(|v| Point3::from(v.coords.map(|x| x.to_f64()))).collect()
-    };
-    let (a64, b64) = (hull::<f64>(&wide(a)).unwrap(), hull::<f64>(&wide(b)).unwrap());
-    let q = pos_ab.rotation.quaternion().coords.map(|x| x.to_f64());
-    let t = pos_ab.translation.vector.map(|x| x.to_f64());
-    let pos = Iso3::from_parts(t.into(), Rot3::new_unchecked(Quaternion::from(q)));
+    let (a64, b64, pos) = widen(a, b, pos_ab);
     let s = sat_all_pairs(&a64, &b64, &pos, &pos.inverse(), f64::MAX).unwrap();
     s.edge.map_or(s.face_a.0.max(s.face_b.0), |e| e.0.max(s.face_a.0).max(s.face_b.0))
 }
@@ -497,13 +507,7 @@ fn wide_distance<N: Scalar>(
     b: &ConvexPolyhedron<N>,
     pos_ab: &Iso3<N>,
 ) -> f64 {
-    let wide = |h: &ConvexPolyhedron<N>| -> Vec<Point3<f64>> {
-        h.vertices().iter().map(|v| Point3::from(v.coords.map(|x| x.to_f64()))).collect()
-    };
-    let (a64, b64) = (hull::<f64>(&wide(a)).unwrap(), hull::<f64>(&wide(b)).unwrap());
-    let q = pos_ab.rotation.quaternion().coords.map(|x| x.to_f64());
-    let t = pos_ab.translation.vector.map(|x| x.to_f64());
-    let pos = Iso3::from_parts(t.into(), Rot3::new_unchecked(Quaternion::from(q)));
+    let (a64, b64, pos) = widen(a, b, pos_ab);
     crate::distance(&Iso3::identity(), &a64, &pos, &b64, &crate::QuerySettings::default()).0
 }
 
