@@ -92,16 +92,21 @@ where
     let tol = accept * N::lit(0.01);
     let mut best: Option<Candidate<N, D>> = None;
     let mut last_step: Option<Vector<N, D>> = None;
-    for _ in 0..MAX_STEPS {
+    // The best residual three steps ago: a polish that has not halved it since is not
+    // converging at a rate worth its cost (a near-degenerate normal), and stops.
+    let mut history = [N::MAX; 3];
+    for k in 0..MAX_STEPS as usize {
         let Some(c) = step(cso, &u, pad, settings) else { break };
         let delta = c.normal - u;
         let settled = delta.norm() <= N::EPSILON * N::lit(4.0);
         if best.as_ref().is_none_or(|b| c.residual < b.residual) {
             best = Some(c);
         }
-        if best.as_ref().is_some_and(|b| b.residual <= tol) || settled {
+        let now = best.as_ref().map_or(N::MAX, |b| b.residual);
+        if now <= tol || settled || (k >= 3 && now > history[k % 3] * N::lit(0.5)) {
             break;
         }
+        history[k % 3] = now;
         u = (u + accelerated(&delta, last_step.as_ref())).try_normalize(N::zero()).unwrap_or(u);
         last_step = Some(delta);
     }
