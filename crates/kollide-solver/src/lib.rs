@@ -40,6 +40,7 @@ mod error;
 mod handle;
 mod limits;
 mod settings;
+mod step;
 mod wide;
 mod wide2;
 mod wide3;
@@ -53,6 +54,5 @@ pub use error::WorldError;
 pub use handle::BodyHandle;
 pub use limits::WorldLimits;
 pub use settings::StepSettings;
-pub use world::{
-    ContactImpulse, ContactPair, StepReport, WARM_START_MATCH_FRACTION, World, World2, World3,
-};
+pub use step::WARM_START_MATCH_FRACTION;
+pub use world::{ContactImpulse, ContactPair, StepReport, World, World2, World3};

@@ -19,6 +19,7 @@
 //! | [`max_gravity_scale`](WorldLimits::max_gravity_scale) | `100` | `100` |
 //! | [`min_time_step`](WorldLimits::min_time_step), [`max_time_step`](WorldLimits::max_time_step) (s) | `1e-6`, `1` | `1e-9`, `1` |
 //! | [`max_substeps`](WorldLimits::max_substeps) | `64` | `64` |
+//! | [`max_threads`](WorldLimits::max_threads) | `256` | `256` |
 //! | [`max_friction`](WorldLimits::max_friction) | `1000` | `1000` |
 //! | [`max_restitution`](WorldLimits::max_restitution) | `1` | `1` |
 //! | [`max_damping`](WorldLimits::max_damping) (1/s) | `1e6` | `1e6` |
@@ -67,6 +68,8 @@ pub struct WorldLimits<N> {
     pub max_time_step: N,
     /// The most substeps per step (at least 1).
     pub max_substeps: u32,
+    /// The most threads a step may use ([`crate::World::set_threads`]).
+    pub max_threads: usize,
     /// The largest friction coefficient.
     pub max_friction: N,
     /// The largest restitution (1: a perfectly elastic bounce).
@@ -109,6 +112,7 @@ impl<N: Scalar> WorldLimits<N> {
             min_time_step: pick(1e-6, 1e-9),
             max_time_step: N::one(),
             max_substeps: 64,
+            max_threads: 256,
             max_friction: N::lit(1000.0),
             max_restitution: N::one(),
             max_damping: N::lit(1e6),

@@ -114,7 +114,7 @@ pub(crate) mod testing {
     {
         let mut simd = make();
         let mut scalar = make();
-        scalar.simd = false;
+        scalar.solver.simd = false;
         let dt = N::lit(1.0 / 60.0);
         for step in 0..steps {
             simd.step(dt).unwrap();

@@ -1,0 +1,159 @@
+//! Stage 4 of the step: the order in which the solver visits the contacts.
+//!
+//! The solver visits constraints in *waves* instead of pair order. The constraints of one wave
+//! share no dynamic body, so they commute: each reads and writes only its two bodies' velocities
+//! and its own points, and static and kinematic bodies are never written. So the solver can take
+//! several constraints of a wave at once (four SIMD lanes, or several threads), and consecutive
+//! constraints are independent, which lets the processor overlap them.
+//!
+//! * **2D:** a constraint's wave is one more than the last wave that touched either of its
+//!   dynamic bodies, so constraints that share a body keep their pair order, and every pass gives
+//!   bit-identical results to solving in pair order. That order is spatially coherent, and a tall
+//!   pyramid sways least with it.
+//! * **3D:** greedy graph colouring, as Box2D v3 colours its constraint graph: a constraint takes
+//!   the lowest colour free at both of its dynamic bodies. A few colours of many constraints each
+//!   fill the SIMD lanes better than pair-order waves. Bodies with 64 contacts or more fall back
+//!   to waves after the colours.
+//!
+//! The constraints are then put in wave order by a stable counting sort (pair order within a
+//! wave), so the whole step stays deterministic.
+
+use kollide_math::Scalar;
+
+use crate::contact_solver::{PrepareInput, Softness, SolverBody};
+use crate::world::Slot;
+use crate::{ContactPair, Dim, SolverDim, StepReport};
+
+/// The constraints' solver inputs in wave order, with their waves, and the buffers that build
+/// them.
+#[derive(Clone, Debug)]
+pub(crate) struct Colouring<N: Scalar> {
+    /// The touching pairs' solver inputs in wave order, and the wave of each.
+    pub(crate) inputs: Vec<PrepareInput<N>>,
+    pub(crate) waves: Vec<u32>,
+    /// Per body: one more than the last wave that touched it, and the colours taken at it (one
+    /// bit each).
+    wave_of_body: Vec<u32>,
+    colours: Vec<u64>,
+    /// The inputs and waves in pair order, and the counting sort's offsets.
+    unsorted: Vec<PrepareInput<N>>,
+    unsorted_waves: Vec<u32>,
+    offsets: Vec<u32>,
+}
+
+/// What the solver inputs take from the step's settings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactSettings<N> {
+    /// The softness of contacts between two dynamic bodies, and of the others.
+    pub(crate) soft: Softness<N>,
+    pub(crate) static_soft: Softness<N>,
+    pub(crate) warm_start: bool,
+}
+
+impl<N: Scalar> Colouring<N> {
+    /// Empty buffers.
+    pub(crate) fn new() -> Self {
+        Self {
+            inputs: Vec::new(),
+            waves: Vec::new(),
+            wave_of_body: Vec::new(),
+            colours: Vec::new(),
+            unsorted: Vec::new(),
+            unsorted_waves: Vec::new(),
+            offsets: Vec::new(),
+        }
+    }
+
+    /// Gives each touching pair its wave and its solver input, counting the touching pairs and
+    /// their contacts into `report`, and sorts the inputs into wave order.
+    pub(crate) fn colour<const D: usize>(
+        &mut self,
+        slots: &[Slot<N, D>],
+        bodies: &[SolverBody<N, D>],
+        pairs: &[ContactPair<N, D>],
+        settings: ContactSettings<N>,
+        report: &mut StepReport,
+    ) where
+        Dim<D>: SolverDim<N, D>,
+    {
+        self.wave_of_body.clear();
+        self.wave_of_body.resize(bodies.len(), 0);
+        self.colours.clear();
+        self.colours.resize(bodies.len(), 0);
+        self.unsorted.clear();
+        self.unsorted_waves.clear();
+        for (k, pair) in pairs.iter().enumerate() {
+            let m = &pair.manifold;
+            if m.is_empty() {
+                continue;
+            }
+            let (a, b) = (pair.a.index as usize, pair.b.index as usize);
+            let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
+            self.unsorted_waves.push(wave);
+            report.touching_pairs += 1;
+            report.contacts += m.len();
+            let desc = |i: usize| &slots[i].body.as_ref().expect("a live body").desc;
+            let (da, db) = (desc(a), desc(b));
+            let both_dynamic = bodies[a].dynamic && bodies[b].dynamic;
+            self.unsorted.push(PrepareInput {
+                pair: k as u32,
+                a: a as u32,
+                b: b as u32,
+                friction: (da.friction * db.friction).sqrt(),
+                restitution: da.restitution.max_of(db.restitution),
+                softness: if both_dynamic { settings.soft } else { settings.static_soft },
+                warm_start: settings.warm_start,
+            });
+        }
+        self.sort_by_wave();
+    }
+
+    /// The wave of a constraint between bodies `a` and `b` (see the module docs), marking it
+    /// taken at their dynamic bodies.
+    fn wave_of(&mut self, a: usize, da: bool, b: usize, db: bool, colour: bool) -> u32 {
+        let taken = (if da { self.colours[a] } else { 0 }) | (if db { self.colours[b] } else { 0 });
+        if colour && taken != u64::MAX {
+            let colour = (!taken).trailing_zeros();
+            for (d, k) in [(da, a), (db, b)] {
+                if d {
+                    self.colours[k] |= 1 << colour;
+                }
+            }
+            return colour;
+        }
+        // 2D, or every colour is taken at one of the bodies: one more than the last wave of
+        // either body (after the colours in 3D).
+        let wave_a = if da { self.wave_of_body[a] } else { 0 };
+        let wave_b = if db { self.wave_of_body[b] } else { 0 };
+        let wave = wave_a.max(wave_b);
+        for (d, k) in [(da, a), (db, b)] {
+            if d {
+                self.wave_of_body[k] = wave + 1;
+            }
+        }
+        if colour { u64::BITS + wave } else { wave }
+    }
+
+    /// Counting sort of the inputs by wave, stable (pair order within a wave).
+    fn sort_by_wave(&mut self) {
+        let count = self.unsorted_waves.iter().map(|&w| w as usize + 1).max().unwrap_or(0);
+        self.offsets.clear();
+        self.offsets.resize(count + 1, 0);
+        for &w in &self.unsorted_waves {
+            self.offsets[w as usize + 1] += 1;
+        }
+        for w in 1..self.offsets.len() {
+            self.offsets[w] += self.offsets[w - 1];
+        }
+        self.inputs.clear();
+        self.inputs.extend_from_slice(&self.unsorted);
+        self.waves.clear();
+        self.waves.resize(self.unsorted_waves.len(), 0);
+        for (&w, input) in self.unsorted_waves.iter().zip(&self.unsorted) {
+            let slot = &mut self.offsets[w as usize];
+            self.inputs[*slot as usize] = *input;
+            self.waves[*slot as usize] = w;
+            *slot += 1;
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Stage 3 of the step: the contact update.
+//!
+//! Every pair the broadphase reports gets a manifold. Pairs are persistent: the pair lists of
+//! this step and the last are both sorted by slot indices, so one forward walk finds each pair's
+//! predecessor. A pair whose bodies have barely moved relative to each other since its manifold
+//! was computed keeps that manifold, carried with the bodies ([`PairCache`]); the others run the
+//! narrowphase and match the new contacts to the old by feature id, so accumulated impulses carry
+//! over (warm starting). A contact whose id found no match inherits from the previous contact
+//! nearest to it (within [`WARM_START_MATCH_FRACTION`] of the shapes' size), because ids change
+//! when nearly tied faces swap the reference role although nothing moved.
+//!
+//! **Threads.** Once the pairs are matched, each pair's manifold depends only on its two bodies
+//! and its predecessor, so the pairs are cut into one contiguous run per thread and updated in
+//! parallel. Every pair is computed by the same code from the same inputs whichever thread takes
+//! it, so the result is bit-identical for any thread count.
+
+use kollide_manifold::Manifold;
+use kollide_math::{Pose, Scalar, Vector};
+
+use super::pair_cache::PairCache;
+use crate::world::Slot;
+use crate::{BodyHandle, ContactPair, Dim, SolverDim, StepSettings};
+
+/// How far (as a fraction of the smaller shape's bounding radius) a contact may lie from last
+/// step's contact whose accumulated impulse it inherits when their feature ids differ (see
+/// [`kollide_manifold::Manifold::match_previous_or_nearest`]).
+pub const WARM_START_MATCH_FRACTION: f64 = 0.05;
+
+/// The largest relative motion within which a pair keeps its manifold, as a fraction of the
+/// smaller shape's bounding radius (see [`StepSettings::manifold_reuse_distance`], the limit in
+/// metres).
+pub(crate) const REUSE_FRACTION: f64 = 0.01;
+
+/// The fewest pairs worth handing to a thread of their own: below this, starting the thread
+/// costs more than the pairs.
+const MIN_PAIRS_PER_THREAD: usize = 256;
+
+/// No predecessor.
+const NONE: u32 = u32::MAX;
+
+/// The persistent pairs and what their manifolds were computed from.
+#[derive(Clone, Debug)]
+pub(crate) struct ContactStage<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    pairs: Vec<ContactPair<N, D>>,
+    /// Aligned with `pairs` (shorter after a removal: then nothing is reused).
+    caches: Vec<PairCache<N, D>>,
+    /// Last step's lists while the new ones are built; swapped from step to step instead of
+    /// allocated.
+    spare_pairs: Vec<ContactPair<N, D>>,
+    spare_caches: Vec<PairCache<N, D>>,
+    /// Per pair: the index of the same pair in last step's list, or [`NONE`].
+    previous: Vec<u32>,
+}
+
+/// What every pair's update reads.
+struct Shared<'a, N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    slots: &'a [Slot<N, D>],
+    old_pairs: &'a [ContactPair<N, D>],
+    old_caches: &'a [PairCache<N, D>],
+    margin: N,
+    reuse: N,
+    dt: N,
+}
+
+impl<N: Scalar, const D: usize> ContactStage<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// No pairs.
+    pub(crate) fn new() -> Self {
+        Self {
+            pairs: Vec::new(),
+            caches: Vec::new(),
+            spare_pairs: Vec::new(),
+            spare_caches: Vec::new(),
+            previous: Vec::new(),
+        }
+    }
+
+    /// The pairs with their manifolds.
+    pub(crate) fn pairs(&self) -> &[ContactPair<N, D>] {
+        &self.pairs
+    }
+
+    /// The pairs, for the solver to store its impulses in.
+    pub(crate) fn pairs_mut(&mut self) -> &mut Vec<ContactPair<N, D>> {
+        &mut self.pairs
+    }
+
+    /// Drops the pairs of the body in slot `index`. Removal is rare: every pair's manifold is
+    /// computed afresh next step.
+    pub(crate) fn remove_body(&mut self, index: u32) {
+        self.pairs.retain(|p| p.a.index != index && p.b.index != index);
+        self.caches.clear();
+    }
+
+    /// Gives every pair in `found` (sorted slot pairs) its manifold for a step of `dt`, on up to
+    /// `threads` threads. Returns how many manifolds were kept from an earlier step, and how
+    /// many threads ran.
+    pub(crate) fn update(
+        &mut self,
+        slots: &[Slot<N, D>],
+        found: &[(u32, u32)],
+        settings: &StepSettings<N>,
+        dt: N,
+        threads: usize,
+    ) -> (usize, usize) {
+        core::mem::swap(&mut self.pairs, &mut self.spare_pairs);
+        core::mem::swap(&mut self.caches, &mut self.spare_caches);
+        self.match_pairs(slots, found);
+        let shared = Shared {
+            slots,
+            old_pairs: &self.spare_pairs,
+            old_caches: &self.spare_caches,
+            margin: settings.speculative_margin,
+            reuse: settings.manifold_reuse_distance,
+            dt,
+        };
+        let (pairs, caches, previous) = (&mut self.pairs[..], &mut self.caches[..], &self.previous);
+        let threads = threads.min(pairs.len() / MIN_PAIRS_PER_THREAD).max(1);
+        if threads == 1 {
+            return (shared.update_run(pairs, caches, previous), 1);
+        }
+        let run = pairs.len().div_ceil(threads);
+        let mut runs = pairs.chunks_mut(run).zip(caches.chunks_mut(run)).zip(previous.chunks(run));
+        let ((mine_p, mine_c), mine_prev) = runs.next().expect("at least one run");
+        let shared = &shared;
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = runs
+                .map(|((p, c), prev)| scope.spawn(move || shared.update_run(p, c, prev)))
+                .collect();
+            let mine = shared.update_run(mine_p, mine_c, mine_prev);
+            let theirs = workers.into_iter().map(|w| w.join().expect("a contact thread panicked"));
+            (mine + theirs.sum::<usize>(), threads)
+        })
+    }
+
+    /// Builds this step's pair list from `found` (the manifolds empty), each pair's
+    /// predecessor in last step's list (now `spare_pairs`), and room for the caches.
+    fn match_pairs(&mut self, slots: &[Slot<N, D>], found: &[(u32, u32)]) {
+        let handle = |i: u32| BodyHandle { index: i, generation: slots[i as usize].generation };
+        let old = &self.spare_pairs;
+        self.pairs.clear();
+        self.previous.clear();
+        let mut cursor = 0;
+        for &(i, j) in found {
+            if slots[i as usize].body.is_none() || slots[j as usize].body.is_none() {
+                continue;
+            }
+            let (a, b) = (handle(i), handle(j));
+            while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
+                cursor += 1;
+            }
+            let same = old.get(cursor).is_some_and(|p| p.a == a && p.b == b);
+            self.previous.push(if same { cursor as u32 } else { NONE });
+            self.pairs.push(ContactPair { a, b, manifold: Manifold::new() });
+        }
+        self.caches.clear();
+        self.caches.resize(self.pairs.len(), PairCache::empty());
+    }
+}
+
+impl<N: Scalar, const D: usize> Shared<'_, N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// Updates a run of pairs; returns how many kept their manifolds.
+    fn update_run(
+        &self,
+        pairs: &mut [ContactPair<N, D>],
+        caches: &mut [PairCache<N, D>],
+        previous: &[u32],
+    ) -> usize {
+        let mut reused = 0;
+        for ((pair, cache), &prev) in pairs.iter_mut().zip(caches).zip(previous) {
+            reused += usize::from(self.update_pair(pair, cache, prev));
+        }
+        reused
+    }
+
+    /// Gives one pair its manifold, kept from its predecessor `prev` when the bodies have
+    /// barely moved, otherwise fresh from the narrowphase; returns whether it was kept.
+    fn update_pair(
+        &self,
+        pair: &mut ContactPair<N, D>,
+        cache: &mut PairCache<N, D>,
+        prev: u32,
+    ) -> bool {
+        let body = |h: BodyHandle| self.slots[h.index as usize].body.as_ref().expect("a live body");
+        let (ba, bb) = (body(pair.a), body(pair.b));
+        // The speculative margin grows with the pair's closing speed over the step.
+        let closing: Vector<N, D> = ba.desc.linear_velocity - bb.desc.linear_velocity;
+        let margin = self.margin + closing.norm() * self.dt;
+        let (pose_a, pose_b) = (&ba.desc.pose, &bb.desc.pose);
+        let relative = pose_a.inv_compose(pose_b);
+        let smaller = ba.bounding_radius.min_of(bb.bounding_radius);
+        let tolerance = self.reuse.min_of(N::lit(REUSE_FRACTION) * smaller);
+        let prev = (prev != NONE).then_some(prev as usize);
+        let old = prev.map(|k| (&self.old_pairs[k], self.old_caches.get(k)));
+        if let Some((prev, Some(kept))) = old
+            && kept.fits(&relative, margin, tolerance, bb.bounding_radius)
+        {
+            // Last step's contacts (ids and impulses), carried with the bodies.
+            pair.manifold = prev.manifold;
+            kept.apply(pose_a, pose_b, &mut pair.manifold);
+            *cache = *kept;
+            return true;
+        }
+        let m = &mut pair.manifold;
+        *m = Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, margin);
+        if let Some((prev, _)) = old {
+            // Feature ids can change while the contacts stay where they were (two nearly tied
+            // faces swapping the reference role as the bodies turn by a hair); such a contact
+            // takes the impulse of the previous contact nearest to it, so a loaded stack does not
+            // lose its warm start and creep.
+            let near = N::lit(WARM_START_MATCH_FRACTION) * smaller;
+            m.match_previous_or_nearest(&prev.manifold, near);
+        }
+        *cache = if self.reuse > N::zero() && !m.is_empty() {
+            PairCache::of(m, pose_a, pose_b, relative, margin)
+        } else {
+            PairCache::none(relative)
+        };
+        false
+    }
+}

@@ -1,0 +1,37 @@
+//! The world step, stage by stage.
+//!
+//! [`crate::World`] keeps the bodies and the state that lives from step to step; each stage of
+//! [`crate::World::step`] is a file here that owns the buffers it reuses and reads only what it
+//! is handed, so it can be read, tested and changed on its own:
+//!
+//! 1. **Broadphase update** (`broadphase_update.rs`): swept, fattened AABBs and the pairs they
+//!    overlap in (sweep and prune).
+//! 2. **Solver bodies** (`solver_bodies.rs`): the solver's copy of the bodies, the hot velocity
+//!    state apart from the rest.
+//! 3. **Contact update** (`contact_update.rs`, `pair_cache.rs`): a manifold per pair, kept from
+//!    the last step when the bodies barely moved, matched to the last step's contacts for warm
+//!    starting; on several threads when there are many pairs.
+//! 4. **Colouring** (`colouring.rs`): the order in which the solver visits the contacts, in waves
+//!    of constraints that share no dynamic body.
+//! 5. **Solve** (`solve.rs`): the soft-step contact solver over substeps.
+//! 6. **Write back** (`write_back.rs`): poses and velocities back to the bodies.
+//!
+//! The same scene stepped twice gives bit-identical states, with any number of threads: pairs
+//! are visited in sorted order, each stage's output is a function of its inputs alone, and
+//! nothing depends on hashing, addresses or which thread ran what.
+
+mod broadphase_update;
+mod colouring;
+mod contact_update;
+mod pair_cache;
+mod solve;
+mod solver_bodies;
+mod write_back;
+
+pub(crate) use broadphase_update::BroadphaseStage;
+pub(crate) use colouring::{Colouring, ContactSettings};
+pub(crate) use contact_update::ContactStage;
+pub use contact_update::WARM_START_MATCH_FRACTION;
+pub(crate) use solve::{SolveInput, SolveStage};
+pub(crate) use solver_bodies::SolverBodies;
+pub(crate) use write_back::write_back;

@@ -1,0 +1,112 @@
+//! Threads: a step gives bit-identical results with any thread count, and the threaded path
+//! really runs (the report says how many threads the contact update used).
+//!
+//! The pinned hashes fix the reference scenes' state after a number of steps. A change that
+//! alters the solver's arithmetic on purpose changes them: the failure message prints the new
+//! value to pin, after checking that the scene still behaves (the physics tests).
+
+use kollide_math::{Iso2, Iso3, Vec2, Vec3};
+use kollide_shapes::Cuboid;
+use kollide_solver::{BodyDesc, World, World2, World3};
+
+/// FNV-1a over every body's pose and velocities as `Debug` prints them (the shortest decimal
+/// that reads back to the same bits, so equal text is equal bits), in slot order.
+fn hash<const D: usize>(w: &World<f32, D>) -> u64
+where
+    kollide_solver::Dim<D>: kollide_solver::SolverDim<f32, D>,
+{
+    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+    for (_, b) in w.bodies() {
+        let text = format!("{:?}{:?}{:?}", b.pose(), b.linear_velocity(), b.angular_velocity());
+        for byte in text.bytes() {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// A 2D pyramid of unit boxes, base `base`, on a ground box.
+fn pyramid2(base: usize) -> World2<f32> {
+    let mut w = World2::new(Vec2::new(0.0, -10.0)).unwrap();
+    let ground = Cuboid::new(Vec2::new(100.0, 1.0)).unwrap();
+    w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -1.0))).unwrap();
+    for row in 0..base {
+        for i in 0..base - row {
+            let x = (i as f32 - (base - row) as f32 / 2.0 + 0.5) * 1.0;
+            let y = 0.5 + row as f32;
+            let b = Cuboid::new(Vec2::new(0.5, 0.5)).unwrap();
+            w.add(BodyDesc::dynamic(b).pose(Iso2::translation(x, y))).unwrap();
+        }
+    }
+    w
+}
+
+/// A 3D pyramid of unit cubes, square layers of side `base`.
+fn pyramid3(base: usize) -> World3<f32> {
+    let mut w = World3::new(Vec3::new(0.0, -10.0, 0.0)).unwrap();
+    let ground = Cuboid::new(Vec3::new(50.0, 1.0, 50.0)).unwrap();
+    w.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -1.0, 0.0))).unwrap();
+    for layer in 0..base {
+        let side = base - layer;
+        for i in 0..side {
+            for k in 0..side {
+                let at = |j: usize| j as f32 - side as f32 / 2.0 + 0.5;
+                let p = Iso3::translation(at(i), 0.5 + layer as f32, at(k));
+                let b = Cuboid::new(Vec3::repeat(0.5)).unwrap();
+                w.add(BodyDesc::dynamic(b).pose(p)).unwrap();
+            }
+        }
+    }
+    w
+}
+
+/// Steps `make()` with 1, 2 and 3 threads and returns the common hash; every run must agree
+/// after every step, and the threaded runs must have shared the contact update.
+fn same_for_any_thread_count<const D: usize>(make: impl Fn() -> World<f32, D>, steps: usize) -> u64
+where
+    kollide_solver::Dim<D>: kollide_solver::SolverDim<f32, D>,
+{
+    let mut worlds: Vec<_> = (1..=3)
+        .map(|t| {
+            let mut w = make();
+            w.set_threads(t).unwrap();
+            w
+        })
+        .collect();
+    let mut shared = 0;
+    for step in 0..steps {
+        let mut hashes = Vec::new();
+        for w in &mut worlds {
+            let report = w.step(1.0 / 60.0).unwrap();
+            assert!(report.contact_threads <= w.threads());
+            if w.threads() > 1 && report.contact_threads > 1 {
+                shared += 1;
+            }
+            hashes.push(hash(w));
+        }
+        assert!(hashes.iter().all(|&h| h == hashes[0]), "threads disagree at step {step}");
+    }
+    assert!(shared >= steps, "the contact update ran on one thread ({shared} threaded steps)");
+    hash(&worlds[0])
+}
+
+#[test]
+fn a_2d_pyramid_is_bit_identical_with_one_two_and_three_threads() {
+    let h = same_for_any_thread_count(|| pyramid2(40), 30);
+    assert_eq!(h, 0xf03c_990f_1f2c_429f, "pin the 2D reference hash: {h:#x}");
+}
+
+#[test]
+fn a_3d_pyramid_is_bit_identical_with_one_two_and_three_threads() {
+    let h = same_for_any_thread_count(|| pyramid3(8), 30);
+    assert_eq!(h, 0x14fa_34a0_ebd6_bc74, "pin the 3D reference hash: {h:#x}");
+}
+
+#[test]
+fn thread_counts_out_of_range_are_refused_and_change_nothing() {
+    let mut w = pyramid2(3);
+    w.set_threads(2).unwrap();
+    assert!(w.set_threads(0).is_err());
+    assert!(w.set_threads(usize::MAX).is_err());
+    assert_eq!(w.threads(), 2);
+}
