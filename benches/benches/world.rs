@@ -3,8 +3,13 @@
 //!
 //! | group | scene | ids |
 //! |---|---|---|
-//! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier` |
-//! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier` |
+//! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers` |
+//! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
+//!
+//! `kollide-2threads` is kollide with `World::set_threads(2)`, and `box2d-2workers` Box2D with
+//! two workers of its own scheduler: their wall times against the one-thread rows are the
+//! thread speed-ups. (Under callgrind the instructions of all threads are summed, so their
+//! instruction counts measure overhead, not speed.)
 //!
 //! `kollide-fresh` is kollide with manifold reuse off (`manifold_reuse_distance = 0`): every
 //! manifold computed every step. The default `kollide` keeps the manifold of a touching pair
@@ -49,7 +54,7 @@ use kollide_benches::{counting_instructions, listing, one_iteration, wanted};
 
 #[path = "../common/box2d_boxes.rs"]
 mod box2d_boxes;
-use box2d_boxes::box2d_boxes;
+use box2d_boxes::{box2d_boxes, box2d_boxes_on_workers};
 
 /// The step (s).
 const DT: f32 = 1.0 / 60.0;
@@ -157,6 +162,12 @@ impl Kollide2 {
         self.world.set_settings(settings).unwrap();
         self
     }
+
+    /// The same scene stepped on `threads` threads.
+    fn on_threads(mut self, threads: usize) -> Self {
+        self.world.set_threads(threads).unwrap();
+        self
+    }
 }
 
 impl Engine<2> for Kollide2 {
@@ -196,6 +207,12 @@ impl Kollide3 {
         self.world.set_settings(settings).unwrap();
         self
     }
+
+    /// The same scene stepped on `threads` threads.
+    fn on_threads(mut self, threads: usize) -> Self {
+        self.world.set_threads(threads).unwrap();
+        self
+    }
 }
 
 impl Engine<3> for Kollide3 {
@@ -219,6 +236,13 @@ struct Box2d {
 impl Box2d {
     fn new(centres: &[[f32; 2]]) -> Self {
         let b = box2d_boxes(GRAVITY, [100.0, 1.0], [0.0, -1.0], HALF, centres.iter().copied());
+        Self { world: b.world, boxes: b.boxes }
+    }
+
+    /// The same scene stepped by `workers` workers of Box2D's own scheduler.
+    fn on_workers(centres: &[[f32; 2]], workers: u32) -> Self {
+        let centres = centres.iter().copied();
+        let b = box2d_boxes_on_workers(workers, GRAVITY, [100.0, 1.0], [0.0, -1.0], HALF, centres);
         Self { world: b.world, boxes: b.boxes }
     }
 }
@@ -402,6 +426,8 @@ fn world_2d(c: &mut Criterion) {
     time_steps(&mut g, GROUP, "kollide-fresh", || Kollide2::new(&centres).fresh());
     time_steps(&mut g, GROUP, "box2d", || Box2d::new(&centres));
     time_steps(&mut g, GROUP, "rapier", || Rapier2::new(&centres));
+    time_steps(&mut g, GROUP, "kollide-2threads", || Kollide2::new(&centres).on_threads(2));
+    time_steps(&mut g, GROUP, "box2d-2workers", || Box2d::on_workers(&centres, 2));
     g.finish();
 }
 
@@ -417,6 +443,7 @@ fn world_3d(c: &mut Criterion) {
     time_steps(&mut g, GROUP, "kollide", || Kollide3::new(&centres, ground));
     time_steps(&mut g, GROUP, "kollide-fresh", || Kollide3::new(&centres, ground).fresh());
     time_steps(&mut g, GROUP, "rapier", || Rapier3::new(&centres, ground));
+    time_steps(&mut g, GROUP, "kollide-2threads", || Kollide3::new(&centres, ground).on_threads(2));
     g.finish();
 }
 

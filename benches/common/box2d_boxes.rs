@@ -1,6 +1,6 @@
 //! A Box2D v3 world of boxes on a static ground box (through `boxdd`'s safe API), shared by the
 //! world benches and the side-by-side physics tests so that both build Box2D's scenes the same
-//! way: one worker, no sleeping, density 1 and Box2D's default friction (0.6).
+//! way: one worker unless asked for more, no sleeping, density 1 and Box2D's default friction (0.6).
 
 /// A Box2D world, its dynamic boxes in the order of their centres, and the foundation that
 /// keeps Box2D initialised.
@@ -20,11 +20,24 @@ pub fn box2d_boxes(
     half: f32,
     centres: impl IntoIterator<Item = [f32; 2]>,
 ) -> Box2dBoxes {
+    box2d_boxes_on_workers(1, gravity, ground_half, ground_centre, half, centres)
+}
+
+/// [`box2d_boxes`] stepped by `workers` workers of Box2D's own scheduler (Box2D v3.2 starts
+/// its built-in thread pool when a world asks for more than one worker).
+pub fn box2d_boxes_on_workers(
+    workers: u32,
+    gravity: f32,
+    ground_half: [f32; 2],
+    ground_centre: [f32; 2],
+    half: f32,
+    centres: impl IntoIterator<Item = [f32; 2]>,
+) -> Box2dBoxes {
     let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
     let def = boxdd::WorldBuilder::from(foundation.world_def())
         .gravity(boxdd::Vec2::new(0.0, gravity))
         .enable_sleep(false)
-        .worker_count(boxdd::WorkerCount::new(1).expect("one worker"))
+        .worker_count(boxdd::WorkerCount::new(workers).expect("a supported worker count"))
         .build()
         .expect("a world definition");
     let mut world = foundation.create_world(def).expect("a world");

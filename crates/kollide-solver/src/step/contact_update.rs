@@ -161,7 +161,7 @@ where
             self.previous.push(if same { cursor as u32 } else { NONE });
             self.pairs.push(ContactPair { a, b, manifold: Manifold::new() });
         }
-        self.caches.clear();
+        // Every pair's update writes its cache, so stale entries may stay (no need to clear).
         self.caches.resize(self.pairs.len(), PairCache::empty());
     }
 }
