@@ -463,3 +463,69 @@ fn ball_ball_closed_form_matches_gjk() {
     let k = contact(&Iso2::identity(), &c, &Iso2::translation(1.5, 0.0), &c, 0.0, &s).unwrap();
     assert!((k.separation + 0.5).abs() < 1e-15 && (k.normal - Vec2::x()).norm() < 1e-15);
 }
+
+/// A ray a few millimetres from a long facet, far from the origin: the cast's closest point on
+/// the facet must have the facet's direction, not the rounding of its length (in `f32` the ray
+/// stalled 0.5 mm short of an 8 m segment, reporting a degenerate hit). The exact answer is the
+/// line (plane) intersection computed in `f64` from the same rounded inputs.
+fn ray_near_a_long_facet<N: Scalar>() {
+    let r = |x: f64| N::lit(x).to_f64();
+    let settings = QuerySettings::<N>::default();
+    // 2D: an 8 m segment at (5.9, 1.3).
+    let (a, b) = ([r(0.5744), r(4.2781)], [r(-0.7481), r(-3.5717)]);
+    let pose: Iso2<N> = iso2(5.8861, 1.3183, 3.124309);
+    let (c, s) = (pose.rotation.re.to_f64(), pose.rotation.im.to_f64());
+    let (tx, ty) = (pose.translation.x.to_f64(), pose.translation.y.to_f64());
+    let seg = Segment::new(
+        Point2::new(N::lit(a[0]), N::lit(a[1])),
+        Point2::new(N::lit(b[0]), N::lit(b[1])),
+    );
+    let (o, d) = ([r(5.9658), r(0.98087)], [r(0.78719), r(-1.12195)]);
+    let ray = Ray { origin: Point2::new(N::lit(o[0]), N::lit(o[1])), dir: v2(d[0], d[1]) };
+    let hit = ray_cast(&pose, &seg.unwrap(), &ray, N::lit(10.0), &settings).expect("a hit");
+    // The segment's end points in the world, then the 2D line intersection.
+    let world = |p: [f64; 2]| [c * p[0] - s * p[1] + tx, s * p[0] + c * p[1] + ty];
+    let (wa, wb) = (world(a), world(b));
+    let (ex, ey) = (wb[0] - wa[0], wb[1] - wa[1]);
+    let want = ((wa[0] - o[0]) * ey - (wa[1] - o[1]) * ex) / (d[0] * ey - d[1] * ex);
+    assert!(
+        close(hit.t, want, 2e-6 * want.max(1e-2) + 1e-7),
+        "2D: t = {:e}, want {want:e}",
+        hit.t.to_f64()
+    );
+
+    // 3D: the 8 m face of a thin box at (6, 1, −5), turned, and a ray 6 mm above it.
+    let cube = Cuboid::new(Vec3::new(N::lit(4.0), N::lit(0.01), N::lit(4.0))).unwrap();
+    let pose = Iso3::new(
+        Vec3::new(N::lit(6.0), N::lit(1.0), N::lit(-5.0)),
+        Vec3::new(N::lit(0.3), N::lit(-0.2), N::lit(0.1)),
+    );
+    let up = pose.rotation * Vec3::y();
+    let along = pose.rotation * Vec3::x();
+    let origin = pose.translation.vector + up * N::lit(0.016) + along * N::lit(3.5);
+    let dir = (-up * N::lit(0.2) - along * N::lit(1.0)).normalize();
+    let ray = Ray { origin: Point3::from(origin), dir };
+    let hit = ray_cast(&pose, &cube, &ray, N::lit(10.0), &settings).expect("a hit");
+    let f = |v: &Vec3<N>| Vec3::new(v.x.to_f64(), v.y.to_f64(), v.z.to_f64());
+    let q = pose.rotation.into_inner().coords;
+    let rot = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+        q.w.to_f64(),
+        q.x.to_f64(),
+        q.y.to_f64(),
+        q.z.to_f64(),
+    ));
+    let n = rot * Vec3::<f64>::y();
+    let offset = n.dot(&f(&pose.translation.vector)) + N::lit(0.01).to_f64();
+    let want = (offset - n.dot(&f(&origin))) / n.dot(&f(&dir));
+    assert!(close(hit.t, want, 1e-5 * want + 1e-7), "3D: t = {:e}, want {want:e}", hit.t.to_f64());
+}
+
+#[test]
+fn ray_near_a_long_facet_f32() {
+    ray_near_a_long_facet::<f32>();
+}
+
+#[test]
+fn ray_near_a_long_facet_f64() {
+    ray_near_a_long_facet::<f64>();
+}
