@@ -33,16 +33,20 @@
 
 mod body;
 mod broadphase;
+mod contact_pair;
+mod contact_prepare;
 mod contact_solver;
 mod dim;
 mod draw;
 mod error;
 mod handle;
+mod lane;
+mod lane_dim;
 mod limits;
 mod settings;
-mod wide;
-mod wide2;
-mod wide3;
+#[cfg(test)]
+mod simd_tests;
+mod solve;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};
@@ -53,6 +57,7 @@ pub use error::WorldError;
 pub use handle::BodyHandle;
 pub use limits::WorldLimits;
 pub use settings::StepSettings;
-pub use world::{
-    ContactImpulse, ContactPair, StepReport, WARM_START_MATCH_FRACTION, World, World2, World3,
-};
+pub use contact_pair::{ContactImpulse, ContactPair};
+pub use lane::{Lane, LaneScalar};
+pub use lane_dim::DimLanes;
+pub use world::{StepReport, WARM_START_MATCH_FRACTION, World, World2, World3};

@@ -22,40 +22,11 @@ use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::body::check_velocities;
 use crate::broadphase::SweepAndPrune;
-use crate::contact_solver::{
-    self as cs, BodyState, ConstraintPoint, ContactConstraint, Softness, SolverBody,
-};
-use crate::wide2::{self, Separations};
-use crate::wide3;
+use crate::contact_solver::{self as cs, BodyState, Softness, SolverBody};
+use crate::solve::Scratch;
 use crate::{
-    Body, BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError, WorldLimits,
+    Body, BodyDesc, ContactImpulse, ContactPair, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError, WorldLimits,
 };
-use std::any::Any;
-
-/// Accumulated impulses of one contact, carried across steps for warm starting.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ContactImpulse<N> {
-    /// Normal impulse (N·s per substep).
-    pub normal: N,
-    /// Friction impulses along the contact's tangents (the second is unused in 2D). In 3D,
-    /// friction acts on the whole manifold (see the solver's notes on friction), and each
-    /// contact holds an equal share of the manifold's friction impulse.
-    pub tangent: [N; 2],
-    /// 3D: this contact's equal share of the manifold's twist impulse (torsional friction about
-    /// the normal, N·m·s per substep); zero in 2D.
-    pub twist: N,
-}
-
-/// A persistent pair of bodies whose AABBs overlap, with its current manifold (world frame).
-#[derive(Clone, Debug)]
-pub struct ContactPair<N: Scalar, const D: usize> {
-    /// The body with the lower slot index.
-    pub a: BodyHandle,
-    /// The other body.
-    pub b: BodyHandle,
-    /// The manifold from A to B, with the impulses of the last step in each contact's `user`.
-    pub manifold: Manifold<N, D, ContactImpulse<N>>,
-}
 
 /// What a step did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -69,6 +40,10 @@ pub struct StepReport {
     /// Manifolds kept from an earlier step instead of computed (see
     /// [`StepSettings::manifold_reuse_distance`]).
     pub reused_manifolds: usize,
+    /// Bundles of several contact constraints that the solver built and solved side by side
+    /// in SIMD lanes (each bundle is solved in every pass of the step): non-zero in `f32`
+    /// worlds with contacts, zero in `f64` worlds, whose solver runs one constraint at a time.
+    pub simd_bundles: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -124,18 +99,13 @@ where
     spare_caches: Vec<PairCache<N, D>>,
     solver_bodies: Vec<SolverBody<N, D>>,
     solver_states: Vec<BodyState<N, D>>,
-    constraints: Vec<ContactConstraint<N, D>>,
-    constraint_points: Vec<ConstraintPoint<N, D>>,
-    /// The wave of each constraint, and (2D `f32`) the constraints in bundles of four.
+    /// The wave of each constraint.
     constraint_waves: Vec<u32>,
-    bundles: Vec<wide2::Bundle>,
-    /// (2D `f32`) the body states as the SIMD loops keep them.
-    slots_simd: Vec<wide2::Slot>,
     scratch_inputs: Vec<cs::PrepareInput<N>>,
-    scratch_classes: Vec<u8>,
-    /// The constraints of 3D `f32` worlds in bundles of four (see `wide3.rs`).
-    bundles3: wide3::Bundles,
-    /// Solve `f32` contacts four at a time (the same numbers as the scalar loop; the tests
+    /// The contact solver's buffers, for its lanes and (tests) for one lane.
+    solver_scratch: Scratch<<Dim<D> as SolverDim<N, D>>::Lanes, D>,
+    solver_scratch_one_lane: Scratch<<Dim<D> as SolverDim<N, D>>::OneLane, D>,
+    /// Solve `f32` contacts four at a time (the same numbers as one at a time; the tests
     /// turn it off to compare).
     pub(crate) simd: bool,
 }
@@ -290,14 +260,10 @@ where
             spare_caches: Vec::new(),
             solver_bodies: Vec::new(),
             solver_states: Vec::new(),
-            constraints: Vec::new(),
-            constraint_points: Vec::new(),
             constraint_waves: Vec::new(),
-            bundles: Vec::new(),
-            slots_simd: Vec::new(),
             scratch_inputs: Vec::new(),
-            scratch_classes: Vec::new(),
-            bundles3: wide3::Bundles::default(),
+            solver_scratch: Scratch::default(),
+            solver_scratch_one_lane: Scratch::default(),
             simd: true,
         })
     }
@@ -480,12 +446,8 @@ where
         // state apart from the rest.
         let mut bodies = std::mem::take(&mut self.solver_bodies);
         let mut states = std::mem::take(&mut self.solver_states);
-        let mut constraints = std::mem::take(&mut self.constraints);
-        let mut points = std::mem::take(&mut self.constraint_points);
         bodies.clear();
         states.clear();
-        constraints.clear();
-        points.clear();
         for s in &self.slots {
             match &s.body {
                 Some(b) => {
@@ -708,129 +670,27 @@ where
         self.scratch_waves = waves;
         self.scratch_unsorted_inputs = unsorted;
 
-        // 4. Substeps. Odd substeps sweep the contacts backwards; the pass index, which picks
-        // the point that leads in manifolds of three or more points, counts forward and backward
-        // substeps alike (0, 1, 2, 3, … in each direction), so that no corner is tied to one
-        // sweep direction.
-        let inv_h = N::one() / h;
-        let pass = |sub: usize, use_bias: bool| cs::Pass {
-            inv_h,
-            max_push: settings.max_push_velocity,
-            slop: settings.linear_slop,
-            use_bias,
-            index: 2 * (sub / 2) + usize::from(!use_bias),
-            reverse: sub % 2 == 1,
+        // 4. Substeps: the contact solver on the waves, `f32` worlds four constraints at a
+        // time (see `solve.rs`).
+        let input = crate::solve::SolveInput {
+            inputs: &inputs,
+            waves: &constraint_waves,
+            pairs: &mut pairs,
+            bodies: &mut bodies,
+            states: &mut states,
+            gravity: &self.gravity,
+            h,
+            substeps,
+            warm_starting: settings.warm_starting,
+            restitution_threshold: settings.restitution_threshold,
+            max_push_velocity: settings.max_push_velocity,
+            linear_slop: settings.linear_slop,
         };
-        // 2D `f32` worlds prepare and solve their contacts four at a time (the same numbers;
-        // see `wide2.rs`).
-        let simd = if self.simd {
-            (&mut states as &mut dyn Any).downcast_mut::<Vec<BodyState<f32, 2>>>()
+        report.simd_bundles = if self.simd {
+            crate::solve::run(&mut self.solver_scratch, input)
         } else {
-            None
+            crate::solve::run(&mut self.solver_scratch_one_lane, input)
         };
-        if let Some(states) = simd {
-            let inputs = (&inputs as &dyn Any)
-                .downcast_ref::<Vec<cs::PrepareInput<f32>>>()
-                .expect("f32 inputs with f32 states");
-            let pairs = (&mut pairs as &mut dyn Any)
-                .downcast_mut::<Vec<ContactPair<f32, 2>>>()
-                .expect("2D f32 pairs with 2D f32 states");
-            let bodies = (&mut bodies as &mut dyn Any)
-                .downcast_mut::<Vec<SolverBody<f32, 2>>>()
-                .expect("2D f32 bodies with 2D f32 states");
-            let gravity = (&self.gravity as &dyn Any)
-                .downcast_ref::<Vector<f32, 2>>()
-                .expect("2D f32 gravity with 2D f32 states");
-            let h = h.to_f64() as f32;
-            let pass = |sub: usize, use_bias: bool| {
-                let p = pass(sub, use_bias);
-                cs::Pass {
-                    inv_h: p.inv_h.to_f64() as f32,
-                    max_push: p.max_push.to_f64() as f32,
-                    slop: p.slop.to_f64() as f32,
-                    use_bias: p.use_bias,
-                    index: p.index,
-                    reverse: p.reverse,
-                }
-            };
-            let mut bundles = std::mem::take(&mut self.bundles);
-            let spare = bodies.len() as u32;
-            wide2::prepare(
-                inputs,
-                &constraint_waves,
-                pairs,
-                bodies,
-                states,
-                spare,
-                &mut self.scratch_classes,
-                &mut order,
-                &mut bundles,
-            );
-            let mut slots = std::mem::take(&mut self.slots_simd);
-            wide2::to_slots(states, &mut slots);
-            for sub in 0..substeps as usize {
-                wide2::integrate_velocities(&mut slots, bodies, gravity, h);
-                if settings.warm_starting {
-                    wide2::warm_start(&mut slots, &bundles);
-                }
-                // The relax pass keeps its separations for the next substep's solve pass.
-                let first = if sub == 0 { Separations::Compute } else { Separations::Reuse };
-                wide2::solve(&mut slots, &mut bundles, pass(sub, true), first);
-                wide2::integrate_positions(&mut slots, bodies, h);
-                let last = sub + 1 == substeps as usize;
-                let keep = if last { Separations::Compute } else { Separations::ComputeAndKeep };
-                wide2::solve(&mut slots, &mut bundles, pass(sub, false), keep);
-            }
-            let threshold = settings.restitution_threshold.to_f64() as f32;
-            wide2::restitution(&mut slots, &mut bundles, threshold);
-            wide2::from_slots(&slots, states);
-            wide2::store_impulses(&bundles, pairs, settings.warm_starting);
-            self.slots_simd = slots;
-            self.bundles = bundles;
-        } else if !(self.simd
-            && wide3::run(
-                &mut self.bundles3,
-                wide3::Step {
-                    inputs: &inputs,
-                    waves: &constraint_waves,
-                    pairs: &mut pairs,
-                    bodies: &mut bodies,
-                    states: &mut states,
-                    gravity: &self.gravity,
-                    h,
-                    substeps,
-                    warm_starting: settings.warm_starting,
-                    restitution_threshold: settings.restitution_threshold,
-                    pass: &pass,
-                    classes: &mut self.scratch_classes,
-                    order: &mut order,
-                },
-            ))
-        {
-            // 3D `f32` worlds took the SIMD path above (the same numbers; see `wide3.rs`);
-            // everything else runs the scalar loop, which stays the reference.
-            for input in &inputs {
-                let m = &pairs[input.pair as usize].manifold;
-                constraints.push(cs::prepare(&bodies, &states, m, *input, &mut points));
-            }
-            for sub in 0..substeps as usize {
-                cs::integrate_velocities(&mut states, &bodies, &self.gravity, h);
-                if settings.warm_starting {
-                    cs::warm_start(&mut states, &constraints, &points);
-                }
-                cs::solve(&mut states, &mut constraints, &mut points, pass(sub, true));
-                cs::integrate_positions(&mut states, &mut bodies, h);
-                cs::solve(&mut states, &mut constraints, &mut points, pass(sub, false));
-            }
-            cs::restitution(&mut states, &constraints, &mut points, settings.restitution_threshold);
-            for c in &constraints {
-                let m = &mut pairs[c.pair as usize].manifold;
-                let pts = &points[c.first as usize..(c.first + c.count) as usize];
-                for (contact, cp) in m.contacts_mut().iter_mut().zip(pts) {
-                    contact.user = cs::stored_impulse(c, cp);
-                }
-            }
-        }
         self.scratch_order = order;
         self.scratch_inputs = inputs;
         self.constraint_waves = constraint_waves;
@@ -854,8 +714,6 @@ where
         }
         self.solver_bodies = bodies;
         self.solver_states = states;
-        self.constraints = constraints;
-        self.constraint_points = points;
         self.pairs = pairs;
         Ok(report)
     }

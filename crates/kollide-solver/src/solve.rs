@@ -1,0 +1,188 @@
+//! The contact part of a world step: [`run`] prepares the bundles, runs the substeps of the
+//! soft step on them (see `contact_solver.rs`) and hands the impulses back to the manifolds.
+//!
+//! It is written over the lane type `L`; the world picks `L` at compile time from its scalar
+//! type ([`SolverDim::Lanes`]: four `f32` lanes, or one `f64`).
+
+use kollide_math::{Scalar, Vector};
+
+use crate::contact_prepare::{self, PrepareFrom};
+use crate::contact_solver::{
+    self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
+};
+use crate::lane_dim::DimLanes;
+use crate::{ContactPair, Dim, SolverDim};
+
+/// The solver's buffers, reused from step to step.
+#[derive(Clone, Debug)]
+pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
+    bundles: Vec<Bundle<L, D>>,
+    points: Vec<LanePoint<L, D>>,
+    slots: Vec<L::Slot>,
+    classes: Vec<u8>,
+    order: Vec<u32>,
+}
+
+impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
+    fn default() -> Self {
+        Self {
+            bundles: Vec::new(),
+            points: Vec::new(),
+            slots: Vec::new(),
+            classes: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+}
+
+/// What the contact part of a step works on.
+pub(crate) struct SolveInput<'a, N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The touching pairs' solver inputs in wave order, and the wave of each.
+    pub inputs: &'a [PrepareInput<N>],
+    pub waves: &'a [u32],
+    pub pairs: &'a mut [ContactPair<N, D>],
+    pub bodies: &'a mut [SolverBody<N, D>],
+    pub states: &'a mut [BodyState<N, D>],
+    pub gravity: &'a Vector<N, D>,
+    /// The substep and the number of substeps.
+    pub h: N,
+    pub substeps: u32,
+    pub warm_starting: bool,
+    pub restitution_threshold: N,
+    pub max_push_velocity: N,
+    pub linear_slop: N,
+}
+
+/// Runs the contact part of a step; returns the number of bundles of more than one lane it
+/// built (each is solved in every pass).
+pub(crate) fn run<L: DimLanes<D>, const D: usize>(
+    scratch: &mut Scratch<L, D>,
+    input: SolveInput<'_, L::Scalar, D>,
+) -> usize
+where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let Scratch { bundles, points, slots, classes, order } = scratch;
+    let SolveInput { pairs, bodies, states, h, .. } = input;
+    let spare = states.len() as u32;
+    let from =
+        PrepareFrom { inputs: input.inputs, waves: input.waves, pairs, bodies, states };
+    contact_prepare::prepare(&from, spare, classes, order, bundles, points);
+    to_slots::<L, D>(states, slots);
+    // Odd substeps sweep the contacts backwards; the pass index, which picks the point that
+    // leads in manifolds of three or more points, counts forward and backward substeps alike
+    // (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
+    let inv_h = L::Scalar::lit(1.0) / h;
+    let pass = |sub: usize, use_bias: bool| Pass {
+        inv_h,
+        max_push: input.max_push_velocity,
+        slop: input.linear_slop,
+        use_bias,
+        index: 2 * (sub / 2) + usize::from(!use_bias),
+        reverse: sub % 2 == 1,
+    };
+    for sub in 0..input.substeps as usize {
+        integrate_velocities::<L, D>(slots, bodies, input.gravity, h);
+        if input.warm_starting {
+            cs::warm_start(slots, bundles, points);
+        }
+        // Positions last moved before the previous substep's relax pass.
+        cs::solve(slots, bundles, points, pass(sub, true), sub == 0);
+        integrate_positions::<L, D>(slots, bodies, h);
+        cs::solve(slots, bundles, points, pass(sub, false), true);
+    }
+    cs::restitution(slots, bundles, points, input.restitution_threshold);
+    from_slots::<L, D>(slots, states);
+    contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
+    if L::LANES > 1 { bundles.len() } else { 0 }
+}
+
+/// A body state as a slot.
+#[inline(always)]
+fn slot_of<L: DimLanes<D>, const D: usize>(s: &BodyState<L::Scalar, D>) -> L::Slot
+where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    L::slot(
+        core::array::from_fn(|k| s.v[k]),
+        Dim::<D>::angular_components(&s.w),
+        core::array::from_fn(|k| s.dp[k]),
+        Dim::<D>::rotation_components(&s.dq),
+    )
+}
+
+/// A slot as a body state.
+#[inline(always)]
+fn state_of<L: DimLanes<D>, const D: usize>(slot: &L::Slot) -> BodyState<L::Scalar, D>
+where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let (v, w, dp, q) = L::slot_parts(slot);
+    BodyState {
+        v: Vector::from(v),
+        w: Dim::<D>::angular_from_components(w),
+        dp: Vector::from(dp),
+        dq: Dim::<D>::rotation_from_components(q),
+    }
+}
+
+/// Copies the body states into slots, plus the spare slot that takes the writes of lanes that
+/// must not write.
+fn to_slots<L: DimLanes<D>, const D: usize>(
+    states: &[BodyState<L::Scalar, D>],
+    slots: &mut Vec<L::Slot>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    slots.clear();
+    slots.extend(states.iter().map(slot_of::<L, D>));
+    let zero = L::Scalar::lit(0.0);
+    slots.push(L::slot([zero; D], [zero; 3], [zero; D], [zero; 4]));
+}
+
+/// Copies the slots back into the body states.
+fn from_slots<L: DimLanes<D>, const D: usize>(
+    slots: &[L::Slot],
+    states: &mut [BodyState<L::Scalar, D>],
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for (s, slot) in states.iter_mut().zip(slots) {
+        *s = state_of::<L, D>(slot);
+    }
+}
+
+/// Integrates the velocities of dynamic bodies (gravity and damping), body by body.
+fn integrate_velocities<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bodies: &[SolverBody<L::Scalar, D>],
+    gravity: &Vector<L::Scalar, D>,
+    h: L::Scalar,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let limits = SpeedLimits::for_substep(h);
+    for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
+        let mut s = state_of::<L, D>(slot);
+        cs::integrate_velocity(&mut s, b, gravity, h, &limits);
+        *slot = slot_of::<L, D>(&s);
+    }
+}
+
+/// Integrates the positions of moving bodies and their motion since the step started.
+fn integrate_positions<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bodies: &mut [SolverBody<L::Scalar, D>],
+    h: L::Scalar,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for (slot, b) in slots.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        let mut s = state_of::<L, D>(slot);
+        cs::integrate_position(&mut s, b, h);
+        *slot = slot_of::<L, D>(&s);
+    }
+}
