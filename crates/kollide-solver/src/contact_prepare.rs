@@ -16,7 +16,7 @@
 //! is the likely outcome (two touching points that pushed last step take the block solve; the
 //! rest are solved point by point), so that most bundles run only one of the two.
 
-use kollide_manifold::Contact;
+use kollide_manifold::{Contact, MAX_CONTACTS};
 use kollide_math::{Scalar, Vector};
 
 use crate::contact_solver::{BodyState, Bundle, LaneAng, LanePoint, PrepareInput, SolverBody};
@@ -149,8 +149,12 @@ impl<L: DimLanes<D>, const D: usize> Bodies<L, D> {
     where
         Dim<D>: SolverDim<L::Scalar, D>,
     {
-        let b = |l: usize| &bodies[at(l) as usize];
-        let s = |l: usize| &states[at(l) as usize];
+        let (b, s) = (
+            per_lane::<L, _>(|l| &bodies[at(l) as usize]),
+            per_lane::<L, _>(|l| &states[at(l) as usize]),
+        );
+        let b = |l: usize| b[l];
+        let s = |l: usize| s[l];
         let dynamic = L::mask_from(|l| b(l).dynamic);
         let inv_mass = L::from_fn(|l| b(l).inv_mass);
         let inv_inertia = L::inertia_from_fn(|l| Dim::<D>::inertia_rows(&b(l).inv_inertia));
@@ -166,10 +170,25 @@ impl<L: DimLanes<D>, const D: usize> Bodies<L, D> {
     }
 }
 
-/// Lane `l` holds the vector `f(l)`.
+/// `f(l)` for each lane `l` (the rest of the four repeat lane 0's).
+#[inline(always)]
+fn per_lane<L: Lane, T: Copy>(f: impl Fn(usize) -> T) -> [T; 4] {
+    let first = f(0);
+    let mut out = [first; 4];
+    for (l, x) in out.iter_mut().enumerate().take(L::LANES).skip(1) {
+        *x = f(l);
+    }
+    out
+}
+
+/// Lane `l` holds the vector `f(l)` (`f` is called once per lane).
 #[inline(always)]
 fn vector<L: Lane, const D: usize>(f: impl Fn(usize) -> Vector<L::Scalar, D>) -> [L; D] {
-    core::array::from_fn(|k| L::from_fn(|l| f(l)[k]))
+    let mut lanes = [Vector::<L::Scalar, D>::zeros(); 4];
+    for (l, v) in lanes.iter_mut().enumerate().take(L::LANES) {
+        *v = f(l);
+    }
+    core::array::from_fn(|k| L::from_fn(|l| lanes[l][k]))
 }
 
 /// A row's arms `[r_A × dir, r_B × dir]` and turns (the arms through the applied inverse
@@ -217,35 +236,53 @@ where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
     let zero = L::zero();
-    let input = |l: usize| &from.inputs[g.lanes[l] as usize];
-    let m = |l: usize| &from.pairs[input(l).pair as usize].manifold;
+    let inputs = per_lane::<L, _>(|l| &from.inputs[g.lanes[l] as usize]);
+    let manifolds = per_lane::<L, _>(|l| &from.pairs[inputs[l].pair as usize].manifold);
+    let input = |l: usize| inputs[l];
+    let m = |l: usize| manifolds[l];
     let ba = Bodies::<L, D>::gather(from.bodies, from.states, |l| input(l).a);
     let bb = Bodies::<L, D>::gather(from.bodies, from.states, |l| input(l).b);
     let normal: [L; D] = vector(|l| m(l).normal);
-    let tangents = [0, 1].map(|t| vector(|l| Dim::<D>::tangents(&m(l).normal)[t]));
+    let mut lane_tangents = [[Vector::zeros(); 2]; 4];
+    for (l, t) in lane_tangents.iter_mut().enumerate().take(L::LANES) {
+        *t = Dim::<D>::tangents(&m(l).normal);
+    }
+    let tangents = [vector(|l| lane_tangents[l][0]), vector(|l| lane_tangents[l][1])];
     let count = (0..g.used).map(|l| m(l).len()).max().unwrap_or(0);
+    let missing = Contact::default();
     let first = points.len() as u32;
-    let centre = if L::PATCH_FRICTION { centroid(&g, m, count) } else { [zero; D] };
+    // Each point's midpoint in lanes, and where it exists.
+    let mut mids = [[zero; D]; MAX_CONTACTS];
+    let mut exist = [L::mask_from(|_| false); MAX_CONTACTS];
+    for i in 0..count {
+        mids[i] = midpoint::<L, D>(|l| m(l).contacts().get(i).unwrap_or(&missing));
+        exist[i] = L::mask_from(|l| l < g.used && i < m(l).len());
+    }
+    let centre = if L::PATCH_FRICTION {
+        centroid(&mids[..count], &exist[..count], |l| m(l).len())
+    } else {
+        [zero; D]
+    };
     // Every pair of a step shares the warm-start setting.
     let warm = input(0).warm_start;
-    let missing = Contact::default();
     let mut patch_impulse = [zero; 3];
     for i in 0..count {
-        let c = |l: usize| m(l).contacts().get(i).unwrap_or(&missing);
-        let exists = L::mask_from(|l| l < g.used && i < m(l).len());
+        let contacts = per_lane::<L, _>(|l| m(l).contacts().get(i).unwrap_or(&missing));
+        let c = |l: usize| contacts[l];
+        let exists = exist[i];
         let keep = |x: L| L::select(exists, x, zero);
         let keep_ang = |w: [LaneAng<L, D>; 2]| w.map(|w| L::angular_where(exists, &w));
         let warm_of = |f: fn(&ContactImpulse<L::Scalar>) -> L::Scalar| {
             if warm { keep(L::from_fn(|l| f(&c(l).user))) } else { zero }
         };
-        let mid = midpoint::<L, D>(c);
+        let mid = mids[i];
         let r_a = sub(&mid, &ba.center);
         let r_b = sub(&mid, &bb.center);
         let va = add(&ba.v, &L::cross_angular(&ba.w, &r_a));
         let vb = add(&bb.v, &L::cross_angular(&bb.w, &r_b));
         let normal_row = arms(&ba, &bb, &r_a, &r_b, &normal);
         let (mut tangent_mass, mut tangent_impulse, mut twist_arm) = (zero, zero, zero);
-        let mut tangent_row = ([L::angular_zero(); 2], [L::angular_zero(); 2]);
+        let mut tangent_rows = L::point_friction([L::angular_zero(); 2], [L::angular_zero(); 2]);
         if L::PATCH_FRICTION {
             patch_impulse[0] += warm_of(|u| u.tangent[0]);
             patch_impulse[1] += warm_of(|u| u.tangent[1]);
@@ -253,8 +290,9 @@ where
             let off = sub(&mid, &centre);
             twist_arm = keep(dot(&off, &off).sqrt());
         } else {
-            tangent_row = arms(&ba, &bb, &r_a, &r_b, &tangents[0]);
-            tangent_mass = keep(effective_mass(&ba, &bb, &tangent_row));
+            let row = arms(&ba, &bb, &r_a, &r_b, &tangents[0]);
+            tangent_mass = keep(effective_mass(&ba, &bb, &row));
+            tangent_rows = L::point_friction(keep_ang(row.0), keep_ang(row.1));
             tangent_impulse = warm_of(|u| u.tangent[0]);
         }
         points.push(LanePoint {
@@ -271,17 +309,15 @@ where
             separation: zero,
             normal_arm: keep_ang(normal_row.0),
             normal_turn: keep_ang(normal_row.1),
-            tangent_arm: keep_ang(tangent_row.0),
-            tangent_turn: keep_ang(tangent_row.1),
+            tangent_rows,
             tangent_mass,
             tangent_impulse,
             twist_arm,
         });
     }
     let pts = &points[first as usize..];
-    let (has_block, k_inv, k_diag) = block_inverse(&ba, &bb, &normal, pts, |l| {
-        l < g.used && m(l).len() == 2
-    });
+    let (has_block, k_inv, k_diag) =
+        block_inverse(&ba, &bb, &normal, pts, |l| l < g.used && m(l).len() == 2);
     let write = |at: &dyn Fn(usize) -> u32| {
         L::index(|l| if l < g.used && from.bodies[at(l) as usize].dynamic { at(l) } else { spare })
     };
@@ -331,27 +367,22 @@ fn midpoint<'a, L: DimLanes<D>, const D: usize>(
     core::array::from_fn(|k| (pa[k] + pb[k]) * half)
 }
 
-/// The centroid of each lane's contact midpoints: the friction patch's centre (a missing point
-/// adds zero, which leaves each lane's sum as one lane would compute it).
-fn centroid<'a, L: DimLanes<D>, const D: usize>(
-    g: &Group,
-    m: impl Fn(usize) -> &'a kollide_manifold::Manifold<L::Scalar, D, ContactImpulse<L::Scalar>>,
-    count: usize,
-) -> [L; D]
-where
-    L::Scalar: 'a,
-{
+/// The centroid of each lane's contact midpoints (`len(l)` points in lane `l`): the friction
+/// patch's centre (a missing point adds zero, which leaves each lane's sum as one lane would
+/// compute it).
+fn centroid<L: DimLanes<D>, const D: usize>(
+    mids: &[[L; D]],
+    exist: &[L::Mask],
+    len: impl Fn(usize) -> usize,
+) -> [L; D] {
     let zero = L::zero();
-    let missing = Contact::default();
     let mut sum = [zero; D];
-    for i in 0..count {
-        let mid = midpoint::<L, D>(|l| m(l).contacts().get(i).unwrap_or(&missing));
-        let exists = L::mask_from(|l| l < g.used && i < m(l).len());
+    for (mid, &exists) in mids.iter().zip(exist) {
         for k in 0..D {
             sum[k] += L::select(exists, mid[k], zero);
         }
     }
-    let n = L::from_fn(|l| L::Scalar::lit(m(l).len() as f64));
+    let n = L::from_fn(|l| L::Scalar::lit(len(l) as f64));
     sum.map(|x| x / n)
 }
 

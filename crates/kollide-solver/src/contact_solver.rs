@@ -143,7 +143,6 @@ impl<N: Scalar> Softness<N> {
     }
 }
 
-
 /// What `prepare` needs to know of a pair besides the bodies and the manifold.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PrepareInput<N> {
@@ -156,7 +155,6 @@ pub(crate) struct PrepareInput<N> {
     pub softness: Softness<N>,
     pub warm_start: bool,
 }
-
 
 /// Integrates the velocity of one dynamic body: gravity and damping, within the speed limits.
 #[inline(always)]
@@ -229,7 +227,6 @@ impl<N: Scalar> SpeedLimits<N> {
     }
 }
 
-
 /// Integrates the position of one moving body and its motion since the step started.
 #[inline(always)]
 pub(crate) fn integrate_position<N: Scalar, const D: usize>(
@@ -267,8 +264,7 @@ pub(crate) struct LanePoint<L: DimLanes<D>, const D: usize> {
     pub normal_arm: [LaneAng<L, D>; 2],
     pub normal_turn: [LaneAng<L, D>; 2],
     /// 2D: the point's friction row (its angular parts, effective mass and impulse).
-    pub tangent_arm: [LaneAng<L, D>; 2],
-    pub tangent_turn: [LaneAng<L, D>; 2],
+    pub tangent_rows: <L as DimLanes<D>>::PointFriction,
     pub tangent_mass: L,
     pub tangent_impulse: L,
     /// 3D: the point's distance from the friction patch's centre, its lever for the twist
@@ -419,8 +415,8 @@ pub(crate) fn warm_start<L: DimLanes<D>, const D: usize>(
         for p in &points[bundle.range()] {
             bundle.apply_row(&mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
             if !L::PATCH_FRICTION {
-                let t = &bundle.tangents[0];
-                bundle.apply_row(&mut a, &mut b, t, &p.tangent_turn, p.tangent_impulse);
+                let (t, (_, turn)) = (&bundle.tangents[0], L::point_friction_rows(&p.tangent_rows));
+                bundle.apply_row(&mut a, &mut b, t, turn, p.tangent_impulse);
             }
         }
         if L::PATCH_FRICTION {
@@ -618,8 +614,7 @@ fn solve_points<L: DimLanes<D>, const D: usize>(
         let delta = new - p.normal_impulse;
         // The approach speed at impact (it grows during the step under gravity).
         let approach = m & delta.gt(zero);
-        p.relative_velocity =
-            L::select(approach, p.relative_velocity.min(vn), p.relative_velocity);
+        p.relative_velocity = L::select(approach, p.relative_velocity.min(vn), p.relative_velocity);
         p.normal_impulse = L::select(m, new, p.normal_impulse);
         p.max_normal_impulse = L::select(m, p.max_normal_impulse.max(new), p.max_normal_impulse);
         bundle.apply_row(a, b, &bundle.normal, &p.normal_turn, L::select(m, delta, zero));
@@ -645,11 +640,12 @@ fn solve_point_friction<L: DimLanes<D>, const D: usize>(
     let t = &bundle.tangents[0];
     for p in pts.iter_mut() {
         let max_f = bundle.friction * p.normal_impulse;
-        let vt = row_velocity(a, b, t, &p.tangent_arm);
+        let (arm, turn) = L::point_friction_rows(&p.tangent_rows);
+        let vt = row_velocity(a, b, t, arm);
         let new = clamp(p.tangent_impulse - p.tangent_mass * vt, max_f);
         let delta = new - p.tangent_impulse;
         p.tangent_impulse = new;
-        bundle.apply_row(a, b, t, &p.tangent_turn, delta);
+        bundle.apply_row(a, b, t, turn, delta);
     }
 }
 

@@ -33,6 +33,14 @@ pub trait DimLanes<const D: usize>: Lane {
     type Slot: Copy + Debug + Send + Sync;
     /// Friction acts on the manifold as a whole (3D) instead of on each point (2D).
     const PATCH_FRICTION: bool;
+    /// A point's own friction row, its arms and turns (2D); nothing in 3D, whose friction rows
+    /// belong to the manifold.
+    type PointFriction: Copy + Debug + Send + Sync;
+
+    /// A point's friction row from its arms and turns (3D: dropped).
+    fn point_friction(arm: [Self::Angular; 2], turn: [Self::Angular; 2]) -> Self::PointFriction;
+    /// The arms and turns of a point's friction row (3D: never called; zero).
+    fn point_friction_rows(f: &Self::PointFriction) -> (&[Self::Angular; 2], &[Self::Angular; 2]);
 
     /// The zero angular quantity.
     fn angular_zero() -> Self::Angular;
@@ -63,8 +71,12 @@ pub trait DimLanes<const D: usize>: Lane {
 
     /// A slot from a body's velocity `v`, angular velocity `w` (its components), motion `dp`
     /// and rotation `q` (its components) since the step started.
-    fn slot(v: [Self::Scalar; D], w: [Self::Scalar; 3], dp: [Self::Scalar; D], q: Row<Self>)
-    -> Self::Slot;
+    fn slot(
+        v: [Self::Scalar; D],
+        w: [Self::Scalar; 3],
+        dp: [Self::Scalar; D],
+        q: Row<Self>,
+    ) -> Self::Slot;
     /// The parts of a slot, as [`DimLanes::slot`] takes them.
     #[allow(clippy::type_complexity)]
     fn slot_parts(
@@ -106,6 +118,16 @@ impl<L: Lane> DimLanes<2> for L {
     type Inertia = L;
     type Slot = [L::Row; 2];
     const PATCH_FRICTION: bool = false;
+    type PointFriction = [[L; 2]; 2];
+
+    #[inline(always)]
+    fn point_friction(arm: [L; 2], turn: [L; 2]) -> [[L; 2]; 2] {
+        [arm, turn]
+    }
+    #[inline(always)]
+    fn point_friction_rows(f: &[[L; 2]; 2]) -> (&[L; 2], &[L; 2]) {
+        (&f[0], &f[1])
+    }
 
     #[inline(always)]
     fn angular_zero() -> L {
@@ -167,9 +189,7 @@ impl<L: Lane> DimLanes<2> for L {
         [L::row([v[0], v[1], w[0], zero]), L::row([dp[0], dp[1], q[0], q[1]])]
     }
     #[inline(always)]
-    fn slot_parts(
-        slot: &[L::Row; 2],
-    ) -> ([L::Scalar; 2], [L::Scalar; 3], [L::Scalar; 2], Row<L>) {
+    fn slot_parts(slot: &[L::Row; 2]) -> ([L::Scalar; 2], [L::Scalar; 3], [L::Scalar; 2], Row<L>) {
         let zero = L::Scalar::lit(0.0);
         let ([vx, vy, w, _], [dx, dy, c, s]) = (L::row_array(slot[0]), L::row_array(slot[1]));
         ([vx, vy], [w, zero, zero], [dx, dy], [c, s, zero, zero])
@@ -196,6 +216,13 @@ impl<L: Lane> DimLanes<3> for L {
     type Inertia = [[L; 3]; 3];
     type Slot = [L::Row; 4];
     const PATCH_FRICTION: bool = true;
+    type PointFriction = ();
+
+    #[inline(always)]
+    fn point_friction(_: [[L; 3]; 2], _: [[L; 3]; 2]) {}
+    fn point_friction_rows(_: &()) -> (&[[L; 3]; 2], &[[L; 3]; 2]) {
+        unreachable!("3D friction acts on the manifold, not on its points")
+    }
 
     #[inline(always)]
     fn angular_zero() -> [L; 3] {
@@ -279,9 +306,7 @@ impl<L: Lane> DimLanes<3> for L {
         ]
     }
     #[inline(always)]
-    fn slot_parts(
-        slot: &[L::Row; 4],
-    ) -> ([L::Scalar; 3], [L::Scalar; 3], [L::Scalar; 3], Row<L>) {
+    fn slot_parts(slot: &[L::Row; 4]) -> ([L::Scalar; 3], [L::Scalar; 3], [L::Scalar; 3], Row<L>) {
         let [v, w, dp, q] = slot.map(L::row_array);
         ([v[0], v[1], v[2]], [w[0], w[1], w[2]], [dp[0], dp[1], dp[2]], q)
     }

@@ -51,13 +51,13 @@ mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};
 pub use broadphase::SweepAndPrune;
+pub use contact_pair::{ContactImpulse, ContactPair};
 pub use dim::{AngularOps, BodyMass, Dim, SolverDim};
 pub use draw::WorldStyle;
 pub use error::WorldError;
 pub use handle::BodyHandle;
-pub use limits::WorldLimits;
-pub use settings::StepSettings;
-pub use contact_pair::{ContactImpulse, ContactPair};
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;
+pub use limits::WorldLimits;
+pub use settings::StepSettings;
 pub use world::{StepReport, WARM_START_MATCH_FRACTION, World, World2, World3};

@@ -68,8 +68,7 @@ where
     let Scratch { bundles, points, slots, classes, order } = scratch;
     let SolveInput { pairs, bodies, states, h, .. } = input;
     let spare = states.len() as u32;
-    let from =
-        PrepareFrom { inputs: input.inputs, waves: input.waves, pairs, bodies, states };
+    let from = PrepareFrom { inputs: input.inputs, waves: input.waves, pairs, bodies, states };
     contact_prepare::prepare(&from, spare, classes, order, bundles, points);
     to_slots::<L, D>(states, slots);
     // Odd substeps sweep the contacts backwards; the pass index, which picks the point that

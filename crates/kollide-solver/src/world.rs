@@ -25,7 +25,8 @@ use crate::broadphase::SweepAndPrune;
 use crate::contact_solver::{self as cs, BodyState, Softness, SolverBody};
 use crate::solve::Scratch;
 use crate::{
-    Body, BodyDesc, ContactImpulse, ContactPair, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, WorldError, WorldLimits,
+    Body, BodyDesc, BodyHandle, BodyKind, ContactImpulse, ContactPair, Dim, SolverDim,
+    StepSettings, WorldError, WorldLimits,
 };
 
 /// What a step did.

@@ -11,9 +11,8 @@
 use kollide_math::{Iso2, Iso3, Point2, Point3, Pose, Rot2, Rot3, Vec2, Vec3, Vector};
 use kollide_shapes::{Ball, Capsule, Cuboid, Cylinder, Segment, Shape2, Shape3};
 use kollide_solver::{
-    LaneScalar,
-    BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, World, World2, World3,
-    WorldError, WorldLimits,
+    BodyDesc, BodyHandle, BodyKind, Dim, LaneScalar, SolverDim, StepSettings, World, World2,
+    World3, WorldError, WorldLimits,
 };
 use nalgebra::{Complex, Quaternion};
 use rand::{Rng, SeedableRng};
