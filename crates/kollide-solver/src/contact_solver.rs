@@ -345,8 +345,8 @@ impl<L: DimLanes<D>, const D: usize> Bundle<L, D> {
         turn: &[LaneAng<L, D>; 2],
         impulse: L,
     ) {
-        for k in 0..D {
-            let p = dir[k] * impulse;
+        for (k, &d) in dir.iter().enumerate() {
+            let p = d * impulse;
             a.v[k] -= p * self.inv_mass_a;
             b.v[k] += p * self.inv_mass_b;
         }

@@ -348,7 +348,7 @@ mod tests {
         let at = [4, 1, 5, 1];
         let lanes = f32x4::gather_rows(|i| &rows[i as usize], at);
         assert_eq!(lanes[1].to_array(), [14.0, 11.0, 15.0, 11.0]);
-        let mut out = vec![f32x4::splat(0.0); 6];
+        let mut out = [f32x4::splat(0.0); 6];
         f32x4::scatter_rows(lanes, at, |i, r| out[i as usize] = r);
         for i in [1, 4, 5] {
             assert_eq!(out[i].to_array(), rows[i].to_array());
