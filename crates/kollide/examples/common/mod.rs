@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kollide::draw::{Ortho, SvgCanvas};
-use kollide::math::Scalar;
 use kollide::solver::{LaneScalar, World2, World3, WorldStyle};
 
 /// A world the examples can step and draw.
