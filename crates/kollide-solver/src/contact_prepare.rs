@@ -100,7 +100,12 @@ pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
     points.clear();
     let zero = L::Scalar::lit(0.0);
     classes.clear();
+    // One lane has nothing to agree on: every class is the same, so `group` keeps wave order.
+    let one_lane = L::LANES == 1;
     classes.extend(from.inputs.iter().map(|input| {
+        if one_lane {
+            return 0;
+        }
         let m = &from.pairs[input.pair as usize].manifold;
         if L::PATCH_FRICTION {
             // Bundles of three or more points need one point count.
