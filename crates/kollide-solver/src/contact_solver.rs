@@ -1,8 +1,8 @@
-//! The contact solver: sequential impulses with soft contacts, substeps and relaxation.
+//! The contact solver: sequential impulses with soft contacts, substeps and relaxation, written
+//! once over lanes ([`Lane`]) and the dimension ([`DimLanes`]).
 //!
-//! This follows Box2D v3's "soft step" (Catto, "Solver2D", 2024, and Box2D's `contact_solver.c`),
-//! written once for 2D and 3D over [`SolverDim`]. One world step of length `dt` is `n` substeps of
-//! `h = dt / n`:
+//! This is Erin Catto's "soft step" (Solver2D, 2024), the solver of Box2D v3. One world step of
+//! length `dt` is `n` substeps of `h = dt / n`:
 //!
 //! ```text
 //! prepare contacts (anchors, effective masses, softness)        once per step
@@ -25,7 +25,9 @@
 //! **Separation without re-running collision.** Each contact stores its anchors relative to both
 //! centres of mass and its separation at the start of the step. During substeps the current
 //! separation is estimated from the bodies' motion since then:
-//! `s = n · ((Δp_B + ΔR_B r_B) − (Δp_A + ΔR_A r_A)) + s₀ − n · (r_B − r_A)`.
+//! `s = n · ((Δp_B + ΔR_B r_B) − (Δp_A + ΔR_A r_A)) + s₀ − n · (r_B − r_A)`. It depends only on
+//! positions, which do not move between one substep's relax pass and the next substep's solve
+//! pass, so the latter reuses the former's separations.
 //!
 //! **Sweep direction.** Sequential impulses is Gauss–Seidel: each constraint sees the velocities
 //! the constraints before it left. A pass always run first to last favours one direction (a
@@ -36,38 +38,53 @@
 //! `λ ← max(λ + Δλ, 0)`, so a contact can pull back an earlier over-push but never pull the bodies
 //! together. Friction is clamped to the Coulomb limit of the normal impulses it rides on.
 //!
+//! **Two-point manifolds** solve both normal impulses together (a block solver, as in Box2D
+//! 2.4): symmetric contacts get symmetric impulses, so a box that lands flat does not start to
+//! spin because one corner was solved first. Where the block would pull, or a point is
+//! speculative, the points are solved one by one instead. Manifolds of three or more points (3D)
+//! rotate which point goes first from pass to pass, so that no corner always leads.
+//!
 //! **Friction.** In 2D each point has its friction row, clamped to `|λ_t| ≤ μ λ_n`. In 3D
 //! friction acts on the manifold as a whole (a *friction patch*, as in PhysX's patch friction
 //! and rapier's simplified friction model): two tangent rows at the centroid `c` of the points,
 //! whose impulse `λ_t` is clamped to the Coulomb disc `|λ_t| ≤ μ Σ λ_n,i`, and one twist row for
 //! the relative spin about the normal, clamped to `|λ_τ| ≤ μ Σ λ_n,i |p_i − c|`: the largest
 //! torque the points' own friction could resist. That is three rows per manifold instead of
-//! two per point (a face contact of four points: 7 rows instead of 12), with the same limits on
-//! the force and on the torque about the normal. Warm starting keeps the patch impulses as equal
-//! shares on the manifold's contacts, so they survive contacts coming and going.
+//! two per point, with the same limits on the force and on the torque about the normal. Warm
+//! starting keeps the patch impulses as equal shares on the manifold's contacts, so they survive
+//! contacts coming and going.
 //!
 //! **Speculative contacts.** A contact with `s > 0` (within the speculative margin) removes only
 //! the approach velocity that would close the gap within the substep: `bias = s / h`.
 //!
-//! **Data layout.** The loops above touch every contact several times per substep, so the data
-//! they read is kept small and contiguous: the velocity state of each body ([`BodyState`]: `v`,
-//! `ω`, and the motion since the step started) lives apart from the rest of the body, each
-//! constraint carries the inverse masses it needs, and the points of all constraints sit in one
-//! flat array in constraint order. Each point stores its rows' angular parts (`r × n`, and the
-//! same through the inverse inertia), so a relative velocity or an impulse costs a few multiplies.
-//! The world hands the constraints over in "waves" that keep consecutive constraints independent
-//! (see `World::step`); `f32` worlds solve each wave four constraints at a time with the same
-//! arithmetic in SIMD lanes (`wide2.rs` in 2D, `wide3.rs` in 3D).
+//! **Lanes.** The world hands the constraints over in *waves* whose constraints share no dynamic
+//! body (see `step/colouring.rs`), so they commute: solving them side by side, one per lane, leaves the
+//! same state as solving them one by one. `prepare` (`contact_prepare.rs`) packs each wave into
+//! [`Bundle`]s of [`Lane::LANES`] constraints (structure of arrays: every number of a bundle is a
+//! lane value), and every pass below runs on bundles. Branches of the scalar algorithm become
+//! masks and selects; a lane that must not change gets a zero impulse, and lanes whose body must
+//! not be written (static and kinematic bodies, unused lanes) write to a spare slot. The same
+//! code runs with one lane (`f64` worlds) and with four (`f32` worlds); each lane performs the
+//! same operations in the same order, so the answers agree up to the sign of a zero velocity
+//! (a masked lane adds a zero impulse where one lane adds nothing).
+//!
+//! **Data layout.** Bodies live in slots ([`DimLanes::Slot`]) while the solver runs: rows of four
+//! numbers that load with one transpose per row. Each point keeps its rows' angular parts
+//! (`r × n`, and the same through the inverse inertia), so a relative velocity or an impulse
+//! costs a few multiplies.
 
-use kollide_manifold::Manifold;
 use kollide_math::{Point, Scalar, Vector};
 
+use crate::lane::Lane;
+use crate::lane_dim::{DimLanes, dot, sub};
 use crate::limits::max_speeds;
-use crate::{ContactImpulse, Dim, SolverDim};
+use crate::{Dim, SolverDim};
 
 type Ang<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Angular;
 type Inertia<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Inertia;
 type Rot<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Rotation;
+/// An angular quantity in lanes.
+pub(crate) type LaneAng<L, const D: usize> = <L as DimLanes<D>>::Angular;
 
 /// The hot part of a body: what the constraint loops read and write.
 #[derive(Clone, Copy, Debug)]
@@ -126,205 +143,7 @@ impl<N: Scalar> Softness<N> {
     }
 }
 
-/// One contact point of a constraint.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ConstraintPoint<N: Scalar, const D: usize>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    pub r_a: Vector<N, D>,
-    pub r_b: Vector<N, D>,
-    pub adjusted_separation: N,
-    pub normal_mass: N,
-    pub tangent_mass: [N; 2],
-    pub normal_impulse: N,
-    pub tangent_impulse: [N; 2],
-    pub max_normal_impulse: N,
-    pub relative_velocity: N,
-    /// The angular parts of the normal row, precomputed once per step: `r × n` for each body
-    /// (the relative normal velocity is `(v_B − v_A)·n + ω_B·(r_B × n) − ω_A·(r_A × n)`), and
-    /// the same through the body's inverse inertia (the angular velocity change per unit
-    /// impulse; zero for bodies that do not respond to impulses).
-    pub normal_arm: [Ang<N, D>; 2],
-    pub normal_turn: [Ang<N, D>; 2],
-    /// The same for each tangent (`[tangent][body]`; the second tangent is unused in 2D, and
-    /// 3D keeps its friction in the constraint's [`Patch`] instead).
-    pub tangent_arm: [[Ang<N, D>; 2]; 2],
-    pub tangent_turn: [[Ang<N, D>; 2]; 2],
-    /// 3D: the point's distance from the friction patch's centre, its lever for the twist
-    /// limit.
-    pub twist_arm: N,
-}
-
-/// The friction of a whole 3D manifold (see "Friction" above): two tangent rows at the
-/// centroid of its points and a twist row about the normal.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Patch<N: Scalar, const D: usize>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    /// The tangent rows' angular parts (`[tangent][body]`, as [`ConstraintPoint::tangent_arm`]),
-    /// effective masses and accumulated impulses.
-    pub tangent_arm: [[Ang<N, D>; 2]; 2],
-    pub tangent_turn: [[Ang<N, D>; 2]; 2],
-    pub tangent_mass: [N; 2],
-    pub tangent_impulse: [N; 2],
-    /// The twist row: the normal through each body's inverse inertia (zero unless dynamic),
-    /// its effective mass `1 / (n·I_A⁻¹n + n·I_B⁻¹n)` and its accumulated impulse.
-    pub twist_turn: [Ang<N, D>; 2],
-    pub twist_mass: N,
-    pub twist_impulse: N,
-}
-
-/// The constraint of one manifold. Its points are `points[first..first + count]` of the
-/// solver's flat point array.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ContactConstraint<N: Scalar, const D: usize>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    pub a: u32,
-    pub b: u32,
-    pub first: u32,
-    pub count: u32,
-    /// The index of the pair in the world's pair list.
-    pub pair: u32,
-    /// Whether A and B are dynamic (only dynamic bodies get their velocities written back).
-    pub dynamic_a: bool,
-    pub dynamic_b: bool,
-    /// `k_inv` and `k_diag` hold a usable block solver (two points, `K` well conditioned).
-    pub has_block: bool,
-    pub normal: Vector<N, D>,
-    pub tangents: [Vector<N, D>; 2],
-    pub friction: N,
-    pub restitution: N,
-    pub softness: Softness<N>,
-    /// Inverse masses (zero for bodies that do not respond to impulses).
-    pub inv_mass_a: N,
-    pub inv_mass_b: N,
-    /// For two-point manifolds: the inverse of the 2×2 normal effective-mass matrix `K` and its
-    /// diagonal, when `K` is well conditioned.
-    pub k_inv: [[N; 2]; 2],
-    pub k_diag: [N; 2],
-    /// 3D friction (unused in 2D).
-    pub patch: Patch<N, D>,
-}
-
-impl<N: Scalar, const D: usize> ContactConstraint<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    #[inline(always)]
-    pub(crate) fn range(&self) -> core::ops::Range<usize> {
-        self.first as usize..(self.first + self.count) as usize
-    }
-
-    /// Applies the impulse `λ·dir` at B's point and `−λ·dir` at A's, given the row's angular
-    /// velocity changes per unit impulse. Static and kinematic bodies have zero inverse mass
-    /// and inertia, so they do not change (and are not stored).
-    #[inline(always)]
-    fn apply_row(
-        &self,
-        la: &mut Local<N, D>,
-        lb: &mut Local<N, D>,
-        dir: &Vector<N, D>,
-        turn: &[Ang<N, D>; 2],
-        impulse: N,
-    ) {
-        let p = dir * impulse;
-        la.v -= p * self.inv_mass_a;
-        la.w -= turn[0] * impulse;
-        lb.v += p * self.inv_mass_b;
-        lb.w += turn[1] * impulse;
-    }
-
-    /// Applies the twist impulse `λ` about the normal: `−λ n` to A's spin, `+λ n` to B's.
-    #[inline(always)]
-    fn apply_twist(&self, la: &mut Local<N, D>, lb: &mut Local<N, D>, impulse: N) {
-        la.w -= self.patch.twist_turn[0] * impulse;
-        lb.w += self.patch.twist_turn[1] * impulse;
-    }
-
-    #[inline(always)]
-    fn load(&self, states: &[BodyState<N, D>]) -> (Local<N, D>, Local<N, D>) {
-        (Local::load(&states[self.a as usize]), Local::load(&states[self.b as usize]))
-    }
-
-    #[inline(always)]
-    fn store(&self, states: &mut [BodyState<N, D>], la: &Local<N, D>, lb: &Local<N, D>) {
-        if self.dynamic_a {
-            let s = &mut states[self.a as usize];
-            s.v = la.v;
-            s.w = la.w;
-        }
-        if self.dynamic_b {
-            let s = &mut states[self.b as usize];
-            s.v = lb.v;
-            s.w = lb.w;
-        }
-    }
-}
-
-/// The part of a body a constraint reads and writes, copied into locals for the duration of one
-/// constraint (read once, written once), as Box2D's solver does: indexing the body array for every
-/// point of every contact costs more than the arithmetic.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Local<N: Scalar, const D: usize>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    v: Vector<N, D>,
-    w: Ang<N, D>,
-    dp: Vector<N, D>,
-    dq: Rot<N, D>,
-}
-
-impl<N: Scalar, const D: usize> Local<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    #[inline(always)]
-    fn load(b: &BodyState<N, D>) -> Self {
-        Self { v: b.v, w: b.w, dp: b.dp, dq: b.dq }
-    }
-}
-
-/// The relative velocity of B against A along a row: `(v_B − v_A)·dir + ω_B·arm_B − ω_A·arm_A`.
-#[inline(always)]
-fn row_velocity<N: Scalar, const D: usize>(
-    la: &Local<N, D>,
-    lb: &Local<N, D>,
-    dir: &Vector<N, D>,
-    arm: &[Ang<N, D>; 2],
-) -> N
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    (lb.v - la.v).dot(dir) + Dim::<D>::angular_dot(&lb.w, &arm[1])
-        - Dim::<D>::angular_dot(&la.w, &arm[0])
-}
-
-/// The effective mass `1 / (m_A⁻¹ + m_B⁻¹ + arm_A·turn_A + arm_B·turn_B)` of a row from its
-/// angular parts (see [`ConstraintPoint::normal_arm`]); zero when nothing responds. The turns of
-/// bodies that do not respond to impulses are zero, as are their inverse masses.
-#[inline(always)]
-fn effective_mass<N: Scalar, const D: usize>(
-    a: &SolverBody<N, D>,
-    b: &SolverBody<N, D>,
-    arm: &[Ang<N, D>; 2],
-    turn: &[Ang<N, D>; 2],
-) -> N
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    let k = a.inv_mass
-        + b.inv_mass
-        + Dim::<D>::angular_dot(&arm[0], &turn[0])
-        + Dim::<D>::angular_dot(&arm[1], &turn[1]);
-    if k > N::zero() { N::one() / k } else { N::zero() }
-}
-
-/// What [`prepare`] needs besides the bodies and the manifold.
+/// What `prepare` needs to know of a pair besides the bodies and the manifold.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PrepareInput<N> {
     /// The pair (an index into the world's pair list) and its two solver bodies.
@@ -337,551 +156,7 @@ pub(crate) struct PrepareInput<N> {
     pub warm_start: bool,
 }
 
-/// Builds the constraint of one manifold (world frame) between solver bodies `input.a` and
-/// `input.b`, appending its points to `points`.
-pub(crate) fn prepare<N: Scalar, const D: usize>(
-    bodies: &[SolverBody<N, D>],
-    states: &[BodyState<N, D>],
-    manifold: &Manifold<N, D, ContactImpulse<N>>,
-    input: PrepareInput<N>,
-    points: &mut Vec<ConstraintPoint<N, D>>,
-) -> ContactConstraint<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    let (a, b) = (input.a as usize, input.b as usize);
-    let (ba, bb) = (&bodies[a], &bodies[b]);
-    let (sa, sb) = (&states[a], &states[b]);
-    let normal = manifold.normal;
-    let tangents = Dim::<D>::tangents(&normal);
-    let first = points.len();
-    // Only dynamic bodies respond to impulses.
-    let inv_inertia_a = if ba.dynamic { ba.inv_inertia } else { Dim::<D>::inertia_zero() };
-    let inv_inertia_b = if bb.dynamic { bb.inv_inertia } else { Dim::<D>::inertia_zero() };
-    let arms = |r_a: &Vector<N, D>, r_b: &Vector<N, D>, dir: &Vector<N, D>| {
-        let arm = [Dim::<D>::cross(r_a, dir), Dim::<D>::cross(r_b, dir)];
-        let turn = [
-            Dim::<D>::apply_inertia(&inv_inertia_a, &arm[0]),
-            Dim::<D>::apply_inertia(&inv_inertia_b, &arm[1]),
-        ];
-        (arm, turn)
-    };
-    // 3D friction acts at the centroid of the points (see "Friction" above).
-    let patch_friction = D == 3;
-    let count = manifold.len();
-    let centre = if patch_friction && count > 0 {
-        let mut sum = Vector::<N, D>::zeros();
-        for mp in manifold.contacts() {
-            sum += mp.midpoint().coords;
-        }
-        sum / N::lit(count as f64)
-    } else {
-        Vector::zeros()
-    };
-    for mp in manifold.contacts() {
-        let p = mp.midpoint();
-        let r_a = p - ba.center;
-        let r_b = p - bb.center;
-        let va = sa.v + Dim::<D>::cross_angular(&sa.w, &r_a);
-        let vb = sb.v + Dim::<D>::cross_angular(&sb.w, &r_b);
-        let dv = vb - va;
-        let (normal_impulse, tangent_impulse) = if input.warm_start {
-            (mp.user.normal, mp.user.tangent)
-        } else {
-            (N::zero(), [N::zero(); 2])
-        };
-        let (normal_arm, normal_turn) = arms(&r_a, &r_b, &normal);
-        let zero = Dim::<D>::angular_zero();
-        let mut tangent_arm = [[zero; 2]; 2];
-        let mut tangent_turn = [[zero; 2]; 2];
-        let mut tangent_mass = [N::zero(); 2];
-        for t in (0..D - 1).filter(|_| !patch_friction) {
-            (tangent_arm[t], tangent_turn[t]) = arms(&r_a, &r_b, &tangents[t]);
-            tangent_mass[t] = effective_mass(ba, bb, &tangent_arm[t], &tangent_turn[t]);
-        }
-        let twist_arm = if patch_friction { (p.coords - centre).norm() } else { N::zero() };
-        points.push(ConstraintPoint {
-            r_a,
-            r_b,
-            adjusted_separation: mp.separation - (r_b - r_a).dot(&normal),
-            normal_mass: effective_mass(ba, bb, &normal_arm, &normal_turn),
-            tangent_mass,
-            normal_impulse,
-            tangent_impulse,
-            max_normal_impulse: N::zero(),
-            relative_velocity: normal.dot(&dv),
-            normal_arm,
-            normal_turn,
-            tangent_arm,
-            tangent_turn,
-            twist_arm,
-        });
-    }
-    let patch = if patch_friction {
-        self::patch(ba, bb, manifold, &centre, &tangents, &inv_inertia_a, &inv_inertia_b, input)
-    } else {
-        Patch::zero()
-    };
-    let block = if count == 2 {
-        block_inverse(ba, bb, &points[first], &points[first + 1], &normal)
-    } else {
-        None
-    };
-    let (k_inv, k_diag) = block.unwrap_or(([[N::zero(); 2]; 2], [N::zero(); 2]));
-    ContactConstraint {
-        a: a as u32,
-        b: b as u32,
-        first: first as u32,
-        count: count as u32,
-        pair: input.pair,
-        dynamic_a: ba.dynamic,
-        dynamic_b: bb.dynamic,
-        has_block: block.is_some(),
-        normal,
-        tangents,
-        friction: input.friction,
-        restitution: input.restitution,
-        softness: input.softness,
-        inv_mass_a: if ba.dynamic { ba.inv_mass } else { N::zero() },
-        inv_mass_b: if bb.dynamic { bb.inv_mass } else { N::zero() },
-        k_inv,
-        k_diag,
-        patch,
-    }
-}
-
-impl<N: Scalar, const D: usize> Patch<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    /// No patch friction (2D).
-    fn zero() -> Self {
-        let z = Dim::<D>::angular_zero();
-        Self {
-            tangent_arm: [[z; 2]; 2],
-            tangent_turn: [[z; 2]; 2],
-            tangent_mass: [N::zero(); 2],
-            tangent_impulse: [N::zero(); 2],
-            twist_turn: [z; 2],
-            twist_mass: N::zero(),
-            twist_impulse: N::zero(),
-        }
-    }
-}
-
-/// The friction patch of a 3D manifold whose points have the centroid `centre`; the warm start
-/// sums the contacts' shares of last step's patch impulses.
-#[allow(clippy::too_many_arguments)]
-fn patch<N: Scalar, const D: usize>(
-    ba: &SolverBody<N, D>,
-    bb: &SolverBody<N, D>,
-    manifold: &Manifold<N, D, ContactImpulse<N>>,
-    centre: &Vector<N, D>,
-    tangents: &[Vector<N, D>; 2],
-    inv_inertia_a: &Inertia<N, D>,
-    inv_inertia_b: &Inertia<N, D>,
-    input: PrepareInput<N>,
-) -> Patch<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    let r_a = centre - ba.center.coords;
-    let r_b = centre - bb.center.coords;
-    let mut tangent_arm = [[Dim::<D>::angular_zero(); 2]; 2];
-    let mut tangent_turn = tangent_arm;
-    let mut tangent_mass = [N::zero(); 2];
-    for t in 0..2 {
-        tangent_arm[t] = [Dim::<D>::cross(&r_a, &tangents[t]), Dim::<D>::cross(&r_b, &tangents[t])];
-        tangent_turn[t] = [
-            Dim::<D>::apply_inertia(inv_inertia_a, &tangent_arm[t][0]),
-            Dim::<D>::apply_inertia(inv_inertia_b, &tangent_arm[t][1]),
-        ];
-        tangent_mass[t] = effective_mass(ba, bb, &tangent_arm[t], &tangent_turn[t]);
-    }
-    let axis = Dim::<D>::twist_axis(&manifold.normal);
-    let twist_turn = [
-        Dim::<D>::apply_inertia(inv_inertia_a, &axis),
-        Dim::<D>::apply_inertia(inv_inertia_b, &axis),
-    ];
-    let k =
-        Dim::<D>::angular_dot(&axis, &twist_turn[0]) + Dim::<D>::angular_dot(&axis, &twist_turn[1]);
-    let twist_mass = if k > N::zero() { N::one() / k } else { N::zero() };
-    let mut tangent_impulse = [N::zero(); 2];
-    let mut twist_impulse = N::zero();
-    if input.warm_start {
-        for c in manifold.contacts() {
-            tangent_impulse[0] += c.user.tangent[0];
-            tangent_impulse[1] += c.user.tangent[1];
-            twist_impulse += c.user.twist;
-        }
-    }
-    Patch {
-        tangent_arm,
-        tangent_turn,
-        tangent_mass,
-        tangent_impulse,
-        twist_turn,
-        twist_mass,
-        twist_impulse,
-    }
-}
-
-/// The impulses of the constraint's `i`th point as the manifold keeps them for the next step:
-/// in 3D each contact holds an equal share of the patch impulses.
-pub(crate) fn stored_impulse<N: Scalar, const D: usize>(
-    c: &ContactConstraint<N, D>,
-    cp: &ConstraintPoint<N, D>,
-) -> ContactImpulse<N>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    if D == 3 {
-        let share = N::lit(c.count as f64);
-        ContactImpulse {
-            normal: cp.normal_impulse,
-            tangent: c.patch.tangent_impulse.map(|t| t / share),
-            twist: c.patch.twist_impulse / share,
-        }
-    } else {
-        ContactImpulse { normal: cp.normal_impulse, tangent: cp.tangent_impulse, twist: N::zero() }
-    }
-}
-
-/// The inverse of `K = [[k11, k12], [k12, k22]]`, the coupled normal effective mass of two contact
-/// points, and its diagonal; `None` when `K` is ill-conditioned (the points nearly coincide).
-/// Box2D 2.4 uses the same condition-number guard for its block solver.
-fn block_inverse<N: Scalar, const D: usize>(
-    a: &SolverBody<N, D>,
-    b: &SolverBody<N, D>,
-    p1: &ConstraintPoint<N, D>,
-    p2: &ConstraintPoint<N, D>,
-    n: &Vector<N, D>,
-) -> Option<([[N; 2]; 2], [N; 2])>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    let ang = |body: &SolverBody<N, D>, r1: &Vector<N, D>, r2: &Vector<N, D>| {
-        let c1 = Dim::<D>::cross(r1, n);
-        let c2 = Dim::<D>::cross(r2, n);
-        Dim::<D>::angular_dot(&c1, &Dim::<D>::apply_inertia(&body.inv_inertia, &c2))
-    };
-    let m = a.inv_mass + b.inv_mass;
-    let k11 = m + ang(a, &p1.r_a, &p1.r_a) + ang(b, &p1.r_b, &p1.r_b);
-    let k22 = m + ang(a, &p2.r_a, &p2.r_a) + ang(b, &p2.r_b, &p2.r_b);
-    let k12 = m + ang(a, &p1.r_a, &p2.r_a) + ang(b, &p1.r_b, &p2.r_b);
-    let det = k11 * k22 - k12 * k12;
-    if det <= N::zero() || det.is_nan_value() || k11 * k11 >= N::lit(1000.0) * det {
-        return None;
-    }
-    let inv = N::one() / det;
-    Some(([[k22 * inv, -k12 * inv], [-k12 * inv, k11 * inv]], [k11, k22]))
-}
-
-/// Solves the two normal impulses of a two-point manifold together:
-/// `Δλ = −K⁻¹ [m_s (v_n + bias) + i_s diag(K) λ]`. Its fixed point is exactly that of solving the
-/// points one by one (each point a spring with its own effective mass `1/kᵢᵢ`, as in Box2D), so
-/// the contact is as stiff as the per-point solver; but symmetric contacts get symmetric
-/// impulses, so a box that lands flat does not start to spin (and walk sideways through friction)
-/// because one corner was solved first. (Using `−m_s K⁻¹ (v_n + bias) − i_s λ` instead would make
-/// two points on the same side of a body 1.6× softer.) Returns `false`, changing nothing, when
-/// the result would pull (an impulse below zero): the caller then solves the points one by one,
-/// which handles the clamping.
-#[inline(always)]
-fn solve_block<N: Scalar, const D: usize>(
-    la: &mut Local<N, D>,
-    lb: &mut Local<N, D>,
-    c: &ContactConstraint<N, D>,
-    pts: &mut [ConstraintPoint<N, D>],
-    max_push: N,
-    slop: N,
-    use_bias: bool,
-) -> bool
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    let [p0, p1] = pts else { return false };
-    let normal = c.normal;
-    let ds = lb.dp - la.dp;
-    // Both points share the constraint's softness, so one mass scale applies to the pair.
-    let (ms, is) = if use_bias {
-        (c.softness.mass_scale, c.softness.impulse_scale)
-    } else {
-        (N::one(), N::zero())
-    };
-    let mut rhs = [N::zero(); 2];
-    for (k, cp) in [&*p0, &*p1].into_iter().enumerate() {
-        let pr_a = Dim::<D>::rotate(&la.dq, &cp.r_a);
-        let pr_b = Dim::<D>::rotate(&lb.dq, &cp.r_b);
-        let s = (ds + (pr_b - pr_a)).dot(&normal) + cp.adjusted_separation;
-        let bias = if s > N::zero() {
-            // A speculative point: leave it to the one-by-one path.
-            return false;
-        } else if use_bias {
-            let push = (s + slop).min_of(N::zero());
-            (c.softness.bias_rate * push).max_of(-max_push)
-        } else {
-            N::zero()
-        };
-        rhs[k] = row_velocity(la, lb, &normal, &cp.normal_arm) + bias;
-    }
-    let e0 = ms * rhs[0] + is * c.k_diag[0] * p0.normal_impulse;
-    let e1 = ms * rhs[1] + is * c.k_diag[1] * p1.normal_impulse;
-    let d0 = -(c.k_inv[0][0] * e0 + c.k_inv[0][1] * e1);
-    let d1 = -(c.k_inv[1][0] * e0 + c.k_inv[1][1] * e1);
-    let n0 = p0.normal_impulse + d0;
-    let n1 = p1.normal_impulse + d1;
-    if n0 < N::zero() || n1 < N::zero() {
-        return false;
-    }
-    for (cp, new, delta) in [(p0, n0, d0), (p1, n1, d1)] {
-        cp.normal_impulse = new;
-        cp.max_normal_impulse = cp.max_normal_impulse.max_of(new);
-        c.apply_row(la, lb, &normal, &cp.normal_turn, delta);
-    }
-    true
-}
-
-/// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start<N: Scalar, const D: usize>(
-    states: &mut [BodyState<N, D>],
-    constraints: &[ContactConstraint<N, D>],
-    points: &[ConstraintPoint<N, D>],
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    for c in constraints {
-        let (mut la, mut lb) = c.load(states);
-        for cp in &points[c.range()] {
-            c.apply_row(&mut la, &mut lb, &c.normal, &cp.normal_turn, cp.normal_impulse);
-            if D == 2 {
-                let (t, turn) = (&c.tangents[0], &cp.tangent_turn[0]);
-                c.apply_row(&mut la, &mut lb, t, turn, cp.tangent_impulse[0]);
-            }
-        }
-        if D == 3 {
-            let patch = &c.patch;
-            for t in 0..2 {
-                let (dir, turn) = (&c.tangents[t], &patch.tangent_turn[t]);
-                c.apply_row(&mut la, &mut lb, dir, turn, patch.tangent_impulse[t]);
-            }
-            c.apply_twist(&mut la, &mut lb, patch.twist_impulse);
-        }
-        c.store(states, &la, &lb);
-    }
-}
-
-/// The settings of one solver pass.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Pass<N> {
-    pub inv_h: N,
-    pub max_push: N,
-    pub slop: N,
-    pub use_bias: bool,
-    /// Rotates which point of a manifold of three or more points is solved first.
-    pub index: usize,
-    /// Visit the constraints last to first. Gauss–Seidel carries each impulse on to the
-    /// constraints after it within a pass, so always sweeping one way favours a direction: a
-    /// symmetric pyramid solved left to right leans right. The world alternates the direction
-    /// from substep to substep.
-    pub reverse: bool,
-}
-
-/// One pass over the contacts: non-penetration (soft when `use_bias`), then friction.
-pub(crate) fn solve<N: Scalar, const D: usize>(
-    states: &mut [BodyState<N, D>],
-    constraints: &mut [ContactConstraint<N, D>],
-    points: &mut [ConstraintPoint<N, D>],
-    pass: Pass<N>,
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    if pass.reverse {
-        for c in constraints.iter_mut().rev() {
-            let (mut la, mut lb) = c.load(states);
-            solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
-            c.store(states, &la, &lb);
-        }
-        return;
-    }
-    for c in constraints.iter_mut() {
-        let (mut la, mut lb) = c.load(states);
-        solve_one(c, &mut la, &mut lb, &mut points[c.range()], pass);
-        c.store(states, &la, &lb);
-    }
-}
-
-/// Solves one constraint on its bodies' local copies.
-#[inline(always)]
-fn solve_one<N: Scalar, const D: usize>(
-    c: &mut ContactConstraint<N, D>,
-    la: &mut Local<N, D>,
-    lb: &mut Local<N, D>,
-    pts: &mut [ConstraintPoint<N, D>],
-    pass: Pass<N>,
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    let Pass { inv_h, max_push, slop, use_bias, index: pass, .. } = pass;
-    let normal = c.normal;
-    let count = pts.len();
-    let block_done = c.has_block && solve_block(la, lb, c, pts, max_push, slop, use_bias);
-    if !block_done {
-        // For face contacts of three or more points (3D), the point that goes first rotates
-        // from pass to pass, so that over a step every corner leads equally often (a fixed
-        // order tilts a resting box towards the corner solved first, and friction then
-        // walks it sideways).
-        let ds = lb.dp - la.dp;
-        for i in 0..count {
-            let k = if count > 2 { (i + pass) % count } else { i };
-            let cp = &mut pts[k];
-            // Current separation from the motion since the step started.
-            let pr_a = Dim::<D>::rotate(&la.dq, &cp.r_a);
-            let pr_b = Dim::<D>::rotate(&lb.dq, &cp.r_b);
-            let d = ds + (pr_b - pr_a);
-            let s = d.dot(&normal) + cp.adjusted_separation;
-            let (bias, mass_scale, impulse_scale) = if s > N::zero() {
-                (s * inv_h, N::one(), N::zero())
-            } else if use_bias {
-                let push = (s + slop).min_of(N::zero());
-                (
-                    (c.softness.bias_rate * push).max_of(-max_push),
-                    c.softness.mass_scale,
-                    c.softness.impulse_scale,
-                )
-            } else {
-                (N::zero(), N::one(), N::zero())
-            };
-            let vn = row_velocity(la, lb, &normal, &cp.normal_arm);
-            let impulse =
-                -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.normal_impulse;
-            let new_impulse = (cp.normal_impulse + impulse).max_of(N::zero());
-            let delta = new_impulse - cp.normal_impulse;
-            if delta > N::zero() {
-                // The approach speed at impact (it grows during the step under gravity), for
-                // the restitution pass.
-                cp.relative_velocity = cp.relative_velocity.min_of(vn);
-            }
-            cp.normal_impulse = new_impulse;
-            cp.max_normal_impulse = cp.max_normal_impulse.max_of(new_impulse);
-            c.apply_row(la, lb, &normal, &cp.normal_turn, delta);
-        }
-    }
-    if D == 3 {
-        solve_patch(c, la, lb, pts);
-        return;
-    }
-    // 2D: each point's Coulomb disc is the interval `[−max_f, max_f]`: a clamp, written as two
-    // selects (an `if`/`else if` chain compiles to branches that mispredict whenever friction
-    // saturates).
-    for cp in pts.iter_mut() {
-        let max_f = c.friction * cp.normal_impulse;
-        let vt = row_velocity(la, lb, &c.tangents[0], &cp.tangent_arm[0]);
-        let x = cp.tangent_impulse[0] - cp.tangent_mass[0] * vt;
-        let low = if x < -max_f { -max_f } else { x };
-        let new = if low > max_f { max_f } else { low };
-        let delta = new - cp.tangent_impulse[0];
-        cp.tangent_impulse[0] = new;
-        c.apply_row(la, lb, &c.tangents[0], &cp.tangent_turn[0], delta);
-    }
-}
-
-/// 3D friction on the whole manifold: both tangent rows at the patch centre from the same
-/// velocities, their impulse scaled back onto the disc `|λ_t| ≤ μ Σ λ_n,i`, then the twist row
-/// clamped to `|λ_τ| ≤ μ Σ λ_n,i r_i`.
-#[inline(always)]
-fn solve_patch<N: Scalar, const D: usize>(
-    c: &mut ContactConstraint<N, D>,
-    la: &mut Local<N, D>,
-    lb: &mut Local<N, D>,
-    pts: &[ConstraintPoint<N, D>],
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    let mut pushed = N::zero();
-    let mut torque = N::zero();
-    for cp in pts {
-        pushed += cp.normal_impulse;
-        torque += cp.normal_impulse * cp.twist_arm;
-    }
-    let max_f = c.friction * pushed;
-    let patch = c.patch;
-    let mut new = [N::zero(); 2];
-    let mut len2 = N::zero();
-    for (t, x) in new.iter_mut().enumerate() {
-        let vt = row_velocity(la, lb, &c.tangents[t], &patch.tangent_arm[t]);
-        *x = patch.tangent_impulse[t] - patch.tangent_mass[t] * vt;
-        len2 += *x * *x;
-    }
-    if len2 > max_f * max_f {
-        let scale = max_f / len2.sqrt();
-        for x in &mut new {
-            *x *= scale;
-        }
-    }
-    for (t, &x) in new.iter().enumerate() {
-        let delta = x - patch.tangent_impulse[t];
-        c.apply_row(la, lb, &c.tangents[t], &patch.tangent_turn[t], delta);
-    }
-    c.patch.tangent_impulse = new;
-
-    let axis = Dim::<D>::twist_axis(&c.normal);
-    let spin = Dim::<D>::angular_dot(&lb.w, &axis) - Dim::<D>::angular_dot(&la.w, &axis);
-    let max_t = c.friction * torque;
-    let x = patch.twist_impulse - patch.twist_mass * spin;
-    let low = if x < -max_t { -max_t } else { x };
-    let new = if low > max_t { max_t } else { low };
-    let delta = new - patch.twist_impulse;
-    c.patch.twist_impulse = new;
-    c.apply_twist(la, lb, delta);
-}
-
-/// The restitution pass: contacts that were approaching faster than `threshold` bounce back
-/// with `e ×` their approach speed.
-pub(crate) fn restitution<N: Scalar, const D: usize>(
-    states: &mut [BodyState<N, D>],
-    constraints: &[ContactConstraint<N, D>],
-    points: &mut [ConstraintPoint<N, D>],
-    threshold: N,
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    for c in constraints {
-        if c.restitution == N::zero() {
-            continue;
-        }
-        let (mut la, mut lb) = c.load(states);
-        for cp in &mut points[c.range()] {
-            if cp.relative_velocity > -threshold || cp.max_normal_impulse == N::zero() {
-                continue;
-            }
-            let vn = row_velocity(&la, &lb, &c.normal, &cp.normal_arm);
-            let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
-            let new_impulse = (cp.normal_impulse + impulse).max_of(N::zero());
-            let delta = new_impulse - cp.normal_impulse;
-            cp.normal_impulse = new_impulse;
-            cp.max_normal_impulse = cp.max_normal_impulse.max_of(new_impulse);
-            c.apply_row(&mut la, &mut lb, &c.normal, &cp.normal_turn, delta);
-        }
-        c.store(states, &la, &lb);
-    }
-}
-
-/// Integrates velocities of dynamic bodies: gravity and damping.
-pub(crate) fn integrate_velocities<N: Scalar, const D: usize>(
-    states: &mut [BodyState<N, D>],
-    bodies: &[SolverBody<N, D>],
-    gravity: &Vector<N, D>,
-    h: N,
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    let limits = SpeedLimits::for_substep(h);
-    for (s, b) in states.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
-        integrate_velocity(s, b, gravity, h, &limits);
-    }
-}
-
-/// [`integrate_velocities`] for one dynamic body.
+/// Integrates the velocity of one dynamic body: gravity and damping, within the speed limits.
 #[inline(always)]
 pub(crate) fn integrate_velocity<N: Scalar, const D: usize>(
     s: &mut BodyState<N, D>,
@@ -952,20 +227,7 @@ impl<N: Scalar> SpeedLimits<N> {
     }
 }
 
-/// Integrates positions of moving bodies and updates their motion since the step started.
-pub(crate) fn integrate_positions<N: Scalar, const D: usize>(
-    states: &mut [BodyState<N, D>],
-    bodies: &mut [SolverBody<N, D>],
-    h: N,
-) where
-    Dim<D>: SolverDim<N, D>,
-{
-    for (s, b) in states.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
-        integrate_position(s, b, h);
-    }
-}
-
-/// [`integrate_positions`] for one moving body.
+/// Integrates the position of one moving body and its motion since the step started.
 #[inline(always)]
 pub(crate) fn integrate_position<N: Scalar, const D: usize>(
     s: &mut BodyState<N, D>,
@@ -977,4 +239,497 @@ pub(crate) fn integrate_position<N: Scalar, const D: usize>(
     s.dp += s.v * h;
     b.q = Dim::<D>::integrate_rotation(&b.q, &s.w, h);
     s.dq = Dim::<D>::rotation_delta(&b.q, &b.q0);
+}
+
+/// One contact point of each constraint of a bundle.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LanePoint<L: DimLanes<D>, const D: usize> {
+    /// Lanes whose constraint has this point. A missing point has zero mass, arms and
+    /// impulses, so its rows apply zero.
+    pub exists: L::Mask,
+    pub r_a: [L; D],
+    pub r_b: [L; D],
+    pub adjusted_separation: L,
+    pub normal_mass: L,
+    pub normal_impulse: L,
+    pub max_normal_impulse: L,
+    /// The approach speed at impact, for the restitution pass.
+    pub relative_velocity: L,
+    /// The separation as of the last pass that computed it (see [`solve`]).
+    pub separation: L,
+    /// The normal row's angular parts: `r × n` for each body (the relative normal velocity is
+    /// `(v_B − v_A)·n + ω_B·(r_B × n) − ω_A·(r_A × n)`), and the same through the body's inverse
+    /// inertia (the angular velocity change per unit impulse; zero for bodies that do not
+    /// respond to impulses).
+    pub normal_arm: [LaneAng<L, D>; 2],
+    pub normal_turn: [LaneAng<L, D>; 2],
+    /// 2D: the point's friction row (its angular parts, effective mass and impulse).
+    pub tangent_rows: <L as DimLanes<D>>::PointFriction,
+    pub tangent_mass: L,
+    pub tangent_impulse: L,
+    /// 3D: the point's distance from the friction patch's centre, its lever for the twist
+    /// limit.
+    pub twist_arm: L,
+}
+
+/// The constraints of up to [`Lane::LANES`] manifolds of one wave, one per lane. Its points are
+/// `points[first..first + count]` of the solver's flat point array.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bundle<L: DimLanes<D>, const D: usize> {
+    /// Body (slot) indices; unused lanes repeat lane 0's bodies.
+    pub a: L::Index,
+    pub b: L::Index,
+    /// Where each lane's bodies are written: their own slots for dynamic bodies, the spare
+    /// slot for the rest (and for unused lanes).
+    pub write_a: L::Index,
+    pub write_b: L::Index,
+    /// Index of each lane's pair in the world's pair list.
+    pub pair: L::Index,
+    pub used: u8,
+    pub count: u8,
+    pub first: u32,
+    /// Lanes with two points whose coupled mass `K` is well conditioned.
+    pub has_block: L::Mask,
+    pub normal: [L; D],
+    /// The friction directions (2D: the first).
+    pub tangents: [[L; D]; 2],
+    pub friction: L,
+    pub restitution: L,
+    pub bias_rate: L,
+    pub mass_scale: L,
+    pub impulse_scale: L,
+    /// Inverse masses (zero for bodies that do not respond to impulses).
+    pub inv_mass_a: L,
+    pub inv_mass_b: L,
+    /// `K⁻¹` (symmetric): its entries 00, 01 (= 10) and 11; and `K`'s diagonal.
+    pub k_inv: [L; 3],
+    pub k_diag: [L; 2],
+    /// 3D: the friction patch: tangent rows at the points' centroid (`[tangent][body]`) and
+    /// the twist row about the normal.
+    pub patch_arm: [[LaneAng<L, D>; 2]; 2],
+    pub patch_turn: [[LaneAng<L, D>; 2]; 2],
+    pub patch_mass: [L; 2],
+    pub patch_impulse: [L; 2],
+    pub twist_turn: [LaneAng<L, D>; 2],
+    pub twist_mass: L,
+    pub twist_impulse: L,
+}
+
+impl<L: DimLanes<D>, const D: usize> Bundle<L, D> {
+    /// The bundle's points in the flat point array.
+    #[inline(always)]
+    fn range(&self) -> core::ops::Range<usize> {
+        self.first as usize..self.first as usize + self.count as usize
+    }
+
+    /// The velocities of both bodies of each lane.
+    #[inline(always)]
+    fn load(&self, slots: &[L::Slot]) -> (Velocity<L, D>, Velocity<L, D>) {
+        (Velocity::load(slots, self.a), Velocity::load(slots, self.b))
+    }
+
+    /// Writes the velocities back (the spare slot takes lanes that must not write).
+    #[inline(always)]
+    fn store(&self, slots: &mut [L::Slot], a: &Velocity<L, D>, b: &Velocity<L, D>) {
+        L::store_velocity(slots, self.write_a, &a.v, &a.w);
+        L::store_velocity(slots, self.write_b, &b.v, &b.w);
+    }
+
+    /// Applies `impulse·dir` to B and its opposite to A, the angular parts through `turn`.
+    #[inline(always)]
+    fn apply_row(
+        &self,
+        a: &mut Velocity<L, D>,
+        b: &mut Velocity<L, D>,
+        dir: &[L; D],
+        turn: &[LaneAng<L, D>; 2],
+        impulse: L,
+    ) {
+        for (k, &d) in dir.iter().enumerate() {
+            let p = d * impulse;
+            a.v[k] -= p * self.inv_mass_a;
+            b.v[k] += p * self.inv_mass_b;
+        }
+        L::sub_scaled(&mut a.w, &turn[0], impulse);
+        L::add_scaled(&mut b.w, &turn[1], impulse);
+    }
+
+    /// Applies the twist impulse `λ` about the normal: `−λ n` to A's spin, `+λ n` to B's.
+    #[inline(always)]
+    fn apply_twist(&self, a: &mut Velocity<L, D>, b: &mut Velocity<L, D>, impulse: L) {
+        L::sub_scaled(&mut a.w, &self.twist_turn[0], impulse);
+        L::add_scaled(&mut b.w, &self.twist_turn[1], impulse);
+    }
+}
+
+/// A body's velocities in lanes, as a constraint reads and writes them: loaded once per
+/// bundle and stored once, as Box2D's solver does (indexing the bodies for every row costs
+/// more than the arithmetic).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Velocity<L: DimLanes<D>, const D: usize> {
+    v: [L; D],
+    w: LaneAng<L, D>,
+}
+
+impl<L: DimLanes<D>, const D: usize> Velocity<L, D> {
+    #[inline(always)]
+    fn load(slots: &[L::Slot], at: L::Index) -> Self {
+        let (v, w) = L::load_velocity(slots, at);
+        Self { v, w }
+    }
+}
+
+/// The relative velocity of B against A along a row: `(v_B − v_A)·dir + ω_B·arm_B − ω_A·arm_A`.
+#[inline(always)]
+fn row_velocity<L: DimLanes<D>, const D: usize>(
+    a: &Velocity<L, D>,
+    b: &Velocity<L, D>,
+    dir: &[L; D],
+    arm: &[LaneAng<L, D>; 2],
+) -> L {
+    dot(&sub(&b.v, &a.v), dir) + L::angular_dot(&b.w, &arm[1]) - L::angular_dot(&a.w, &arm[0])
+}
+
+/// The current separation of a point from its bodies' motion since the step started.
+#[inline(always)]
+fn separation<L: DimLanes<D>, const D: usize>(
+    normal: &[L; D],
+    a: &([L; D], L::Rotation),
+    b: &([L; D], L::Rotation),
+    p: &LanePoint<L, D>,
+) -> L {
+    let pa = L::rotate(&a.1, &p.r_a);
+    let pb = L::rotate(&b.1, &p.r_b);
+    let d: [L; D] = core::array::from_fn(|k| (b.0[k] - a.0[k]) + (pb[k] - pa[k]));
+    dot(&d, normal) + p.adjusted_separation
+}
+
+/// Applies the accumulated impulses (start of each substep).
+pub(crate) fn warm_start<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bundles: &[Bundle<L, D>],
+    points: &[LanePoint<L, D>],
+) {
+    for bundle in bundles {
+        let (mut a, mut b) = bundle.load(slots);
+        for p in &points[bundle.range()] {
+            bundle.apply_row(&mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
+            if !L::PATCH_FRICTION {
+                let (t, (_, turn)) = (&bundle.tangents[0], L::point_friction_rows(&p.tangent_rows));
+                bundle.apply_row(&mut a, &mut b, t, turn, p.tangent_impulse);
+            }
+        }
+        if L::PATCH_FRICTION {
+            for t in 0..2 {
+                let (dir, turn) = (&bundle.tangents[t], &bundle.patch_turn[t]);
+                bundle.apply_row(&mut a, &mut b, dir, turn, bundle.patch_impulse[t]);
+            }
+            bundle.apply_twist(&mut a, &mut b, bundle.twist_impulse);
+        }
+        bundle.store(slots, &a, &b);
+    }
+}
+
+/// The settings of one solver pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pass<N> {
+    pub inv_h: N,
+    pub max_push: N,
+    pub slop: N,
+    pub use_bias: bool,
+    /// Rotates which point of a manifold of three or more points is solved first.
+    pub index: usize,
+    /// Visit the constraints last to first. Gauss–Seidel carries each impulse on to the
+    /// constraints after it within a pass, so always sweeping one way favours a direction: a
+    /// symmetric pyramid solved left to right leans right. The world alternates the direction
+    /// from substep to substep.
+    pub reverse: bool,
+}
+
+/// One pass over the bundles: non-penetration (soft when `use_bias`), then friction.
+///
+/// A point's separation depends only on the bodies' motion since the step started, which
+/// changes when positions are integrated, not within a pass. With `moved` the pass computes
+/// every separation and keeps it with the point; without, it reuses the kept ones.
+pub(crate) fn solve<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bundles: &mut [Bundle<L, D>],
+    points: &mut [LanePoint<L, D>],
+    pass: Pass<L::Scalar>,
+    moved: bool,
+) {
+    if pass.reverse {
+        for bundle in bundles.iter_mut().rev() {
+            solve_bundle(slots, bundle, &mut points[bundle.range()], pass, moved);
+        }
+    } else {
+        for bundle in bundles.iter_mut() {
+            solve_bundle(slots, bundle, &mut points[bundle.range()], pass, moved);
+        }
+    }
+}
+
+/// What the normal rows of one pass share.
+#[derive(Clone, Copy)]
+struct NormalPass<L> {
+    /// Whether the soft bias applies, and its mass and impulse scales.
+    use_bias: bool,
+    mass_scale: L,
+    impulse_scale: L,
+    bias_rate: L,
+    neg_max_push: L,
+    slop: L,
+    inv_h: L,
+}
+
+impl<L: Lane> NormalPass<L> {
+    /// The soft push-out bias of a touching point of separation `s`.
+    #[inline(always)]
+    fn soft_bias(&self, s: L) -> L {
+        if self.use_bias {
+            (self.bias_rate * (s + self.slop).min(L::zero())).max(self.neg_max_push)
+        } else {
+            L::zero()
+        }
+    }
+}
+
+/// Solves one bundle: its normal rows, then its friction.
+#[inline(always)]
+fn solve_bundle<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bundle: &mut Bundle<L, D>,
+    pts: &mut [LanePoint<L, D>],
+    pass: Pass<L::Scalar>,
+    moved: bool,
+) {
+    let (mut a, mut b) = bundle.load(slots);
+    if moved {
+        let (ma, mb) = (L::load_motion(slots, bundle.a), L::load_motion(slots, bundle.b));
+        for p in pts.iter_mut() {
+            p.separation = separation(&bundle.normal, &ma, &mb, p);
+        }
+    }
+    let (one, zero) = (L::one(), L::zero());
+    let (mass_scale, impulse_scale) =
+        if pass.use_bias { (bundle.mass_scale, bundle.impulse_scale) } else { (one, zero) };
+    let np = NormalPass {
+        use_bias: pass.use_bias,
+        mass_scale,
+        impulse_scale,
+        bias_rate: bundle.bias_rate,
+        neg_max_push: L::splat(-pass.max_push),
+        slop: L::splat(pass.slop),
+        inv_h: L::splat(pass.inv_h),
+    };
+    let block = solve_block(bundle, pts, &mut a, &mut b, &np);
+    solve_points(bundle, pts, &mut a, &mut b, &np, block, pass.index);
+    if L::PATCH_FRICTION {
+        solve_patch(bundle, pts, &mut a, &mut b);
+    } else {
+        solve_point_friction(bundle, pts, &mut a, &mut b);
+    }
+    bundle.store(slots, &a, &b);
+}
+
+/// Solves the two normal impulses of two-point manifolds together:
+/// `Δλ = −K⁻¹ [m_s (v_n + bias) + i_s diag(K) λ]`. Its fixed point is exactly that of solving the
+/// points one by one (each point a spring with its own effective mass `1/kᵢᵢ`, as in Box2D), so
+/// the contact is as stiff as the per-point solver, but symmetric. (Using
+/// `−m_s K⁻¹ (v_n + bias) − i_s λ` instead would make two points on the same side of a body
+/// softer.) Returns the lanes it solved: those where both points touch (none is speculative) and
+/// both new impulses push; the others are left to [`solve_points`], which handles the clamping.
+#[inline(always)]
+fn solve_block<L: DimLanes<D>, const D: usize>(
+    bundle: &Bundle<L, D>,
+    pts: &mut [LanePoint<L, D>],
+    a: &mut Velocity<L, D>,
+    b: &mut Velocity<L, D>,
+    np: &NormalPass<L>,
+) -> L::Mask {
+    let zero = L::zero();
+    let none = L::mask_from(|_| false);
+    let [p0, p1] = pts else { return none };
+    let (s0, s1) = (p0.separation, p1.separation);
+    let touching = bundle.has_block & !s0.gt(zero) & !s1.gt(zero);
+    if L::none(touching) {
+        return none;
+    }
+    let n = &bundle.normal;
+    let rhs0 = row_velocity(a, b, n, &p0.normal_arm) + np.soft_bias(s0);
+    let rhs1 = row_velocity(a, b, n, &p1.normal_arm) + np.soft_bias(s1);
+    let (l0, l1) = (p0.normal_impulse, p1.normal_impulse);
+    let (ms, is) = (np.mass_scale, np.impulse_scale);
+    let e0 = ms * rhs0 + is * bundle.k_diag[0] * l0;
+    let e1 = ms * rhs1 + is * bundle.k_diag[1] * l1;
+    let d0 = -(bundle.k_inv[0] * e0 + bundle.k_inv[1] * e1);
+    let d1 = -(bundle.k_inv[1] * e0 + bundle.k_inv[2] * e1);
+    let (n0, n1) = (l0 + d0, l1 + d1);
+    let block = touching & !n0.lt(zero) & !n1.lt(zero);
+    if L::none(block) {
+        return block;
+    }
+    for (p, (new, delta)) in [p0, p1].into_iter().zip([(n0, d0), (n1, d1)]) {
+        p.normal_impulse = L::select(block, new, p.normal_impulse);
+        p.max_normal_impulse =
+            L::select(block, p.max_normal_impulse.max(new), p.max_normal_impulse);
+        let delta = L::select(block, delta, zero);
+        bundle.apply_row(a, b, n, &p.normal_turn, delta);
+    }
+    block
+}
+
+/// The normal rows point by point, in the lanes the block solver left. Manifolds of three or
+/// more points start at point `pass mod count` (all lanes of such a bundle have `count`
+/// points), so that over a step every corner leads equally often: a fixed order tilts a
+/// resting box towards the corner solved first, and friction then walks it sideways.
+#[inline(always)]
+fn solve_points<L: DimLanes<D>, const D: usize>(
+    bundle: &Bundle<L, D>,
+    pts: &mut [LanePoint<L, D>],
+    a: &mut Velocity<L, D>,
+    b: &mut Velocity<L, D>,
+    np: &NormalPass<L>,
+    block: L::Mask,
+    pass: usize,
+) {
+    let (zero, one) = (L::zero(), L::one());
+    let count = pts.len();
+    let lead = if count > 2 { pass % count } else { 0 };
+    for i in 0..count {
+        let k = if i + lead < count { i + lead } else { i + lead - count };
+        let p = &mut pts[k];
+        let m = !block & p.exists;
+        if L::none(m) {
+            continue;
+        }
+        let s = p.separation;
+        let vn = row_velocity(a, b, &bundle.normal, &p.normal_arm);
+        let spec = s.gt(zero);
+        let bias = L::select(spec, s * np.inv_h, np.soft_bias(s));
+        let mass_scale = L::select(spec, one, np.mass_scale);
+        let impulse_scale = L::select(spec, zero, np.impulse_scale);
+        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let new = (p.normal_impulse + impulse).max(zero);
+        let delta = new - p.normal_impulse;
+        // The approach speed at impact (it grows during the step under gravity).
+        let approach = m & delta.gt(zero);
+        p.relative_velocity = L::select(approach, p.relative_velocity.min(vn), p.relative_velocity);
+        p.normal_impulse = L::select(m, new, p.normal_impulse);
+        p.max_normal_impulse = L::select(m, p.max_normal_impulse.max(new), p.max_normal_impulse);
+        bundle.apply_row(a, b, &bundle.normal, &p.normal_turn, L::select(m, delta, zero));
+    }
+}
+
+/// `x` clamped to `[−limit, limit]` as `x < −limit ? −limit : x`, then `low > limit ? limit :
+/// low` (two selects: branches would mispredict whenever friction saturates).
+#[inline(always)]
+fn clamp<L: Lane>(x: L, limit: L) -> L {
+    limit.min((-limit).max(x))
+}
+
+/// 2D friction: each point's Coulomb interval `|λ_t| ≤ μ λ_n`. A missing point has zero mass,
+/// impulse and arms, so its impulse stays zero.
+#[inline(always)]
+fn solve_point_friction<L: DimLanes<D>, const D: usize>(
+    bundle: &Bundle<L, D>,
+    pts: &mut [LanePoint<L, D>],
+    a: &mut Velocity<L, D>,
+    b: &mut Velocity<L, D>,
+) {
+    let t = &bundle.tangents[0];
+    for p in pts.iter_mut() {
+        let max_f = bundle.friction * p.normal_impulse;
+        let (arm, turn) = L::point_friction_rows(&p.tangent_rows);
+        let vt = row_velocity(a, b, t, arm);
+        let new = clamp(p.tangent_impulse - p.tangent_mass * vt, max_f);
+        let delta = new - p.tangent_impulse;
+        p.tangent_impulse = new;
+        bundle.apply_row(a, b, t, turn, delta);
+    }
+}
+
+/// 3D friction on the whole manifold: both tangent rows at the patch centre from the same
+/// velocities, their impulse scaled back onto the disc `|λ_t| ≤ μ Σ λ_n,i`, then the twist row
+/// clamped to `|λ_τ| ≤ μ Σ λ_n,i r_i`. Missing points add zero.
+#[inline(always)]
+fn solve_patch<L: DimLanes<D>, const D: usize>(
+    bundle: &mut Bundle<L, D>,
+    pts: &[LanePoint<L, D>],
+    a: &mut Velocity<L, D>,
+    b: &mut Velocity<L, D>,
+) {
+    let zero = L::zero();
+    let (mut pushed, mut torque) = (zero, zero);
+    for p in pts {
+        pushed += p.normal_impulse;
+        torque += p.normal_impulse * p.twist_arm;
+    }
+    let max_f = bundle.friction * pushed;
+    let mut new = [zero; 2];
+    let mut len2 = zero;
+    for (t, x) in new.iter_mut().enumerate() {
+        let vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]);
+        *x = bundle.patch_impulse[t] - bundle.patch_mass[t] * vt;
+        len2 += *x * *x;
+    }
+    let over = len2.gt(max_f * max_f);
+    // Sliding is the exception in a pile: the square root and division only when a lane
+    // needs them.
+    if L::any(over) {
+        let scale = max_f / len2.sqrt();
+        for x in &mut new {
+            *x = L::select(over, *x * scale, *x);
+        }
+    }
+    for (t, &x) in new.iter().enumerate() {
+        let delta = x - bundle.patch_impulse[t];
+        bundle.apply_row(a, b, &bundle.tangents[t], &bundle.patch_turn[t], delta);
+    }
+    bundle.patch_impulse = new;
+    let axis = L::twist_axis(&bundle.normal);
+    let spin = L::angular_dot(&b.w, &axis) - L::angular_dot(&a.w, &axis);
+    let max_t = bundle.friction * torque;
+    let new = clamp(bundle.twist_impulse - bundle.twist_mass * spin, max_t);
+    let delta = new - bundle.twist_impulse;
+    bundle.twist_impulse = new;
+    bundle.apply_twist(a, b, delta);
+}
+
+/// The restitution pass: points that approached faster than `threshold` and pushed bounce
+/// back with `e ×` their approach speed.
+pub(crate) fn restitution<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bundles: &[Bundle<L, D>],
+    points: &mut [LanePoint<L, D>],
+    threshold: L::Scalar,
+) {
+    let zero = L::zero();
+    let neg_threshold = L::splat(-threshold);
+    for bundle in bundles {
+        let pts = &mut points[bundle.range()];
+        let bouncing = |p: &LanePoint<L, D>| {
+            p.exists
+                & !bundle.restitution.eq(zero)
+                & !p.relative_velocity.gt(neg_threshold)
+                & !p.max_normal_impulse.eq(zero)
+        };
+        if pts.iter().all(|p| L::none(bouncing(p))) {
+            continue;
+        }
+        let (mut a, mut b) = bundle.load(slots);
+        for p in pts.iter_mut() {
+            let m = bouncing(p);
+            let vn = row_velocity(&a, &b, &bundle.normal, &p.normal_arm);
+            let impulse = -p.normal_mass * (vn + bundle.restitution * p.relative_velocity);
+            let new = (p.normal_impulse + impulse).max(zero);
+            let delta = new - p.normal_impulse;
+            p.normal_impulse = L::select(m, new, p.normal_impulse);
+            p.max_normal_impulse =
+                L::select(m, p.max_normal_impulse.max(new), p.max_normal_impulse);
+            let delta = L::select(m, delta, zero);
+            bundle.apply_row(&mut a, &mut b, &bundle.normal, &p.normal_turn, delta);
+        }
+        bundle.store(slots, &a, &b);
+    }
 }

@@ -16,6 +16,8 @@ use kollide_narrowphase::{manifold2, manifold3};
 use kollide_shapes::{BoundingVolume, HasMass2, HasMass3, Shape2, Shape3, ShapeError, SupportMap};
 
 use crate::ContactImpulse;
+use crate::lane::LaneScalar;
+use crate::lane_dim::DimLanes;
 
 /// The dimension marker: `Dim<2>` or `Dim<3>`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -77,9 +79,26 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     type Angular: AngularOps<N>;
     /// Rotational inertia (or its inverse): `N` in 2D, `Mat3<N>` in 3D.
     type Inertia: Copy + Debug + PartialEq + Send + Sync;
+    /// The lanes the contact solver runs on in this dimension: four constraints per
+    /// instruction for `f32` worlds, one for `f64` (see [`LaneScalar`]).
+    type Lanes: DimLanes<D, Scalar = N>;
+    /// One constraint at a time (what the tests compare [`SolverDim::Lanes`] against).
+    type OneLane: DimLanes<D, Scalar = N>;
 
     /// The zero angular velocity.
     fn angular_zero() -> Self::Angular;
+    /// The components of an angular quantity (2D: the first; the rest zero).
+    fn angular_components(w: &Self::Angular) -> [N; 3];
+    /// The angular quantity with these components (2D: the first).
+    fn angular_from_components(c: [N; 3]) -> Self::Angular;
+    /// The components of a rotation as stored: `(cos, sin, 0, 0)` in 2D, the unit
+    /// quaternion's `(i, j, k, w)` in 3D.
+    fn rotation_components(q: &Self::Rotation) -> [N; 4];
+    /// The rotation with these components (as [`SolverDim::rotation_components`] gives them;
+    /// not normalised).
+    fn rotation_from_components(c: [N; 4]) -> Self::Rotation;
+    /// The entries of an inertia by rows (2D: the first).
+    fn inertia_rows(i: &Self::Inertia) -> [[N; 3]; 3];
     /// `true` when every component is finite.
     fn angular_is_finite(w: &Self::Angular) -> bool;
     /// The magnitude of an angular velocity, computed in `f64` (so a finite `f32` value
@@ -141,12 +160,36 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     ) -> Manifold<N, D, ContactImpulse<N>>;
 }
 
-impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
+impl<N: LaneScalar> SolverDim<N, 2> for Dim<2> {
     type Shape = Shape2<N>;
     type Pose = Iso2<N>;
     type Rotation = Rot2<N>;
     type Angular = N;
     type Inertia = N;
+    type Lanes = N::Lanes;
+    type OneLane = N::OneLane;
+
+    #[inline(always)]
+    fn angular_components(w: &N) -> [N; 3] {
+        [*w, N::zero(), N::zero()]
+    }
+    #[inline(always)]
+    fn angular_from_components(c: [N; 3]) -> N {
+        c[0]
+    }
+    #[inline(always)]
+    fn rotation_components(q: &Rot2<N>) -> [N; 4] {
+        [q.re, q.im, N::zero(), N::zero()]
+    }
+    #[inline(always)]
+    fn rotation_from_components(c: [N; 4]) -> Rot2<N> {
+        Rot2::from_cos_sin_unchecked(c[0], c[1])
+    }
+    #[inline(always)]
+    fn inertia_rows(i: &N) -> [[N; 3]; 3] {
+        let z = N::zero();
+        [[*i, z, z], [z; 3], [z; 3]]
+    }
 
     fn angular_zero() -> N {
         N::zero()
@@ -248,12 +291,36 @@ impl<N: Scalar> SolverDim<N, 2> for Dim<2> {
     }
 }
 
-impl<N: Scalar> SolverDim<N, 3> for Dim<3> {
+impl<N: LaneScalar> SolverDim<N, 3> for Dim<3> {
     type Shape = Shape3<N>;
     type Pose = Iso3<N>;
     type Rotation = Rot3<N>;
     type Angular = Vec3<N>;
     type Inertia = Mat3<N>;
+    type Lanes = N::Lanes;
+    type OneLane = N::OneLane;
+
+    #[inline(always)]
+    fn angular_components(w: &Vec3<N>) -> [N; 3] {
+        [w.x, w.y, w.z]
+    }
+    #[inline(always)]
+    fn angular_from_components(c: [N; 3]) -> Vec3<N> {
+        Vec3::new(c[0], c[1], c[2])
+    }
+    #[inline(always)]
+    fn rotation_components(q: &Rot3<N>) -> [N; 4] {
+        let c = q.coords;
+        [c.x, c.y, c.z, c.w]
+    }
+    #[inline(always)]
+    fn rotation_from_components(c: [N; 4]) -> Rot3<N> {
+        Rot3::new_unchecked(nalgebra::Quaternion::new(c[3], c[0], c[1], c[2]))
+    }
+    #[inline(always)]
+    fn inertia_rows(i: &Mat3<N>) -> [[N; 3]; 3] {
+        core::array::from_fn(|r| core::array::from_fn(|c| i[(r, c)]))
+    }
 
     fn angular_zero() -> Vec3<N> {
         Vec3::zeros()

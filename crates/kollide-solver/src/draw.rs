@@ -5,12 +5,12 @@
 //! The examples use this to write their frames as SVG (`--svg DIR`).
 
 use kollide_draw::{DebugDraw, Ortho, Style, palette};
-use kollide_math::{Iso2, Point2, Scalar};
+use kollide_math::{Iso2, Point2};
 use kollide_narrowphase::draw::{ManifoldStyle, draw_manifold2};
 use kollide_shapes::BoundingVolume;
 use kollide_shapes::draw::{Draw2, Draw3};
 
-use crate::{BodyKind, World2, World3};
+use crate::{BodyKind, LaneScalar, World2, World3};
 
 /// What [`World2::draw`] and [`World3::draw`] show.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,7 +37,7 @@ fn body_style(kind: BodyKind) -> Style {
     }
 }
 
-impl<N: Scalar> World2<N> {
+impl<N: LaneScalar> World2<N> {
     /// Draws the world into `dd`.
     pub fn draw(&self, dd: &mut dyn DebugDraw<N>, style: &WorldStyle) {
         for (_, b) in self.bodies() {
@@ -59,7 +59,7 @@ impl<N: Scalar> World2<N> {
     }
 }
 
-impl<N: Scalar> World3<N> {
+impl<N: LaneScalar> World3<N> {
     /// Draws the world into `dd`, projected by `view`.
     pub fn draw(&self, view: &Ortho<N>, dd: &mut dyn DebugDraw<N>, style: &WorldStyle) {
         for (_, b) in self.bodies() {

@@ -33,26 +33,32 @@
 
 mod body;
 mod broadphase;
+mod contact_pair;
+mod contact_prepare;
 mod contact_solver;
 mod dim;
 mod draw;
 mod error;
 mod handle;
+mod lane;
+mod lane_dim;
 mod limits;
 mod settings;
+#[cfg(test)]
+mod simd_tests;
 mod step;
-mod wide;
-mod wide2;
-mod wide3;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};
 pub use broadphase::SweepAndPrune;
+pub use contact_pair::{ContactImpulse, ContactPair};
 pub use dim::{AngularOps, BodyMass, Dim, SolverDim};
 pub use draw::WorldStyle;
 pub use error::WorldError;
 pub use handle::BodyHandle;
+pub use lane::{Lane, LaneScalar};
+pub use lane_dim::DimLanes;
 pub use limits::WorldLimits;
 pub use settings::StepSettings;
 pub use step::WARM_START_MATCH_FRACTION;
-pub use world::{ContactImpulse, ContactPair, StepReport, World, World2, World3};
+pub use world::{StepReport, World, World2, World3};

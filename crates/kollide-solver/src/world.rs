@@ -6,7 +6,6 @@
 //!
 //! The same scene stepped twice gives bit-identical states, whatever the number of threads.
 
-use kollide_manifold::Manifold;
 use kollide_math::{Scalar, Vector};
 
 use crate::body::check_velocities;
@@ -15,32 +14,9 @@ use crate::step::{
     BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput, SolveStage,
     SolverBodies, write_back,
 };
-use crate::{Body, BodyDesc, BodyHandle, Dim, SolverDim, StepSettings, WorldError, WorldLimits};
-
-/// Accumulated impulses of one contact, carried across steps for warm starting.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ContactImpulse<N> {
-    /// Normal impulse (N·s per substep).
-    pub normal: N,
-    /// Friction impulses along the contact's tangents (the second is unused in 2D). In 3D,
-    /// friction acts on the whole manifold (see the solver's notes on friction), and each
-    /// contact holds an equal share of the manifold's friction impulse.
-    pub tangent: [N; 2],
-    /// 3D: this contact's equal share of the manifold's twist impulse (torsional friction about
-    /// the normal, N·m·s per substep); zero in 2D.
-    pub twist: N,
-}
-
-/// A persistent pair of bodies whose AABBs overlap, with its current manifold (world frame).
-#[derive(Clone, Debug)]
-pub struct ContactPair<N: Scalar, const D: usize> {
-    /// The body with the lower slot index.
-    pub a: BodyHandle,
-    /// The other body.
-    pub b: BodyHandle,
-    /// The manifold from A to B, with the impulses of the last step in each contact's `user`.
-    pub manifold: Manifold<N, D, ContactImpulse<N>>,
-}
+use crate::{
+    Body, BodyDesc, BodyHandle, ContactPair, Dim, SolverDim, StepSettings, WorldError, WorldLimits,
+};
 
 /// What a step did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -57,6 +33,10 @@ pub struct StepReport {
     /// Threads the contact update ran on: at most [`World::threads`], and 1 when there were too
     /// few pairs to share.
     pub contact_threads: usize,
+    /// Bundles of several contact constraints that the solver built and solved side by side
+    /// in SIMD lanes (each bundle is solved in every pass of the step): non-zero in `f32`
+    /// worlds with contacts, zero in `f64` worlds, whose solver runs one constraint at a time.
+    pub simd_bundles: usize,
 }
 
 /// A body's place in the world: a handle is valid while its generation matches.
@@ -287,15 +267,19 @@ where
         };
         let contact = contact_settings(&settings, h);
         colouring.colour(slots, &solver_bodies.bodies, contacts.pairs(), contact, &mut report);
-        solver.run(SolveInput {
+        report.simd_bundles = solver.run(SolveInput {
             inputs: &colouring.inputs,
             waves: &colouring.waves,
             pairs: contacts.pairs_mut(),
             bodies: &mut solver_bodies.bodies,
             states: &mut solver_bodies.states,
             gravity: &self.gravity,
-            settings: &settings,
             h,
+            substeps: settings.substeps,
+            warm_starting: settings.warm_starting,
+            restitution_threshold: settings.restitution_threshold,
+            max_push_velocity: settings.max_push_velocity,
+            linear_slop: settings.linear_slop,
         });
         write_back(slots, solver_bodies);
         Ok(report)

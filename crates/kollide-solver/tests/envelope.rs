@@ -8,18 +8,18 @@
 //! velocities and properties, gravity, settings, contact pairs with their impulses, and the
 //! broadphase and solver buffers.
 
-use kollide_math::{Iso2, Iso3, Point2, Point3, Pose, Rot2, Rot3, Scalar, Vec2, Vec3, Vector};
+use kollide_math::{Iso2, Iso3, Point2, Point3, Pose, Rot2, Rot3, Vec2, Vec3, Vector};
 use kollide_shapes::{Ball, Capsule, Cuboid, Cylinder, Segment, Shape2, Shape3};
 use kollide_solver::{
-    BodyDesc, BodyHandle, BodyKind, Dim, SolverDim, StepSettings, World, World2, World3,
-    WorldError, WorldLimits,
+    BodyDesc, BodyHandle, BodyKind, Dim, LaneScalar, SolverDim, StepSettings, World, World2,
+    World3, WorldError, WorldLimits,
 };
 use nalgebra::{Complex, Quaternion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The whole state of a world, every float in a form that round-trips.
-fn fingerprint<N: Scalar, const D: usize>(w: &World<N, D>) -> String
+fn fingerprint<N: LaneScalar, const D: usize>(w: &World<N, D>) -> String
 where
     Dim<D>: SolverDim<N, D>,
 {
@@ -28,7 +28,7 @@ where
 
 /// A refused call: `call` returns an error that `expected` accepts, and the world's fingerprint
 /// is the same before and after.
-fn refused<N: Scalar, const D: usize>(
+fn refused<N: LaneScalar, const D: usize>(
     w: &mut World<N, D>,
     what: &str,
     expected: fn(&WorldError) -> bool,
@@ -68,7 +68,7 @@ fn stale(e: &WorldError) -> bool {
 
 /// A small pile stepped until it has contacts with impulses, so the fingerprint covers them.
 /// Returns the world, a dynamic body and a removed body's (stale) handle.
-fn pile2<N: Scalar>() -> (World2<N>, BodyHandle, BodyHandle) {
+fn pile2<N: LaneScalar>() -> (World2<N>, BodyHandle, BodyHandle) {
     let mut w = World2::new(Vec2::new(N::zero(), N::lit(-9.81))).unwrap();
     let ground = Cuboid::new(Vec2::new(N::lit(10.0), N::lit(0.5))).unwrap();
     w.add(BodyDesc::fixed(ground).pose(Iso2::translation(N::zero(), N::lit(-0.5)))).unwrap();
@@ -88,7 +88,7 @@ fn pile2<N: Scalar>() -> (World2<N>, BodyHandle, BodyHandle) {
     (w, last.unwrap(), gone)
 }
 
-fn pile3<N: Scalar>() -> (World3<N>, BodyHandle, BodyHandle) {
+fn pile3<N: LaneScalar>() -> (World3<N>, BodyHandle, BodyHandle) {
     let mut w = World3::new(Vec3::new(N::zero(), N::lit(-9.81), N::zero())).unwrap();
     let ground = Cuboid::new(Vec3::new(N::lit(10.0), N::lit(0.5), N::lit(10.0))).unwrap();
     w.add(BodyDesc::fixed(ground).pose(Iso3::translation(N::zero(), N::lit(-0.5), N::zero())))
@@ -111,7 +111,7 @@ fn pile3<N: Scalar>() -> (World3<N>, BodyHandle, BodyHandle) {
 
 /// Requests every world refuses whatever its dimension: time steps, settings, scalar fields of
 /// a body description, stale handles. `desc` makes a valid dynamic description.
-fn refuse_common<N: Scalar, const D: usize>(
+fn refuse_common<N: LaneScalar, const D: usize>(
     w: &mut World<N, D>,
     body: BodyHandle,
     gone: BodyHandle,
@@ -273,7 +273,7 @@ fn refuse_common<N: Scalar, const D: usize>(
     assert!(before != fingerprint(w), "the fingerprint missed a gravity change");
 }
 
-fn refuse_all_2d<N: Scalar>() {
+fn refuse_all_2d<N: LaneScalar>() {
     let (mut w, body, gone) = pile2::<N>();
     let l = WorldLimits::<N>::new();
     let bx = || Cuboid::new(Vec2::new(N::lit(0.5), N::lit(0.5))).unwrap();
@@ -315,7 +315,7 @@ fn refuse_all_2d<N: Scalar>() {
     refused(&mut w, "dynamic segment", shape, |w| w.add(BodyDesc::dynamic(segment)).map(|_| ()));
 }
 
-fn refuse_all_3d<N: Scalar>() {
+fn refuse_all_3d<N: LaneScalar>() {
     let (mut w, body, gone) = pile3::<N>();
     let l = WorldLimits::<N>::new();
     let bx = || Cuboid::new(Vec3::repeat(N::lit(0.5))).unwrap();
@@ -372,7 +372,7 @@ fn every_bad_request_is_refused_and_leaves_the_world_bit_identical() {
 /// Rotations a few ulps off unit length (the issue's reproducer: each quaternion component
 /// scaled by `1 + kε`, `k = −8..8`) are accepted and stored renormalised; the boundary values
 /// of the envelope are accepted.
-fn near_unit_and_boundaries<N: Scalar>() {
+fn near_unit_and_boundaries<N: LaneScalar>() {
     let l = WorldLimits::<N>::new();
     let mut w = World3::<N>::new(Vec3::new(N::zero(), -l.max_gravity, N::zero())).unwrap();
     let q0 = *Iso3::<N>::new(
@@ -479,7 +479,7 @@ fn extreme(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> f64 {
 /// Random worlds at the edges of the envelope, stepped `steps` times: every body, every
 /// contact and every impulse stays finite. Shapes are kept well inside their own size
 /// envelope (`kollide_shapes`); everything the world checks goes to its limits.
-fn hostile_worlds<N: Scalar, const D: usize>(
+fn hostile_worlds<N: LaneScalar, const D: usize>(
     seeds: std::ops::Range<u64>,
     steps: usize,
     shape: fn(&mut ChaCha8Rng, f64) -> <Dim<D> as SolverDim<N, D>>::Shape,
@@ -627,7 +627,7 @@ fn hostile_worlds<N: Scalar, const D: usize>(
     );
 }
 
-fn shape2<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
+fn shape2<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
     let s = |rng: &mut ChaCha8Rng| {
         N::lit((size * rng.random_range(0.2..1.0)).max(N::MIN_SIZE.to_f64()))
     };
@@ -638,7 +638,7 @@ fn shape2<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
     }
 }
 
-fn shape3<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape3<N> {
+fn shape3<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape3<N> {
     let s = |rng: &mut ChaCha8Rng| {
         N::lit((size * rng.random_range(0.2..1.0)).max(N::MIN_SIZE.to_f64()))
     };
@@ -650,11 +650,11 @@ fn shape3<N: Scalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape3<N> {
     }
 }
 
-fn pose2<N: Scalar>(rng: &mut ChaCha8Rng, at: Vec2<N>) -> Iso2<N> {
+fn pose2<N: LaneScalar>(rng: &mut ChaCha8Rng, at: Vec2<N>) -> Iso2<N> {
     Iso2::new(at, N::lit(rng.random_range(-3.2..3.2)))
 }
 
-fn pose3<N: Scalar>(rng: &mut ChaCha8Rng, at: Vec3<N>) -> Iso3<N> {
+fn pose3<N: LaneScalar>(rng: &mut ChaCha8Rng, at: Vec3<N>) -> Iso3<N> {
     let mut r = || N::lit(rng.random_range(-2.0..2.0));
     Iso3::new(at, Vec3::new(r(), r(), r()))
 }
@@ -712,7 +712,7 @@ fn the_issue_reproducers_are_refused() {
 /// Bodies falling for hours of simulated time under the strongest gravity the envelope allows
 /// (and the largest gravity scale, both ways), at the longest time step: their speeds stop at
 /// the envelope's limit instead of growing until they overflow, and everything stays finite.
-fn long_fall<N: Scalar>() {
+fn long_fall<N: LaneScalar>() {
     let l = WorldLimits::<N>::new();
     let g = Vec3::new(N::zero(), -l.max_gravity, N::zero());
     let mut w = World3::<N>::new(g).unwrap();

@@ -13,7 +13,8 @@
 //!    starting; on several threads when there are many pairs.
 //! 4. **Colouring** (`colouring.rs`): the order in which the solver visits the contacts, in waves
 //!    of constraints that share no dynamic body.
-//! 5. **Solve** (`solve.rs`): the soft-step contact solver over substeps.
+//! 5. **Solve** (`solve.rs`): the soft-step contact solver over substeps, on lanes (see
+//!    `contact_solver.rs`).
 //! 6. **Write back** (`write_back.rs`): poses and velocities back to the bodies.
 //!
 //! The same scene stepped twice gives bit-identical states, with any number of threads: pairs

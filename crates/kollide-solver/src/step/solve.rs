@@ -1,210 +1,217 @@
-//! Stage 5 of the step: the contact solver over substeps (see `contact_solver.rs` for the
-//! algorithm). `f32` worlds solve four constraints of a wave at a time in SIMD lanes
-//! (`wide2.rs`, `wide3.rs`); everything else runs the scalar loop, which stays the reference.
-
-use std::any::Any;
+//! Stage 5 of the step: the contact solver. [`run`] prepares the bundles, runs the substeps of
+//! the soft step on them (see `contact_solver.rs`) and hands the impulses back to the manifolds.
+//!
+//! It is written over the lane type `L`; the world picks `L` at compile time from its scalar
+//! type ([`SolverDim::Lanes`]: four `f32` lanes, or one `f64`).
 
 use kollide_math::{Scalar, Vector};
 
+use crate::contact_prepare::{self, PrepareFrom};
 use crate::contact_solver::{
-    self as cs, BodyState, ConstraintPoint, ContactConstraint, PrepareInput, SolverBody,
+    self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
 };
-use crate::wide2::{self, Separations};
-use crate::wide3;
-use crate::{ContactPair, Dim, SolverDim, StepSettings};
+use crate::lane_dim::DimLanes;
+use crate::{ContactPair, Dim, SolverDim};
 
 /// The solver's buffers, reused from step to step.
+#[derive(Clone, Debug)]
+pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
+    bundles: Vec<Bundle<L, D>>,
+    points: Vec<LanePoint<L, D>>,
+    slots: Vec<L::Slot>,
+    classes: Vec<u8>,
+    order: Vec<u32>,
+}
+
+impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
+    fn default() -> Self {
+        Self {
+            bundles: Vec::new(),
+            points: Vec::new(),
+            slots: Vec::new(),
+            classes: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+}
+
+/// The solve stage's buffers: for the scalar type's lanes, and for one lane (which the tests
+/// compare against).
 #[derive(Clone, Debug)]
 pub(crate) struct SolveStage<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// The scalar loop's constraints and their points.
-    constraints: Vec<ContactConstraint<N, D>>,
-    points: Vec<ConstraintPoint<N, D>>,
-    /// (2D `f32`) the constraints in bundles of four, and the body states as the SIMD loops
-    /// keep them.
-    bundles: Vec<wide2::Bundle>,
-    slots_simd: Vec<wide2::Slot>,
-    /// (3D `f32`) the constraints in bundles of four (see `wide3.rs`).
-    bundles3: wide3::Bundles,
-    /// Scratch for grouping constraints into bundles.
-    classes: Vec<u8>,
-    order: Vec<u32>,
-    /// Solve `f32` contacts four at a time (the same numbers as the scalar loop; the tests
-    /// turn it off to compare).
+    lanes: Scratch<<Dim<D> as SolverDim<N, D>>::Lanes, D>,
+    one_lane: Scratch<<Dim<D> as SolverDim<N, D>>::OneLane, D>,
+    /// Solve on the scalar type's lanes (`f32`: four constraints at a time); the tests turn it
+    /// off to compare with one lane, which must give the same numbers.
     pub(crate) simd: bool,
-}
-
-/// What the solve stage works on.
-pub(crate) struct SolveInput<'a, N: Scalar, const D: usize>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    /// The touching pairs' solver inputs in wave order, and the wave of each.
-    pub(crate) inputs: &'a Vec<PrepareInput<N>>,
-    pub(crate) waves: &'a [u32],
-    pub(crate) pairs: &'a mut Vec<ContactPair<N, D>>,
-    pub(crate) bodies: &'a mut Vec<SolverBody<N, D>>,
-    pub(crate) states: &'a mut Vec<BodyState<N, D>>,
-    pub(crate) gravity: &'a Vector<N, D>,
-    pub(crate) settings: &'a StepSettings<N>,
-    /// The substep (s).
-    pub(crate) h: N,
 }
 
 impl<N: Scalar, const D: usize> SolveStage<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Empty buffers, SIMD on.
+    /// Empty buffers, on the scalar type's lanes.
     pub(crate) fn new() -> Self {
-        Self {
-            constraints: Vec::new(),
-            points: Vec::new(),
-            bundles: Vec::new(),
-            slots_simd: Vec::new(),
-            bundles3: wide3::Bundles::default(),
-            classes: Vec::new(),
-            order: Vec::new(),
-            simd: true,
-        }
+        Self { lanes: Scratch::default(), one_lane: Scratch::default(), simd: true }
     }
 
-    /// Solves the contacts over the step's substeps, leaving the bodies' velocities and motion
-    /// in `input.states` and the accumulated impulses in the pairs' manifolds.
-    pub(crate) fn run(&mut self, input: SolveInput<'_, N, D>) {
-        let SolveInput { inputs, waves, pairs, bodies, states, gravity, settings, h } = input;
-        let substeps = settings.substeps;
-        self.constraints.clear();
-        self.points.clear();
-        // Odd substeps sweep the contacts backwards; the pass index, which picks
-        // the point that leads in manifolds of three or more points, counts forward and backward
-        // substeps alike (0, 1, 2, 3, … in each direction), so that no corner is tied to one
-        // sweep direction.
-        let inv_h = N::one() / h;
-        let pass = |sub: usize, use_bias: bool| cs::Pass {
-            inv_h,
-            max_push: settings.max_push_velocity,
-            slop: settings.linear_slop,
-            use_bias,
-            index: 2 * (sub / 2) + usize::from(!use_bias),
-            reverse: sub % 2 == 1,
-        };
-        // 2D `f32` worlds prepare and solve their contacts four at a time (the same numbers;
-        // see `wide2.rs`).
-        let simd = if self.simd {
-            (&mut *states as &mut dyn Any).downcast_mut::<Vec<BodyState<f32, 2>>>()
-        } else {
-            None
-        };
-        if let Some(states) = simd {
-            let inputs = (inputs as &dyn Any)
-                .downcast_ref::<Vec<cs::PrepareInput<f32>>>()
-                .expect("f32 inputs with f32 states");
-            let pairs = (pairs as &mut dyn Any)
-                .downcast_mut::<Vec<ContactPair<f32, 2>>>()
-                .expect("2D f32 pairs with 2D f32 states");
-            let bodies = (bodies as &mut dyn Any)
-                .downcast_mut::<Vec<SolverBody<f32, 2>>>()
-                .expect("2D f32 bodies with 2D f32 states");
-            let gravity = (gravity as &dyn Any)
-                .downcast_ref::<Vector<f32, 2>>()
-                .expect("2D f32 gravity with 2D f32 states");
-            let h = h.to_f64() as f32;
-            let pass = |sub: usize, use_bias: bool| {
-                let p = pass(sub, use_bias);
-                cs::Pass {
-                    inv_h: p.inv_h.to_f64() as f32,
-                    max_push: p.max_push.to_f64() as f32,
-                    slop: p.slop.to_f64() as f32,
-                    use_bias: p.use_bias,
-                    index: p.index,
-                    reverse: p.reverse,
-                }
-            };
-            let mut bundles = core::mem::take(&mut self.bundles);
-            let spare = bodies.len() as u32;
-            wide2::prepare(
-                inputs,
-                waves,
-                pairs,
-                bodies,
-                states,
-                spare,
-                &mut self.classes,
-                &mut self.order,
-                &mut bundles,
-            );
-            let mut slots = core::mem::take(&mut self.slots_simd);
-            wide2::to_slots(states, &mut slots);
-            for sub in 0..substeps as usize {
-                wide2::integrate_velocities(&mut slots, bodies, gravity, h);
-                if settings.warm_starting {
-                    wide2::warm_start(&mut slots, &bundles);
-                }
-                // The relax pass keeps its separations for the next substep's solve pass.
-                let first = if sub == 0 { Separations::Compute } else { Separations::Reuse };
-                wide2::solve(&mut slots, &mut bundles, pass(sub, true), first);
-                wide2::integrate_positions(&mut slots, bodies, h);
-                let last = sub + 1 == substeps as usize;
-                let keep = if last { Separations::Compute } else { Separations::ComputeAndKeep };
-                wide2::solve(&mut slots, &mut bundles, pass(sub, false), keep);
-            }
-            let threshold = settings.restitution_threshold.to_f64() as f32;
-            wide2::restitution(&mut slots, &mut bundles, threshold);
-            wide2::from_slots(&slots, states);
-            wide2::store_impulses(&bundles, pairs, settings.warm_starting);
-            self.slots_simd = slots;
-            self.bundles = bundles;
-        } else if !(self.simd
-            && wide3::run(
-                &mut self.bundles3,
-                wide3::Step {
-                    inputs,
-                    waves,
-                    pairs,
-                    bodies,
-                    states,
-                    gravity,
-                    h,
-                    substeps,
-                    warm_starting: settings.warm_starting,
-                    restitution_threshold: settings.restitution_threshold,
-                    pass: &pass,
-                    classes: &mut self.classes,
-                    order: &mut self.order,
-                },
-            ))
-        {
-            // 3D `f32` worlds took the SIMD path above (the same numbers; see `wide3.rs`);
-            // everything else runs the scalar loop, which stays the reference.
-            for input in inputs {
-                let m = &pairs[input.pair as usize].manifold;
-                self.constraints.push(cs::prepare(bodies, states, m, *input, &mut self.points));
-            }
-            for sub in 0..substeps as usize {
-                cs::integrate_velocities(states, bodies, gravity, h);
-                if settings.warm_starting {
-                    cs::warm_start(states, &self.constraints, &self.points);
-                }
-                cs::solve(states, &mut self.constraints, &mut self.points, pass(sub, true));
-                cs::integrate_positions(states, bodies, h);
-                cs::solve(states, &mut self.constraints, &mut self.points, pass(sub, false));
-            }
-            cs::restitution(
-                states,
-                &self.constraints,
-                &mut self.points,
-                settings.restitution_threshold,
-            );
-            for c in &self.constraints {
-                let m = &mut pairs[c.pair as usize].manifold;
-                let pts = &self.points[c.first as usize..(c.first + c.count) as usize];
-                for (contact, cp) in m.contacts_mut().iter_mut().zip(pts) {
-                    contact.user = cs::stored_impulse(c, cp);
-                }
-            }
+    /// Solves the contacts over the step's substeps (see [`run`]); returns the number of
+    /// bundles of more than one lane.
+    pub(crate) fn run(&mut self, input: SolveInput<'_, N, D>) -> usize {
+        if self.simd { run(&mut self.lanes, input) } else { run(&mut self.one_lane, input) }
+    }
+}
+
+/// What the contact part of a step works on.
+pub(crate) struct SolveInput<'a, N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The touching pairs' solver inputs in wave order, and the wave of each.
+    pub inputs: &'a [PrepareInput<N>],
+    pub waves: &'a [u32],
+    pub pairs: &'a mut [ContactPair<N, D>],
+    pub bodies: &'a mut [SolverBody<N, D>],
+    pub states: &'a mut [BodyState<N, D>],
+    pub gravity: &'a Vector<N, D>,
+    /// The substep and the number of substeps.
+    pub h: N,
+    pub substeps: u32,
+    pub warm_starting: bool,
+    pub restitution_threshold: N,
+    pub max_push_velocity: N,
+    pub linear_slop: N,
+}
+
+/// Runs the contact part of a step; returns the number of bundles of more than one lane it
+/// built (each is solved in every pass).
+pub(crate) fn run<L: DimLanes<D>, const D: usize>(
+    scratch: &mut Scratch<L, D>,
+    input: SolveInput<'_, L::Scalar, D>,
+) -> usize
+where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let Scratch { bundles, points, slots, classes, order } = scratch;
+    let SolveInput { pairs, bodies, states, h, .. } = input;
+    let spare = states.len() as u32;
+    let from = PrepareFrom { inputs: input.inputs, waves: input.waves, pairs, bodies, states };
+    contact_prepare::prepare(&from, spare, classes, order, bundles, points);
+    to_slots::<L, D>(states, slots);
+    // Odd substeps sweep the contacts backwards; the pass index, which picks the point that
+    // leads in manifolds of three or more points, counts forward and backward substeps alike
+    // (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
+    let inv_h = L::Scalar::lit(1.0) / h;
+    let pass = |sub: usize, use_bias: bool| Pass {
+        inv_h,
+        max_push: input.max_push_velocity,
+        slop: input.linear_slop,
+        use_bias,
+        index: 2 * (sub / 2) + usize::from(!use_bias),
+        reverse: sub % 2 == 1,
+    };
+    for sub in 0..input.substeps as usize {
+        integrate_velocities::<L, D>(slots, bodies, input.gravity, h);
+        if input.warm_starting {
+            cs::warm_start(slots, bundles, points);
         }
+        // Positions last moved before the previous substep's relax pass.
+        cs::solve(slots, bundles, points, pass(sub, true), sub == 0);
+        integrate_positions::<L, D>(slots, bodies, h);
+        cs::solve(slots, bundles, points, pass(sub, false), true);
+    }
+    cs::restitution(slots, bundles, points, input.restitution_threshold);
+    from_slots::<L, D>(slots, states);
+    contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
+    if L::LANES > 1 { bundles.len() } else { 0 }
+}
+
+/// A body state as a slot.
+#[inline(always)]
+fn slot_of<L: DimLanes<D>, const D: usize>(s: &BodyState<L::Scalar, D>) -> L::Slot
+where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    L::slot(
+        core::array::from_fn(|k| s.v[k]),
+        Dim::<D>::angular_components(&s.w),
+        core::array::from_fn(|k| s.dp[k]),
+        Dim::<D>::rotation_components(&s.dq),
+    )
+}
+
+/// A slot as a body state.
+#[inline(always)]
+fn state_of<L: DimLanes<D>, const D: usize>(slot: &L::Slot) -> BodyState<L::Scalar, D>
+where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let (v, w, dp, q) = L::slot_parts(slot);
+    BodyState {
+        v: Vector::from(v),
+        w: Dim::<D>::angular_from_components(w),
+        dp: Vector::from(dp),
+        dq: Dim::<D>::rotation_from_components(q),
+    }
+}
+
+/// Copies the body states into slots, plus the spare slot that takes the writes of lanes that
+/// must not write.
+fn to_slots<L: DimLanes<D>, const D: usize>(
+    states: &[BodyState<L::Scalar, D>],
+    slots: &mut Vec<L::Slot>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    slots.clear();
+    slots.extend(states.iter().map(slot_of::<L, D>));
+    let zero = L::Scalar::lit(0.0);
+    slots.push(L::slot([zero; D], [zero; 3], [zero; D], [zero; 4]));
+}
+
+/// Copies the slots back into the body states.
+fn from_slots<L: DimLanes<D>, const D: usize>(
+    slots: &[L::Slot],
+    states: &mut [BodyState<L::Scalar, D>],
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for (s, slot) in states.iter_mut().zip(slots) {
+        *s = state_of::<L, D>(slot);
+    }
+}
+
+/// Integrates the velocities of dynamic bodies (gravity and damping), body by body.
+fn integrate_velocities<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bodies: &[SolverBody<L::Scalar, D>],
+    gravity: &Vector<L::Scalar, D>,
+    h: L::Scalar,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let limits = SpeedLimits::for_substep(h);
+    for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
+        let mut s = state_of::<L, D>(slot);
+        cs::integrate_velocity(&mut s, b, gravity, h, &limits);
+        *slot = slot_of::<L, D>(&s);
+    }
+}
+
+/// Integrates the positions of moving bodies and their motion since the step started.
+fn integrate_positions<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    bodies: &mut [SolverBody<L::Scalar, D>],
+    h: L::Scalar,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for (slot, b) in slots.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        let mut s = state_of::<L, D>(slot);
+        cs::integrate_position(&mut s, b, h);
+        *slot = slot_of::<L, D>(&s);
     }
 }

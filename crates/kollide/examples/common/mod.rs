@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kollide::draw::{Ortho, SvgCanvas};
-use kollide::math::Scalar;
-use kollide::solver::{World2, World3, WorldStyle};
+use kollide::solver::{LaneScalar, World2, World3, WorldStyle};
 
 /// A world the examples can step and draw.
 pub trait Sim {
@@ -20,7 +19,7 @@ pub trait Sim {
     fn body_count(&self) -> usize;
 }
 
-impl<N: Scalar> Sim for World2<N> {
+impl<N: LaneScalar> Sim for World2<N> {
     fn step_once(&mut self, dt: f64) -> usize {
         self.step(N::lit(dt)).map(|r| r.contacts).unwrap_or(0)
     }
@@ -34,7 +33,7 @@ impl<N: Scalar> Sim for World2<N> {
     }
 }
 
-impl<N: Scalar> Sim for World3<N> {
+impl<N: LaneScalar> Sim for World3<N> {
     fn step_once(&mut self, dt: f64) -> usize {
         self.step(N::lit(dt)).map(|r| r.contacts).unwrap_or(0)
     }
