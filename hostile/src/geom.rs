@@ -84,9 +84,12 @@ pub struct Body<const D: usize> {
     pub size: f64,
 }
 
+/// The length of the part of `n` perpendicular to the unit `axis`, from that part itself:
+/// `√(|n|² − (axis·n)²)` cancels catastrophically for `n` nearly along the axis (an error of
+/// `√ε·|n|`, which a cone's or cylinder's radius turns into a support error of about
+/// `1e-8·radius` in `f64`, enough to see a face-to-face overlap as a gap).
 fn perp_norm<const D: usize>(n: &V<D>, axis: &V<D>) -> f64 {
-    let a = axis.dot(n);
-    (n.norm_squared() - a * a).max(0.0).sqrt()
+    (n - axis * axis.dot(n)).norm()
 }
 
 /// `a × b` for 3D vectors stored as `V<D>` (zero in other dimensions).
@@ -293,7 +296,7 @@ impl<const D: usize> Body<D> {
             Core::Cylinder { c, axis, hh, r } => {
                 let q = p - c;
                 let y = axis.dot(&q);
-                let rho = (q.norm_squared() - y * y).max(0.0).sqrt();
+                let rho = perp_norm(&q, axis);
                 let (dx, dy) = (rho - r, y.abs() - hh);
                 Some(if dx <= 0.0 && dy <= 0.0 {
                     dx.max(dy)
@@ -304,7 +307,7 @@ impl<const D: usize> Body<D> {
             Core::Cone { c, axis, hh, r } => {
                 let q = p - c;
                 let y = axis.dot(&q);
-                let rho = (q.norm_squared() - y * y).max(0.0).sqrt();
+                let rho = perp_norm(&q, axis);
                 let m: V<D> = nalgebra_v2(rho, y);
                 let (apex, rim, base): (V<D>, V<D>, V<D>) =
                     (nalgebra_v2(0.0, *hh), nalgebra_v2(*r, -hh), nalgebra_v2(0.0, -hh));

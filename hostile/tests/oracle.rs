@@ -133,3 +133,55 @@ fn the_checks_catch_wrong_answers() {
     let nan = ContactOut { sep: f64::NAN, ..right };
     assert!(has(&check(&outputs(true, nan), &cx), Query::Contact, Fail::NaN));
 }
+
+/// A cone seen almost face-on: the support of its base along `n` is `hh + r·|n⊥|`, where `n⊥`,
+/// the part of `n` across the axis, is a billionth of `n`. Computed as `√(|n|² − (axis·n)²)` it
+/// cancels to zero (or to rounding noise of `√ε`), an error of `r·1e-9` in the support.
+#[test]
+fn cone_support_face_on_keeps_the_rim() {
+    let (hh, r, d): (f64, f64, f64) = (1.0, 2.0, 1e-9);
+    let cone = body(&Desc::Cone { hh, r }, &at(V::zeros()));
+    let len = (1.0 + d * d).sqrt();
+    let n = v3(d / len, -1.0 / len, 0.0);
+    let exact = (hh + r * d) / len;
+    assert!((cone.h(&n) - exact).abs() < 1e-15, "h = {:e}, exact {exact:e}", cone.h(&n));
+}
+
+/// The hostile suite's `ulp-rot` polyhedron–cone case (seed 0xa31935f63b9ebc05): the cone's base
+/// faces one of the hull's faces. The support gap along the best direction, in 50-digit decimal
+/// arithmetic, is −2.2642665e-8 (the shapes overlap; kollide reports −2.26427e-8). With the
+/// cancelling `|n⊥|` the oracle read the gap as +3.6e-8, "apart", and charged kollide's contact
+/// as a false hit.
+#[test]
+fn face_on_cone_overlap_is_seen() {
+    let q = |w, i, j, k| [w, i, j, k];
+    let hull = Desc::Hull {
+        pts: vec![
+            v3(1.7141960779156669, 3.157061296463379, 2.956688523820978),
+            v3(2.336456493822339, -0.5882987800363965, 1.9600988971237887),
+            v3(-3.096330120401809, 0.6240024451830216, 3.520542234673738),
+            v3(-2.5831792578269033, -1.532307716330635, -4.078209478530828),
+            v3(-1.58103323144956, -4.234484947408766, 1.9916793502499248),
+        ],
+        inner: 0,
+    };
+    let pose_a = PoseDesc {
+        t: v3(2.6172135811778516, 6.058100994463354, 4.053318252593802),
+        rot: q(0.04245082007463729, 0.586177571638291, -0.7820250829796269, -0.2074380678032234),
+        ulp_k: 4,
+    };
+    let cone = Desc::Cone { hh: 2.861805840453543, r: 4.62748652717049 };
+    let pose_b = PoseDesc {
+        t: v3(3.6925420404687457, 2.458455941489811, -0.283394126256978),
+        rot: q(0.07043728986292214, 0.6865379586580518, 0.24891471574449958, -0.6795187148300161),
+        ulp_k: 4,
+    };
+    let (a, b) = (body(&hull, &pose_a), body(&cone, &pose_b));
+    let n = v3(0.4375057150218797, -0.8661601049652035, -0.2415686690981709);
+    let g = kollide_hostile::oracle::gap(&a, &b, &n);
+    assert!((g + 2.2642665e-8).abs() < 1e-13, "gap {g:e}");
+    let sd = signed_distance(&a, &b, &sample_dirs::<3>(512));
+    assert!(sd.lo < 0.0 && (sd.lo + 2.2642665e-8).abs() < 1e-12, "{sd:?}");
+    // The upper bound (a point inside both shapes) proves the overlap.
+    assert!(sd.hi >= sd.lo && sd.hi < 0.0, "{sd:?}");
+}

@@ -98,6 +98,17 @@ where
     a.bounding_radius().max_of(b.bounding_radius()).max_of(N::EPSILON)
 }
 
+/// The gap at or below which two shapes of size `scale` count as touching (GJK stops with
+/// "intersecting", the boolean test says `true`): a hundredth of the relative length tolerance,
+/// relative to the shapes' own size with no floor. A floor at unit size (as
+/// [`Tolerances::length`](kollide_math::Tolerances::length) has) would call centimetre shapes
+/// touching across gaps of several times their accuracy goal and report a contact where there
+/// is none. The envelope's smallest size keeps it above the rounding noise of the coordinates.
+#[inline]
+pub(crate) fn touch_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N) -> N {
+    settings.tolerances.relative_length * N::lit(0.01) * scale
+}
+
 /// The world position of a point core (a ball's centre, usually the local origin, which needs no
 /// rotation).
 #[inline]
@@ -168,7 +179,7 @@ where
     B: SupportMap<N, D> + ?Sized,
 {
     let radii = a.radius() + b.radius();
-    let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+    let touch = touch_tolerance(settings, scale_of(a, b));
     if let Some((_, d)) = point_cores(pos_a, a, pos_b, b) {
         // Two balls: compare the centre distance with the radii (or the touching tolerance).
         let reach = radii.max_of(touch);
@@ -515,7 +526,7 @@ where
 {
     let ((ra, rb), scale) = (pair.radii, pair.scale);
     let radii = ra + rb;
-    let touch = settings.tolerances.length(scale) * N::lit(0.01);
+    let touch = touch_tolerance(settings, scale);
     let max = if margin >= N::MAX.sqrt() { N::MAX } else { radii + margin.max_of(N::zero()) };
     let g = gjk(cso, &dir, max, touch, settings);
     let penetration = |e: crate::EpaResult<N, D>, status: Status| {
@@ -688,7 +699,7 @@ where
         return (c.separation.max_of(N::zero()), Status::Converged);
     }
     let pos_ab = pos_a.inv_compose(pos_b);
-    let touch = settings.tolerances.length(scale_of(a, b)) * N::lit(0.01);
+    let touch = touch_tolerance(settings, scale_of(a, b));
     let dir = pos_ab.translation();
     let g = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
