@@ -33,7 +33,7 @@ pub(crate) const REUSE_FRACTION: f64 = 0.01;
 
 /// The fewest pairs worth handing to a thread of their own: below this, starting the thread
 /// costs more than the pairs.
-const MIN_PAIRS_PER_THREAD: usize = 256;
+const MIN_PAIRS_PER_THREAD: usize = 2048;
 
 /// No predecessor.
 const NONE: u32 = u32::MAX;
