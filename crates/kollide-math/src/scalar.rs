@@ -18,11 +18,13 @@
 //! | [`Scalar::MAX_COORDINATE`] | `1e5` | `1e10` | the magnitude of every local coordinate of a shape's vertices or end points |
 //!
 //! Why these numbers:
-//! * **Small end.** The touching band of a query (the length below which a gap counts as closed,
-//!   [`crate::Tolerances::length`]) is `relative_length · max(scale, 1)`, so it never falls below
-//!   `relative_length` (`3.5e-5` in `f32`, `1.5e-9` in `f64`). At [`Scalar::MIN_SIZE`] that band is
-//!   at most a few percent of the smallest shape (3.5 % in `f32`, 1.5 % in `f64`); smaller shapes
-//!   would sit entirely inside the band.
+//! * **Small end.** The length tolerance of a query ([`crate::Tolerances::length`], the accuracy
+//!   goal of its depths, distances and points) is `relative_length · max(scale, 1)`, so it never
+//!   falls below `relative_length` (`3.5e-5` in `f32`, `1.5e-9` in `f64`). At
+//!   [`Scalar::MIN_SIZE`] it is at most a few percent of the smallest shape (3.5 % in `f32`,
+//!   1.5 % in `f64`); smaller shapes would sit entirely inside it. (The narrowphase's touching
+//!   band, the gap below which shapes count as touching, is a hundredth of `relative_length`
+//!   times the scale, with no floor: see `docs/conventions.md`.)
 //! * **Large end.** Everything derived stays finite with a wide margin: squared lengths
 //!   (`≤ 4e10` in `f32`), the triple products of GJK and EPA (`≤ 1e16`), and mass properties, which
 //!   grow as `density · size⁵` (3D inertia): below `1e27 · density` in `f32`, so any density up to

@@ -51,7 +51,9 @@ impl<N: Scalar> Tolerances<N> {
     }
 
     /// The absolute length tolerance for a query whose shapes have size `scale` (for example the
-    /// larger bounding radius). Never smaller than a few ulps of `1`.
+    /// larger bounding radius): the accuracy goal of the query's lengths. Never smaller than a few
+    /// ulps of `1`. (Whether two shapes touch is decided with a finer band, a hundredth of
+    /// `relative_length` times the scale with no floor; see `docs/conventions.md`.)
     pub fn length(&self, scale: N) -> N {
         self.relative_length * scale.max_of(N::one())
     }
