@@ -32,6 +32,40 @@ fn same_with_and_without_simd<N: Scalar, const D: usize>(
 }
 
 /// Two-dimensional worlds.
+/// The comparisons both dimensions run, in a module that defines `pyramid(base)`, `jumble(seed)`
+/// and `same_with_and_without_simd(make, steps)`: a pyramid of base `$base`, `$seeds` jumbles,
+/// and a jumble without warm starting and with bounces.
+macro_rules! comparisons {
+    ($base:expr, $seeds:expr) => {
+        #[test]
+        fn simd_matches_one_lane_on_a_pyramid() {
+            same_with_and_without_simd(|| pyramid($base), 200);
+        }
+
+        #[test]
+        fn simd_matches_one_lane_on_a_jumble() {
+            for seed in 0..$seeds {
+                same_with_and_without_simd(|| jumble(seed), 300);
+            }
+        }
+
+        #[test]
+        fn simd_matches_one_lane_without_warm_starting_and_with_bounces() {
+            let make = || {
+                let mut w = jumble(7);
+                let settings = crate::StepSettings {
+                    warm_starting: false,
+                    restitution_threshold: 0.2,
+                    ..*w.settings()
+                };
+                w.set_settings(settings).unwrap();
+                w
+            };
+            same_with_and_without_simd(make, 300);
+        }
+    };
+}
+
 mod two_d {
 
     use kollide_math::{Iso2, Point2, Vec2};
@@ -39,7 +73,7 @@ mod two_d {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use crate::{BodyDesc, StepSettings, World2};
+    use crate::{BodyDesc, World2};
 
     /// Every body's pose and velocities.
     fn state(w: &World2<f32>) -> Vec<f32> {
@@ -102,29 +136,7 @@ mod two_d {
         super::same_with_and_without_simd(make, state, steps);
     }
 
-    #[test]
-    fn simd_matches_one_lane_on_a_pyramid() {
-        same_with_and_without_simd(|| pyramid(14), 200);
-    }
-
-    #[test]
-    fn simd_matches_one_lane_on_a_jumble() {
-        for seed in 0..4 {
-            same_with_and_without_simd(|| jumble(seed), 300);
-        }
-    }
-
-    #[test]
-    fn simd_matches_one_lane_without_warm_starting_and_with_bounces() {
-        let make = || {
-            let mut w = jumble(7);
-            let settings =
-                StepSettings { warm_starting: false, restitution_threshold: 0.2, ..*w.settings() };
-            w.set_settings(settings).unwrap();
-            w
-        };
-        same_with_and_without_simd(make, 300);
-    }
+    comparisons!(14, 4);
 }
 
 /// Three-dimensional worlds.
@@ -134,7 +146,7 @@ mod three_d {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use crate::{BodyDesc, StepSettings, World3};
+    use crate::{BodyDesc, World3};
 
     /// Every body's pose and velocities.
     fn state(w: &World3<f32>) -> Vec<f32> {
@@ -228,27 +240,5 @@ mod three_d {
         assert!(9.5 - t.y < 0.05, "sank {} m", 9.5 - t.y);
     }
 
-    #[test]
-    fn simd_matches_one_lane_on_a_pyramid() {
-        same_with_and_without_simd(|| pyramid(6), 200);
-    }
-
-    #[test]
-    fn simd_matches_one_lane_on_a_jumble() {
-        for seed in 0..3 {
-            same_with_and_without_simd(|| jumble(seed), 300);
-        }
-    }
-
-    #[test]
-    fn simd_matches_one_lane_without_warm_starting_and_with_bounces() {
-        let make = || {
-            let mut w = jumble(7);
-            let settings =
-                StepSettings { warm_starting: false, restitution_threshold: 0.2, ..*w.settings() };
-            w.set_settings(settings).unwrap();
-            w
-        };
-        same_with_and_without_simd(make, 300);
-    }
+    comparisons!(6, 3);
 }
