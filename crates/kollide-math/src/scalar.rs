@@ -100,6 +100,14 @@ pub trait Scalar:
     fn is_nan_value(self) -> bool {
         self != self
     }
+
+    /// The same slice as `f32` when `Self` is `f32`, `None` for every other type. Each
+    /// implementation returns a constant kind, so after monomorphisation a generic algorithm's
+    /// `f32`-only path (a SIMD scan) is chosen at compile time, with no run-time type test.
+    fn as_f32_slice(values: &[Self]) -> Option<&[f32]> {
+        let _ = values;
+        None
+    }
 }
 
 impl Scalar for f32 {
@@ -123,6 +131,11 @@ impl Scalar for f32 {
     #[inline(always)]
     fn is_finite_value(self) -> bool {
         self.is_finite()
+    }
+
+    #[inline(always)]
+    fn as_f32_slice(values: &[Self]) -> Option<&[f32]> {
+        Some(values)
     }
 }
 

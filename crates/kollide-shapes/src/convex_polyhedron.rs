@@ -106,8 +106,6 @@
 //! assert_eq!(cube.local_support_point(&Vec3::new(1.0, 2.0, 3.0)), Point3::new(1.0, 1.0, 1.0));
 //! ```
 
-use core::any::Any;
-
 use kollide_math::{Mat3, Point3, Pose, Scalar, UnitVec3, Vec3};
 
 use crate::{
@@ -772,7 +770,7 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     #[inline]
     pub fn support_vertex(&self, dir: &Vec3<N>) -> u32 {
         if let Some((lanes, d)) = as_f32(&self.cache.sat.lanes, dir) {
-            return scan_lanes_f32(lanes, d);
+            return scan_lanes_f32(lanes, &d);
         }
         scan_vertices(&self.vertices, dir)
     }
@@ -916,17 +914,18 @@ fn scan_vertices<N: Scalar>(vertices: &[Point3<N>], dir: &Vec3<N>) -> u32 {
     best
 }
 
-/// The vertex lanes and the direction as `f32` when `N` is `f32` (`None` for `f64`). `N` is
-/// known at compile time, so after monomorphisation this is a constant branch, not a run-time
-/// type test: the `f32` build takes the SIMD scan and the `f64` build the generic one.
+/// The vertex lanes and the direction as `f32` when `N` is `f32` (`None` for `f64`), through
+/// [`Scalar::as_f32_slice`]: a constant branch after monomorphisation, so the `f32` build takes
+/// the SIMD scan and the `f64` build the generic one.
 #[inline(always)]
 fn as_f32<'a, N: Scalar>(
     lanes: &'a [Vec<N>; 3],
-    dir: &'a Vec3<N>,
-) -> Option<(&'a [Vec<f32>; 3], &'a Vec3<f32>)> {
-    let lanes = (lanes as &dyn Any).downcast_ref::<[Vec<f32>; 3]>()?;
-    let dir = (dir as &dyn Any).downcast_ref::<Vec3<f32>>()?;
-    Some((lanes, dir))
+    dir: &Vec3<N>,
+) -> Option<([&'a [f32]; 3], Vec3<f32>)> {
+    let [x, y, z] = lanes;
+    let lanes = [N::as_f32_slice(x)?, N::as_f32_slice(y)?, N::as_f32_slice(z)?];
+    let d = N::as_f32_slice(dir.as_slice())?;
+    Some((lanes, Vec3::new(d[0], d[1], d[2])))
 }
 
 /// [`scan_vertices`] for `f32` on the vertex lanes (coordinates by axis, padded to a multiple of
@@ -937,7 +936,7 @@ fn as_f32<'a, N: Scalar>(
 /// (`(x·dx + y·dy) + z·dz`, no fused multiply-add), the padding ties with vertex 0 and loses to
 /// its lower index, and a NaN dot product never wins (the lanes start at −∞ with index 0; a NaN
 /// at vertex 0, which the sequential scan keeps, is tested first).
-fn scan_lanes_f32(lanes: &[Vec<f32>; 3], dir: &Vec3<f32>) -> u32 {
+fn scan_lanes_f32(lanes: [&[f32]; 3], dir: &Vec3<f32>) -> u32 {
     use wide::f32x8;
     let [xs, ys, zs] = lanes;
     let (dx, dy, dz) = (f32x8::splat(dir.x), f32x8::splat(dir.y), f32x8::splat(dir.z));
