@@ -177,6 +177,22 @@ where
     // Within this of the core, a stalled iteration is as close as rounding allows.
     let near = margin + limits.tolerance * N::lit(100.0);
     let near2 = near * near;
+    // A stall before `x` ever moved (see [`StartStall`]): a proven miss ends the cast, a proven
+    // separation restarts it from the plane it found, and anything else falls through to the
+    // usual stall handling.
+    macro_rules! resolve_start_stall {
+        () => {
+            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
+                StartStall::Miss => return None,
+                StartStall::Step(l, n) => {
+                    (lambda, x, normal) = (l, origin + dir * l, n);
+                    (len, last2, v) = (0, N::MAX, n);
+                    continue;
+                }
+                StartStall::Unresolved => {}
+            }
+        };
+    }
     for _ in 0..settings.cast_max_iterations {
         if v.norm_squared() <= reach2 {
             return Some((lambda, hit_normal(&normal, &v, margin), closest, Status::Converged));
@@ -203,15 +219,7 @@ where
         let unmoved = normal == Vector::<N, D>::zeros();
         if !moved && unmoved && (known || len == ps.len()) {
             // Stalled before `x` ever moved: see [`StartStall`].
-            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
-                StartStall::Miss => return None,
-                StartStall::Step(l, n) => {
-                    (lambda, x, normal) = (l, origin + dir * l, n);
-                    (len, last2, v) = (0, N::MAX, n);
-                    continue;
-                }
-                StartStall::Unresolved => {}
-            }
+            resolve_start_stall!();
         }
         if !moved && (known || len == ps.len()) {
             // `x` stayed put and the support point is already spanned: as close as this simplex
@@ -273,15 +281,7 @@ where
         }
         if !moved && vv2 >= last2 && unmoved {
             // As above (the previous `v` is the better one).
-            match start_stall(&v, dir, &ps[..len], &x, limits, apart_at_start) {
-                StartStall::Miss => return None,
-                StartStall::Step(l, n) => {
-                    (lambda, x, normal) = (l, origin + dir * l, n);
-                    (len, last2, v) = (0, N::MAX, n);
-                    continue;
-                }
-                StartStall::Unresolved => {}
-            }
+            resolve_start_stall!();
         }
         if !moved && vv2 >= last2 {
             // No progress at a fixed `x`: rounding has the last word. Near the surface that is
