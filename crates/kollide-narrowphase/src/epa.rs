@@ -124,25 +124,44 @@ pub(crate) struct RawEpa<N: Scalar, const D: usize> {
 }
 
 /// The answer for a Minkowski difference with no area (2D) or volume (3D), which happens only
-/// when both shapes are flat (segments, a flat hull) and touch: depth zero, along the fallback
-/// direction (any direction in which the difference is flat is a valid normal), at GJK's point.
+/// when both shapes are flat (segments, triangles, a flat hull) and touch: depth zero.
+///
+/// The normal must be a direction in which the difference is flat, for only along those is the
+/// overlap zero: `flat_dir` when the caller found one (the plane normal of a flat difference,
+/// a direction across a straight one), turned to agree with `fallback`; `fallback` itself when
+/// every direction is flat (the difference is a point). The witnesses are the origin's
+/// projection onto GJK's simplex, a point both shapes share.
 pub(crate) fn flat<N: Scalar, const D: usize>(
     simplex: &[kollide_shapes::SupportPoint<N, D>],
+    flat_dir: Option<Vector<N, D>>,
     fallback: &Vector<N, D>,
 ) -> RawEpa<N, D> {
     let origin = kollide_math::Point::origin();
-    let p = simplex.first().copied().unwrap_or(kollide_shapes::SupportPoint::new(origin, origin));
-    let normal = fallback.try_normalize(N::zero()).unwrap_or_else(|| {
-        let mut x = Vector::zeros();
-        x[0] = N::one();
-        x
-    });
-    // Depth zero: one point serves both shapes (A's; B's is within the touching tolerance).
+    let first =
+        simplex.first().copied().unwrap_or(kollide_shapes::SupportPoint::new(origin, origin));
+    let mut s = Simplex::new(first);
+    for p in simplex.iter().skip(1).take(D) {
+        s.push(*p);
+    }
+    s.reduce();
+    let (_, a, b) = s.closest();
+    let toward = |d: Vector<N, D>| if d.dot(fallback) < N::zero() { -d } else { d };
+    let normal = flat_dir
+        .and_then(|d| d.try_normalize(N::zero()))
+        .map(toward)
+        .or_else(|| fallback.try_normalize(N::zero()))
+        .unwrap_or_else(|| {
+            let mut x = Vector::zeros();
+            x[0] = N::one();
+            x
+        });
+    let mid = kollide_math::Point::from((a + b) * N::lit(0.5));
+    // Depth zero: one point serves both shapes (they meet within the touching tolerance).
     RawEpa {
         depth: N::zero(),
         normal,
-        point_a: p.a,
-        point_b: p.a,
+        point_a: mid,
+        point_b: mid,
         status: Status::Converged,
         iterations: 0,
     }

@@ -173,8 +173,9 @@ pub(crate) fn run_observed<N: Scalar, O: Observer<N>>(
     settings: &QuerySettings<N>,
     observer: &mut O,
 ) -> RawEpa<N, 2> {
-    let Some(triangle) = initial_triangle(support, simplex, tol) else {
-        return crate::epa::flat(simplex, fallback);
+    let triangle = match initial_triangle(support, simplex, tol) {
+        Ok(triangle) => triangle,
+        Err(flat_dir) => return crate::epa::flat(simplex, flat_dir, fallback),
     };
     let mut poly = Polygon::new();
     poly.push_triangle(&triangle);
@@ -231,13 +232,14 @@ fn finish<N: Scalar>(poly: &Polygon<N>, i: usize, status: Status, iterations: u3
 }
 
 /// Grows GJK's simplex (1 to 3 points) into a counter-clockwise triangle with positive area.
-/// Returns `None` when the Minkowski difference itself has no area.
+/// When the Minkowski difference itself has no area it returns `Err` with a direction in which
+/// the difference is flat, if it has one short of being a point.
 fn initial_triangle<N: Scalar>(
     support: &impl Support2<N>,
     simplex: &[Sp<N>],
     tol: N,
-) -> Option<[Sp<N>; 3]> {
-    let first = *simplex.first()?;
+) -> Result<[Sp<N>; 3], Option<Vec2<N>>> {
+    let first = *simplex.first().ok_or(None)?;
     let mut len = simplex.len().min(3);
     // Element by element: a copy of a run-time length would be a call to `memcpy`.
     let mut pts = [first, simplex[usize::from(len > 1)], simplex[2 * usize::from(len > 2)]];
@@ -267,7 +269,7 @@ fn initial_triangle<N: Scalar>(
             }
         }
         if len == 1 {
-            return None;
+            return Err(None);
         }
     }
     if len == 2 {
@@ -280,14 +282,15 @@ fn initial_triangle<N: Scalar>(
         let len = e.norm();
         let w = if h1 >= h2 { w1 } else { w2 };
         if h1.max_of(h2) <= tol * len {
-            return None;
+            // A straight difference: flat across it.
+            return Err(Some(n));
         }
         pts[2] = w;
     }
     if cross2(&(pts[1].point - pts[0].point), &(pts[2].point - pts[0].point)) < N::zero() {
         pts.swap(1, 2);
     }
-    Some(pts)
+    Ok(pts)
 }
 
 fn farthest_pair<N: Scalar>(pts: &[Sp<N>]) -> (usize, usize) {

@@ -163,8 +163,9 @@ pub(crate) fn run<N: Scalar>(
     fallback: &Vec3<N>,
     settings: &QuerySettings<N>,
 ) -> RawEpa<N, 3> {
-    let Some(tet) = initial_tetrahedron(support, simplex, tol) else {
-        return crate::epa::flat(simplex, fallback);
+    let tet = match initial_tetrahedron(support, simplex, tol, fallback) {
+        Ok(tet) => tet,
+        Err(flat_dir) => return crate::epa::flat(simplex, flat_dir, fallback),
     };
     let mut poly =
         Polytope { verts: SmallVec::new(), faces: SmallVec::new(), heap: SmallVec::new() };
@@ -253,7 +254,7 @@ pub(crate) fn run<N: Scalar>(
     }
     match best {
         Some(fi) => finish(&poly, fi, status, iterations),
-        None => crate::epa::flat(simplex, fallback),
+        None => crate::epa::flat(simplex, None, fallback),
     }
 }
 
@@ -299,13 +300,15 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
     (N::one() - v - w, v, w)
 }
 
-/// Grows GJK's simplex (1 to 4 points) into a tetrahedron with positive volume. Returns `None`
-/// when the Minkowski difference has no volume (flat shapes touching).
+/// Grows GJK's simplex (1 to 4 points) into a tetrahedron with positive volume. When the
+/// Minkowski difference has no volume (flat shapes touching) it returns `Err` with a direction
+/// in which the difference is flat, if it has one short of being a point.
 fn initial_tetrahedron<N: Scalar>(
     support: &impl Fn(&Vec3<N>) -> Sp<N>,
     simplex: &[Sp<N>],
     tol: N,
-) -> Option<[Sp<N>; 4]> {
+    fallback: &Vec3<N>,
+) -> Result<[Sp<N>; 4], Option<Vec3<N>>> {
     let mut pts: SmallVec<[Sp<N>; 4]> = simplex.iter().copied().collect();
     if pts.len() == 4 {
         let p = |i: usize| pts[i].point;
@@ -332,7 +335,7 @@ fn initial_tetrahedron<N: Scalar>(
             }
         }
         if pts.len() == 1 {
-            return None;
+            return Err(None);
         }
     }
     if pts.len() == 2 {
@@ -352,7 +355,15 @@ fn initial_tetrahedron<N: Scalar>(
         }
         match best {
             Some((w, h)) if h > tol => pts.push(w),
-            _ => return None,
+            // A straight difference: flat across its axis, along `fallback`'s part there.
+            _ => {
+                let across = fallback - axis * fallback.dot(&axis);
+                return Err(Some(if across.norm() > N::lit(1e-3) * fallback.norm() {
+                    across
+                } else {
+                    t
+                }));
+            }
         }
     }
     if pts.len() == 3 {
@@ -362,9 +373,10 @@ fn initial_tetrahedron<N: Scalar>(
         let h1 = n.dot(&(w1.point - pts[0].point));
         let h2 = -n.dot(&(w2.point - pts[0].point));
         if h1.max_of(h2) <= tol {
-            return None;
+            // A planar difference: flat along its plane's normal.
+            return Err(Some(n));
         }
         pts.push(if h1 >= h2 { w1 } else { w2 });
     }
-    Some([pts[0], pts[1], pts[2], pts[3]])
+    Ok([pts[0], pts[1], pts[2], pts[3]])
 }
