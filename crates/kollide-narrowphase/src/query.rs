@@ -567,6 +567,12 @@ where
             }
             let n = -v / dist;
             let (wa, wb) = g.witnesses();
+            // In `f64` arithmetic only: an `f32` curved pair is settled again in `f64` below.
+            let (n, wa, wb, dist) = if pair.curved && N::EPSILON.to_f64() < 1e-10 {
+                attained(cso, n, wa, wb, dist, scale, settings)
+            } else {
+                (n, wa, wb, dist)
+            };
             (n, wa + n * ra, wb - n * rb, dist - radii, g.status)
         }
         GjkOutcome::Intersecting => {
@@ -600,6 +606,46 @@ where
     B: SupportMap<N, D> + ?Sized,
 {
     contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
+}
+
+/// GJK's separation of a curved pair (normal `n`, witnesses, distance `dist`), with a normal
+/// that attains it. GJK converges on the distance faster than on its direction: near a flat
+/// part of a curved shape (a cylinder's cap, a cone's base) its closest point can settle a
+/// little off along the flat part, and its normal tilts by as much. One support query tells:
+/// when the support gap along `n` falls short of `dist`, the normal is polished as a
+/// penetration of negative depth (the origin outside the CSO: see `polish.rs`).
+#[cold]
+fn attained<N, const D: usize, C>(
+    cso: &C,
+    n: Vector<N, D>,
+    wa: Vector<N, D>,
+    wb: Vector<N, D>,
+    dist: N,
+    scale: N,
+    settings: &QuerySettings<N>,
+) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>, N)
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    let short = n.dot(&cso.support(&n).point) + dist;
+    if short <= settings.tolerances.relative_length * scale * N::lit(0.1) {
+        return (n, wa, wb, dist);
+    }
+    let e = crate::EpaResult {
+        depth: -dist,
+        normal: n,
+        point_a: wa,
+        point_b: wb,
+        status: Status::Converged,
+        iterations: 0,
+    };
+    let p = polish_penetration(cso, e, scale, settings);
+    // The polish's witnesses agree with its distance to within its tolerance; rebuilt about
+    // their midpoint they agree exactly (`point_b − point_a = dist · normal`).
+    let mid = (p.point_a + p.point_b) * N::lit(0.5);
+    let half = p.normal * (p.depth * N::lit(0.5));
+    (p.normal, mid + half, mid - half, -p.depth)
 }
 
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it

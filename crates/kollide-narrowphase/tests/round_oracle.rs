@@ -555,7 +555,7 @@ fn cylinders_and_cones_identities_f32() {
 }
 
 #[test]
-#[ignore = "open (issue 12, example 5): GJK on separated curved shapes stops at ~1e-7 relative in f64 (the f32 twin passes through the f64 re-run)"]
+#[ignore = "open (issue 12, example 5): on separated curved pairs (a cylinder rim against a rim) GJK and the polish both stop at ~1e-7 relative in f64: the direction converges as the square root of the distance (the f32 twin passes at its own tolerance)"]
 fn cylinders_and_cones_accuracy_f64() {
     curved_pairs::<f64>(11, 4000, true);
 }
@@ -652,4 +652,57 @@ fn balls_near_the_axis_of_cylinders_get_exact_depths() {
         checked += 1;
     }
     assert!(checked > 200, "{checked} cases");
+}
+
+/// A ratchet on an open bug (issue 12): cylinders and cones near touching other shapes in
+/// `f64` (gaps of 1e-8 to 1e-2 of their size). GJK's direction to a CSO this close is ill
+/// conditioned (a sliver simplex across a long flat direction, such as a long segment's), it
+/// stalls with a normal along which the shapes may even overlap, and the polish of a separated
+/// curved pair (`query.rs`, `attained`) rescues only part of them: 397 of these 1,656 pairs
+/// failed before it, 320 after. The bound keeps that from getting worse.
+#[test]
+fn near_touching_curved_normals_attain_f64() {
+    let mut rng = rng(21);
+    let settings = QuerySettings::<f64>::default();
+    let (mut apart, mut unattained) = (0, 0);
+    for _ in 0..2000 {
+        let size = 10f64.powf(rng.random_range(-1.0..1.0));
+        let a: Shape3<f64> = if rng.random_range(0..2) == 0 {
+            Cylinder::new(size * rng.random_range(0.1..1.0), size * rng.random_range(0.1..1.0))
+                .unwrap()
+                .into()
+        } else {
+            Cone::new(size * rng.random_range(0.1..1.0), size * rng.random_range(0.1..1.0))
+                .unwrap()
+                .into()
+        };
+        let k = rng.random_range(0.3..3.0);
+        let b = random_curved::<f64>(&mut rng, size * k);
+        let ta = random_vec::<3>(&mut rng, 1.0);
+        let pa = Three::pose(ta, &mut rng);
+        let tb = random_vec::<3>(&mut rng, 2.0 * size);
+        let pb = Three::pose(tb, &mut rng);
+        let far = contact(&pa, &a, &pb, &b, f64::MAX, &settings).expect("unbounded margin");
+        if far.separation <= 0.0 {
+            continue;
+        }
+        // Moved in along the normal to a gap of 1e-8 to 1e-2 of the size.
+        let gap_wanted = size * 10f64.powf(rng.random_range(-8.0..-2.0));
+        let mut pb = pb;
+        pb.translation.vector -= far.normal * (far.separation - gap_wanted);
+        let c = contact(&pa, &a, &pb, &b, f64::MAX, &settings).expect("unbounded margin");
+        if c.separation <= 0.0 {
+            continue;
+        }
+        apart += 1;
+        let tol = tolerance::<f64>(c.separation, size) + f64::EPSILON * 64.0 * (size + 2.0);
+        if (gap(&pa, &a, &pb, &b, &c.normal) - c.separation).abs() > tol {
+            unattained += 1;
+        }
+    }
+    assert!(apart > 500, "{apart} pairs apart");
+    assert!(
+        unattained <= 330,
+        "{unattained} of {apart} separated pairs: the normal does not attain"
+    );
 }
