@@ -273,6 +273,10 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
             return (false, weighted(&[(&b, N::one() - t), (&c, t)]));
         }
         let sum = va + vb + vc;
+        // `sum = |ab × ac|²`, `|ab|² = d1 − d3`, `|ac|² = d2 − d6`.
+        if D == 3 && sum < N::lit(1e-4) * (d1 - d3) * (d2 - d6) {
+            return self.reduce_sliver(i, j, k, &a, &ab, &ac);
+        }
         if sum <= N::zero() {
             // A triangle with no area: keep its longest edge.
             self.reduce_degenerate_triangle(i, j, k);
@@ -282,6 +286,29 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
         let w = [va * inv, vb * inv, vc * inv];
         self.set(&[i, j, k], &w);
         (true, weighted(&[(&a, w[0]), (&b, w[1]), (&c, w[2])]))
+    }
+
+    /// [`Self::reduce_triangle_of`] on a 3D triangle with an angle too small for its region
+    /// tests (see [`sliver`]): the origin's projection onto the plane when it falls inside,
+    /// with weights from [`interior_weights`], else the closest of the three edges.
+    #[cold]
+    #[inline(never)]
+    fn reduce_sliver(
+        &mut self,
+        i: usize,
+        j: usize,
+        k: usize,
+        a: &Vector<N, D>,
+        ab: &Vector<N, D>,
+        ac: &Vector<N, D>,
+    ) -> (bool, Vector<N, D>) {
+        let w = interior_weights(&to3(a), &to3(ab), &to3(ac));
+        if w.iter().all(|x| *x >= N::zero()) {
+            self.set(&[i, j, k], &w);
+            return (false, self.closest_point());
+        }
+        self.reduce_degenerate_triangle(i, j, k);
+        (false, self.closest_point())
     }
 
     fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) {
@@ -375,6 +402,18 @@ impl<N: Scalar, const D: usize> Simplex<N, D, SupportPoint<N, D>> {
         }
         (v, a, b)
     }
+}
+
+/// The barycentric weights of the origin's projection onto the plane of the 3D triangle
+/// `a, a + ab, a + ac`: triple products with the triangle's normal `ab × ac`, which lose only
+/// `1/sin` of the triangle's smallest angle where the region tests lose `1/sin²`.
+#[inline(always)]
+fn interior_weights<N: Scalar>(a: &Vec3<N>, ab: &Vec3<N>, ac: &Vec3<N>) -> [N; 3] {
+    let n = ab.cross(ac);
+    let inv = N::one() / n.norm_squared();
+    let wb = a.cross(ac).dot(&n) * -inv;
+    let wc = ab.cross(a).dot(&n) * -inv;
+    [N::one() - wb - wc, wb, wc]
 }
 
 /// `Σ wᵢ pᵢ`, summed from zero in order: exactly what [`Simplex::closest_point`] computes for

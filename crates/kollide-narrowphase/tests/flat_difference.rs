@@ -1,12 +1,12 @@
-//! Shapes whose Minkowski difference is flat: a ball centred on a triangle or a segment, and
-//! coplanar triangles. The cores touch, so EPA has no volume (area) to expand, and the only
+//! Shapes whose Minkowski difference is flat: a ball centred on a triangle, a segment or a
+//! capsule's axis, and coplanar triangles. The cores touch, so EPA has no volume (area) to expand, and the only
 //! normals with zero overlap are the ones across the flat difference: the triangle's plane
 //! normal, a direction perpendicular to the segment. Any other direction overlaps by the flat
 //! part's extent along it, so the normal is checked, not just the depth.
 
 use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
-use kollide_narrowphase::{QuerySettings, contact};
-use kollide_shapes::{Ball, Circle, Segment, Triangle};
+use kollide_narrowphase::{QuerySettings, contact, manifold3};
+use kollide_shapes::{Ball, Capsule, Circle, Segment, Shape3, Triangle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -189,4 +189,49 @@ fn ball_on_segment_f32() {
 #[test]
 fn ball_on_segment_f64() {
     ball_on_segment::<f64>();
+}
+
+/// A ball centred on a capsule's axis, through the manifold routine: the capsule's contact point
+/// lies on its side (at its radius from the axis), wherever rounding puts the centre.
+fn ball_on_capsule_axis<N: Scalar>() {
+    let mut r = ChaCha8Rng::seed_from_u64(44);
+    let mut checked = 0;
+    for case in 0..500 {
+        let (a, b) = (p3::<N>(&mut r, 3.0), p3::<N>(&mut r, 3.0));
+        if (b - a).norm().to_f64() < 0.5 {
+            continue;
+        }
+        let cap_r = r.random_range(0.1..4.0);
+        let capsule: Shape3<N> = Capsule::new(a, b, N::lit(cap_r)).unwrap().into();
+        let pose_c = pose3::<N>(&mut r);
+        let ball_r = r.random_range(0.05..1.0);
+        let ball: Shape3<N> = Ball::new(N::lit(ball_r)).unwrap().into();
+        let on_axis = a + (b - a) * N::lit(r.random_range(0.1..0.9));
+        let pose_b =
+            Iso3::new(pose_c.transform_point(&on_axis).coords, p3::<N>(&mut r, 2.0).coords);
+        let m = manifold3::<N, ()>(&pose_c, &capsule, &pose_b, &ball, N::zero());
+        let c = m.contacts().first().unwrap_or_else(|| panic!("case {case}: no contact"));
+        let local = pose_c.inverse_transform_point(&c.point_a);
+        let axis = (b - a).normalize();
+        let off = (local - a) - axis * axis.dot(&(local - a));
+        let t = tol::<N>() * 10.0;
+        assert!(
+            (off.norm().to_f64() - cap_r).abs() <= t * cap_r.max(1.0),
+            "case {case}: the capsule's point is {} from the axis, radius {cap_r}",
+            off.norm()
+        );
+        assert!((c.separation.to_f64() + cap_r + ball_r).abs() <= t * 4.0, "case {case}: {c:?}");
+        checked += 1;
+    }
+    assert!(checked > 400);
+}
+
+#[test]
+fn ball_on_capsule_axis_f32() {
+    ball_on_capsule_axis::<f32>();
+}
+
+#[test]
+fn ball_on_capsule_axis_f64() {
+    ball_on_capsule_axis::<f64>();
 }

@@ -555,7 +555,7 @@ fn cylinders_and_cones_identities_f32() {
 }
 
 #[test]
-#[ignore = "open (issue 12, example 5): on separated curved pairs (a cylinder rim against a rim) GJK and the polish both stop at ~1e-7 relative in f64: the direction converges as the square root of the distance (the f32 twin passes at its own tolerance)"]
+#[ignore = "open (issue 12, example 5): on separated curved pairs in f64, 11 of these 4,000 normals (rim against rim, rim against a cone) and 7 flipped separations still miss the 1e-9 relative tolerance, by up to 90 times (the f32 twin passes at its own tolerance)"]
 fn cylinders_and_cones_accuracy_f64() {
     curved_pairs::<f64>(11, 4000, true);
 }
@@ -655,11 +655,12 @@ fn balls_near_the_axis_of_cylinders_get_exact_depths() {
 }
 
 /// A ratchet on an open bug (issue 12): cylinders and cones near touching other shapes in
-/// `f64` (gaps of 1e-8 to 1e-2 of their size). GJK's direction to a CSO this close is ill
-/// conditioned (a sliver simplex across a long flat direction, such as a long segment's), it
-/// stalls with a normal along which the shapes may even overlap, and the polish of a separated
-/// curved pair (`query.rs`, `attained`) rescues only part of them: 397 of these 1,656 pairs
-/// failed before it, 320 after. The bound keeps that from getting worse.
+/// `f64` (gaps of 1e-8 to 1e-2 of their size), whose normal should attain the separation. GJK's
+/// direction to a CSO this close is ill conditioned: its simplex is a sliver across a long flat
+/// direction (a segment's, a cylinder's side), and it stalls (status `Degenerate`) with a normal
+/// off by up to 1e-3 of the size. 397 of these 1,656 pairs failed before the sliver path of the
+/// triangle reduction (`simplex.rs`) and the polish of separated curved pairs (`query.rs`), 163
+/// after. The bound keeps that from getting worse.
 #[test]
 fn near_touching_curved_normals_attain_f64() {
     let mut rng = rng(21);
@@ -702,7 +703,7 @@ fn near_touching_curved_normals_attain_f64() {
     }
     assert!(apart > 500, "{apart} pairs apart");
     assert!(
-        unattained <= 330,
+        unattained <= 165,
         "{unattained} of {apart} separated pairs: the normal does not attain"
     );
 }

@@ -26,14 +26,20 @@ pub fn contact_ball_capsule<N: Scalar, U: Copy + Default>(
     let c = pos_b.inverse_transform_point(&Point3::from(pos_a.translation.vector));
     let (s0, s1) = (b.segment().a(), b.segment().b());
     let (t, q) = segment_point_closest(&s0, &s1, &c);
-    let d = c - q;
+    let axis = (s1 - s0).normalize();
+    let mut d = c - q;
+    if t > N::zero() && t < N::one() {
+        // Beside the segment `d` is perpendicular to it, up to rounding that matters when the
+        // centre is near the axis: there a tilted normal would put the capsule's point inside
+        // it, off its side. Any perpendicular direction is right, so the rounding is removed.
+        d -= axis * axis.dot(&d);
+    }
     let dist = d.norm();
     let sep = dist - ra - b.radius();
     if sep > margin {
         return Manifold::new();
     }
-    let normal =
-        if dist > N::zero() { d / dist } else { geom::orthonormal_basis(&(s1 - s0).normalize()).0 };
+    let normal = if dist > N::zero() { d / dist } else { geom::orthonormal_basis(&axis).0 };
     let feature = if t <= N::zero() {
         FeatureId::Vertex(0)
     } else if t >= N::one() {
