@@ -85,7 +85,7 @@ fn split<N: Scalar, const D: usize>(
     let extent = hi - lo;
     let axis = extent.imax();
     let width = extent[axis];
-    if !(width > N::zero()) {
+    if width <= N::zero() || width.is_nan_value() {
         return half;
     }
     let scale = N::from_count(BINS) / width;

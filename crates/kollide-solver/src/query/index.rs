@@ -1,0 +1,94 @@
+//! The world's tree of bodies: one leaf per body, holding its AABB grown by [`TREE_MARGIN`],
+//! kept up to date by [`crate::World::add`], [`crate::World::remove`] and the step.
+
+use kollide_math::Scalar;
+use kollide_shapes::tree::{ProxyId, Tree, TreeError};
+use kollide_shapes::{Aabb, BoundingVolume};
+
+use crate::world::Slot;
+use crate::{Body, BodyHandle, BodyKind, Dim, SolverDim, World};
+
+/// How much a body's leaf box exceeds its AABB (m): Box2D's margin. A body is re-inserted only
+/// when it has moved (or turned) far enough for its AABB to leave this margin.
+pub(crate) const TREE_MARGIN: f64 = 0.1;
+
+/// The tree and each slot's leaf.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyTree<N: Scalar, const D: usize> {
+    tree: Tree<N, D>,
+    /// Per slot: the body's leaf.
+    proxies: Vec<Option<ProxyId>>,
+}
+
+/// The AABB of a body's shape at its pose.
+pub(crate) fn body_aabb<N: Scalar, const D: usize>(body: &Body<N, D>) -> Aabb<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    body.desc.shape.aabb(&body.desc.pose)
+}
+
+impl<N: Scalar, const D: usize> BodyTree<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    pub(crate) fn new() -> Self {
+        Self { tree: Tree::new(), proxies: Vec::new() }
+    }
+
+    pub(crate) fn tree(&self) -> &Tree<N, D> {
+        &self.tree
+    }
+
+    /// Gives the body in `slot` a leaf. Fails (changing nothing) only for a box that is not
+    /// finite, which a body inside the world's envelope does not have.
+    pub(crate) fn insert(&mut self, slot: u32, aabb: &Aabb<N, D>) -> Result<(), TreeError> {
+        let id = self.tree.create_proxy(aabb, N::lit(TREE_MARGIN), slot)?;
+        let s = slot as usize;
+        if self.proxies.len() <= s {
+            self.proxies.resize(s + 1, None);
+        }
+        self.proxies[s] = Some(id);
+        Ok(())
+    }
+
+    /// Removes the leaf of `slot`, if it has one.
+    pub(crate) fn remove(&mut self, slot: u32) {
+        if let Some(id) = self.proxies.get_mut(slot as usize).and_then(Option::take) {
+            let removed = self.tree.remove_proxy(id);
+            debug_assert!(removed.is_ok());
+        }
+    }
+
+    /// After a step: re-inserts the moving bodies whose AABB left their leaf's box. Static
+    /// bodies do not move, so they are not even looked at.
+    pub(crate) fn update(&mut self, slots: &[Slot<N, D>]) {
+        let margin = N::lit(TREE_MARGIN);
+        for (slot, proxy) in slots.iter().zip(&self.proxies) {
+            let (Some(body), Some(id)) = (&slot.body, proxy) else { continue };
+            if body.desc.kind == BodyKind::Static {
+                continue;
+            }
+            // Bodies stay finite inside the envelope, so the tree cannot refuse the box.
+            let moved = self.tree.move_proxy(*id, &body_aabb(body), margin);
+            debug_assert!(moved.is_ok());
+        }
+    }
+}
+
+impl<N: Scalar, const D: usize> World<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The tree of the bodies' AABBs that the queries walk (one leaf per body, whose data is
+    /// the body's slot index, [`BodyHandle::index`]): for statistics and debugging.
+    pub fn query_tree(&self) -> &Tree<N, D> {
+        self.body_tree.tree()
+    }
+
+    /// The body in slot `index`, with its handle.
+    pub(crate) fn slot_body(&self, index: u32) -> Option<(BodyHandle, &Body<N, D>)> {
+        let slot = self.slots.get(index as usize)?;
+        slot.body.as_ref().map(|b| (BodyHandle { index, generation: slot.generation }, b))
+    }
+}
