@@ -33,11 +33,12 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         tight: &Aabb<N, D>,
         margin: N,
     ) -> Result<bool, TreeError> {
-        let fat = fattened(tight, margin)?;
         let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
+        // The common case first: a NaN box is never contained, so it is refused below.
         if contains(&leaf.aabb, tight) {
             return Ok(false);
         }
+        let fat = fattened(tight, margin)?;
         self.remove_leaf(id.0);
         self.nodes[id.0 as usize].aabb = fat;
         self.insert_leaf(id.0);
