@@ -245,6 +245,12 @@ fn dynamic_case<N: Scalar, const D: usize>(seed: u64, offset: f64) {
                 tight[i] = None;
             }
         }
+        if round % 3 == 2 {
+            // A rebuild keeps every id, its box and its data.
+            let cost = tree.area_cost().to_f64();
+            tree.rebuild();
+            assert!(tree.area_cost().to_f64() <= cost * 1.5, "the rebuild made the tree worse");
+        }
         tree.check_invariants().unwrap();
         let fat: Vec<Option<Aabb<N, D>>> =
             ids.iter().map(|id| id.map(|id| *tree.fat_aabb(id).unwrap())).collect();
@@ -337,7 +343,12 @@ fn queries_visit_few_nodes_on_large_trees() {
     for (i, b) in boxes.iter().enumerate() {
         dynamic.create_proxy(b, 0.1, i as u32).unwrap();
     }
-    for tree in [&built, &dynamic] {
+    let cost = dynamic.area_cost();
+    let mut rebuilt = dynamic.clone();
+    rebuilt.rebuild();
+    rebuilt.check_invariants().unwrap();
+    assert!(rebuilt.area_cost() < cost, "rebuilding lowers the cost of an inserted tree");
+    for tree in [&built, &dynamic, &rebuilt] {
         let q = Aabb::new(Point2::<f64>::new(0.0, 0.0), Point2::new(5.0, 5.0));
         let visited = tree.query_aabb(&q, |_| true);
         assert!(visited < 200, "visited {visited}");

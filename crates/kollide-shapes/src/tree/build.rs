@@ -12,7 +12,7 @@
 use kollide_math::{Point, Scalar};
 
 use super::TreeError;
-use super::node::{NULL, Tree, is_valid_aabb};
+use super::node::{FREE, NULL, Node, Tree, is_valid_aabb};
 use crate::Aabb;
 
 /// Bins per split.
@@ -30,41 +30,72 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             return Err(TreeError::BadAabb);
         }
         let mut tree = Self::new();
-        if n == 0 {
-            return Ok(tree);
+        tree.nodes.reserve((2 * n).saturating_sub(1));
+        let mut leaves: Vec<u32> =
+            aabbs.iter().enumerate().map(|(i, a)| tree.allocate(*a, i as u32)).collect();
+        tree.build_over(&mut leaves);
+        Ok(tree)
+    }
+
+    /// Rebuilds the internal nodes top down over the current leaves, as [`Tree::build`] would
+    /// over their boxes. The leaves keep their [`ProxyId`](super::ProxyId)s and data; only the
+    /// structure above them changes. Worth it after many insertions, whose tree is usually
+    /// costlier to query than a top-down build (see [`Tree::area_cost`]).
+    pub fn rebuild(&mut self) {
+        let mut leaves = Vec::with_capacity(self.leaves);
+        for i in 0..self.nodes.len() {
+            let node = &self.nodes[i];
+            if node.height == FREE {
+                continue;
+            }
+            if node.is_leaf() {
+                leaves.push(i as u32);
+            } else {
+                self.release(i as u32);
+            }
         }
-        tree.nodes.reserve(2 * n - 1);
-        let centers: Vec<Point<N, D>> = aabbs.iter().map(Aabb::center).collect();
-        let mut items: Vec<u32> = (0..n as u32).collect();
+        self.build_over(&mut leaves);
+    }
+
+    /// Links the allocated leaves `items` (all of this tree's leaves; no internal node in use)
+    /// under new internal nodes, top down.
+    fn build_over(&mut self, items: &mut [u32]) {
+        self.root = NULL;
+        self.leaves = items.len();
+        if items.is_empty() {
+            return;
+        }
+        let mut centers = vec![Point::<N, D>::origin(); self.nodes.len()];
+        for &i in items.iter() {
+            centers[i as usize] = self.nodes[i as usize].aabb.center();
+        }
+        // The internal nodes in the order they were made: parents before their children.
+        let mut internal = Vec::with_capacity(items.len());
         // (range start, range end, parent, which child of the parent)
-        let mut work = vec![(0, n, NULL, 0)];
+        let mut work = vec![(0, items.len(), NULL, 0)];
         while let Some((start, end, parent, side)) = work.pop() {
             let node = if end - start == 1 {
-                let i = items[start];
-                tree.allocate(aabbs[i as usize], i)
+                items[start]
             } else {
-                let mid = start + split(&mut items[start..end], &centers, aabbs);
+                let mid = start + split(&mut items[start..end], &centers, &self.nodes);
                 // Its box and height are set once its children exist.
-                let node = tree.allocate(aabbs[items[start] as usize], 0);
+                let aabb = self.nodes[items[start] as usize].aabb;
+                let node = self.allocate(aabb, 0);
+                internal.push(node);
                 work.push((start, mid, node, 0));
                 work.push((mid, end, node, 1));
                 node
             };
-            tree.nodes[node as usize].parent = parent;
+            self.nodes[node as usize].parent = parent;
             if parent == NULL {
-                tree.root = node;
+                self.root = node;
             } else {
-                tree.nodes[parent as usize].children[side] = node;
+                self.nodes[parent as usize].children[side] = node;
             }
         }
-        // Children were allocated after their parents: refit from the last node back.
-        for i in (0..tree.nodes.len()).rev() {
-            if tree.nodes[i].children[0] != NULL {
-                tree.refit(i as u32);
-            }
+        for &i in internal.iter().rev() {
+            self.refit(i);
         }
-        tree.leaves = n;
-        Ok(tree)
     }
 }
 
@@ -73,7 +104,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
 fn split<N: Scalar, const D: usize>(
     items: &mut [u32],
     centers: &[Point<N, D>],
-    aabbs: &[Aabb<N, D>],
+    nodes: &[Node<N, D>],
 ) -> usize {
     let half = items.len() / 2;
     let first = centers[items[0] as usize];
@@ -98,7 +129,7 @@ fn split<N: Scalar, const D: usize>(
     for &i in items.iter() {
         let b = bin(i);
         counts[b] += 1;
-        let a = &aabbs[i as usize];
+        let a = &nodes[i as usize].aabb;
         boxes[b] = Some(boxes[b].map_or(*a, |x| x.merged(a)));
     }
     let merge = |acc: Option<Aabb<N, D>>, b: &Option<Aabb<N, D>>| match (acc, b) {

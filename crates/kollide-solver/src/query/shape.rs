@@ -5,7 +5,6 @@ use kollide_math::{Pose, Scalar, Vector};
 use kollide_narrowphase::{CastHit, QuerySettings, intersection_test, shape_cast};
 use kollide_shapes::{Aabb, BoundingVolume};
 
-use super::index::body_aabb;
 use super::{QueryError, QueryFilter};
 use crate::{BodyHandle, Dim, SolverDim, World};
 
@@ -103,7 +102,8 @@ where
         filter.check(self)?;
         self.query_tree().query_aabb(aabb, |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
-            if filter.accepts(handle, body) && body_aabb(body).intersects(aabb) {
+            let tight = self.body_tree.aabb(slot);
+            if filter.accepts(handle, body) && tight.is_some_and(|t| t.intersects(aabb)) {
                 return f(handle);
             }
             true
