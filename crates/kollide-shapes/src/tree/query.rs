@@ -38,7 +38,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                     break;
                 }
             } else {
-                stack.extend_from_slice(&node.children);
+                stack.push(node.children[0]);
+                stack.push(node.children[1]);
             }
         }
         visited
@@ -94,8 +95,14 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             let ta = ray.entry(&self.nodes[a as usize].aabb, max_t);
             let tb = ray.entry(&self.nodes[b as usize].aabb, max_t);
             match (ta, tb) {
-                (Some(ta), Some(tb)) if ta <= tb => stack.extend([(b, tb), (a, ta)]),
-                (Some(ta), Some(tb)) => stack.extend([(a, ta), (b, tb)]),
+                (Some(ta), Some(tb)) if ta <= tb => {
+                    stack.push((b, tb));
+                    stack.push((a, ta));
+                }
+                (Some(ta), Some(tb)) => {
+                    stack.push((a, ta));
+                    stack.push((b, tb));
+                }
                 (Some(ta), None) => stack.push((a, ta)),
                 (None, Some(tb)) => stack.push((b, tb)),
                 (None, None) => {}
@@ -139,11 +146,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             let [a, b] = node.children;
             let da = distance_squared(&self.nodes[a as usize].aabb, p);
             let db = distance_squared(&self.nodes[b as usize].aabb, p);
-            if da <= db {
-                stack.extend([(b, db), (a, da)]);
-            } else {
-                stack.extend([(a, da), (b, db)]);
-            }
+            let (near, far) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
+            stack.push(far);
+            stack.push(near);
         }
         visited
     }
@@ -160,11 +165,12 @@ fn distance_squared<N: Scalar, const D: usize>(aabb: &Aabb<N, D>, p: &Point<N, D
 }
 
 /// A ray prepared for slab tests: the reciprocal of each direction component (clamped to the
-/// largest finite value when the component is too small to invert).
+/// largest finite value when the component is too small to invert), and which components are
+/// zero (an axis along which the ray does not move is a slab the origin must lie in).
 struct Slabs<N: Scalar, const D: usize> {
     origin: Point<N, D>,
-    dir: Vector<N, D>,
     inv: Vector<N, D>,
+    parallel: [bool; D],
 }
 
 impl<N: Scalar, const D: usize> Slabs<N, D> {
@@ -173,23 +179,23 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
             let i = N::one() / d;
             if i.is_finite_value() {
                 i
-            } else if d < N::zero() {
+            } else if i < N::zero() {
                 -N::MAX
             } else {
                 N::MAX
             }
         });
-        Self { origin: *origin, dir: *dir, inv }
+        Self { origin: *origin, inv, parallel: core::array::from_fn(|k| dir[k] == N::zero()) }
     }
 
     /// The `t` at which the ray enters the box (0 when it starts inside), if it does so at
     /// some `t` in `[0, max_t]`.
-    #[inline]
+    #[inline(always)]
     fn entry(&self, aabb: &Aabb<N, D>, max_t: N) -> Option<N> {
         let (mut lo, mut hi) = (N::zero(), max_t);
         for k in 0..D {
             let o = self.origin[k];
-            if self.dir[k] == N::zero() {
+            if self.parallel[k] {
                 if o < aabb.mins[k] || o > aabb.maxs[k] {
                     return None;
                 }
@@ -204,11 +210,8 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
             if far < hi {
                 hi = far;
             }
-            if lo > hi {
-                return None;
-            }
         }
-        Some(lo)
+        (lo <= hi).then_some(lo)
     }
 }
 
