@@ -22,6 +22,9 @@
 //! properties), and
 //! the [`MinkowskiDifference`] of two support maps with witness points.
 //!
+//! [`tree`] is a bounding-volume tree of [`Aabb`]s (dynamic, with fat boxes, for the world's
+//! queries; or built once from a slice, for meshes).
+//!
 //! [`draw`] draws every shape through `kollide-draw`'s backend-independent `DebugDraw` ([`Draw2`],
 //! [`Draw3`]).
 //!
@@ -57,6 +60,7 @@ mod rounded;
 mod segment;
 mod shape;
 mod support;
+pub mod tree;
 mod triangle;
 pub mod validate;
 

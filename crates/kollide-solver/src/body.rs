@@ -11,7 +11,7 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::SupportMap;
 
-use crate::{Dim, SolverDim, WorldError, WorldLimits};
+use crate::{CollisionGroups, Dim, SolverDim, WorldError, WorldLimits};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,6 +62,10 @@ where
     /// Multiplies the world's gravity for this body; at most
     /// [`WorldLimits::max_gravity_scale`] in magnitude.
     pub gravity_scale: N,
+    /// The groups the body belongs to and interacts with: two bodies get contacts only when
+    /// their groups interact ([`CollisionGroups::interacts`]), and a query sees the body only
+    /// when the query's groups interact with them. Default: every group.
+    pub collision_groups: CollisionGroups,
 }
 
 impl<N: Scalar, const D: usize> BodyDesc<N, D>
@@ -81,6 +85,7 @@ where
             linear_damping: N::zero(),
             angular_damping: N::zero(),
             gravity_scale: N::one(),
+            collision_groups: CollisionGroups::ALL,
         }
     }
 
@@ -139,6 +144,12 @@ where
     pub fn damping(mut self, linear: N, angular: N) -> Self {
         self.linear_damping = linear;
         self.angular_damping = angular;
+        self
+    }
+
+    /// Sets the collision groups (every pair of masks is valid).
+    pub fn collision_groups(mut self, groups: CollisionGroups) -> Self {
+        self.collision_groups = groups;
         self
     }
 
@@ -236,6 +247,11 @@ where
     /// Angular velocity.
     pub fn angular_velocity(&self) -> <Dim<D> as SolverDim<N, D>>::Angular {
         self.desc.angular_velocity
+    }
+
+    /// The collision groups.
+    pub fn collision_groups(&self) -> CollisionGroups {
+        self.desc.collision_groups
     }
 
     /// Mass (zero for static and kinematic bodies).

@@ -22,6 +22,10 @@
 //! assert!((y - 0.5).abs() < 0.01); // resting on the ground
 //! ```
 //!
+//! **Scene queries** (`src/query/`): ray casts, shape casts, overlap tests and point
+//! projection on a [`World`], through a bounding-volume tree of the bodies, with a
+//! [`QueryFilter`] ([`CollisionGroups`], an excluded body, a predicate).
+//!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
 //!
@@ -39,10 +43,12 @@ mod contact_solver;
 mod dim;
 mod draw;
 mod error;
+mod groups;
 mod handle;
 mod lane;
 mod lane_dim;
 mod limits;
+mod query;
 mod settings;
 #[cfg(test)]
 mod simd_tests;
@@ -55,10 +61,12 @@ pub use contact_pair::{ContactImpulse, ContactPair};
 pub use dim::{AngularOps, BodyMass, Dim, SolverDim};
 pub use draw::WorldStyle;
 pub use error::WorldError;
+pub use groups::CollisionGroups;
 pub use handle::BodyHandle;
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;
 pub use limits::WorldLimits;
+pub use query::{BodyPredicate, PointProjection, QueryError, QueryFilter, RayHit, ShapeHit};
 pub use settings::StepSettings;
 pub use step::WARM_START_MATCH_FRACTION;
 pub use world::{StepReport, World, World2, World3};

@@ -10,6 +10,7 @@ use kollide_math::{Scalar, Vector};
 
 use crate::body::check_velocities;
 use crate::contact_solver::Softness;
+use crate::query::index::{BodyTree, body_aabb};
 use crate::step::{
     BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput, SolveStage,
     SolverBodies, write_back,
@@ -66,7 +67,7 @@ where
     gravity: Vector<N, D>,
     /// Settings of [`World::step`], validated.
     settings: StepSettings<N>,
-    slots: Vec<Slot<N, D>>,
+    pub(crate) slots: Vec<Slot<N, D>>,
     free: Vec<u32>,
     /// Threads a step may use (at least 1).
     threads: usize,
@@ -77,6 +78,8 @@ where
     contacts: ContactStage<N, D>,
     colouring: Colouring<N>,
     pub(crate) solver: SolveStage<N, D>,
+    /// The bodies' AABBs in a tree, for the queries (`query/`).
+    pub(crate) body_tree: BodyTree<N, D>,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -108,6 +111,7 @@ where
             contacts: ContactStage::new(),
             colouring: Colouring::new(),
             solver: SolveStage::new(),
+            body_tree: BodyTree::new(),
         })
     }
 
@@ -144,13 +148,14 @@ where
     /// is left unchanged. A rotation a few ulps off unit length is accepted and renormalised.
     pub fn add(&mut self, desc: BodyDesc<N, D>) -> Result<BodyHandle, WorldError> {
         let body = Body::new(desc)?;
-        let index = match self.free.pop() {
-            Some(i) => i,
-            None => {
-                self.slots.push(Slot { generation: 0, body: None });
-                (self.slots.len() - 1) as u32
-            }
-        };
+        let index = self.free.last().copied().unwrap_or(self.slots.len() as u32);
+        // A body inside the envelope has a finite box, which the tree accepts.
+        self.body_tree
+            .insert(index, &body_aabb(&body))
+            .map_err(|_| WorldError::NonFinite("bounding box"))?;
+        if self.free.pop().is_none() {
+            self.slots.push(Slot { generation: 0, body: None });
+        }
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.broadphase.bodies_changed();
@@ -164,6 +169,7 @@ where
         let body = slot.body.take().ok_or(WorldError::StaleHandle)?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
+        self.body_tree.remove(h.index);
         self.broadphase.bodies_changed();
         self.contacts.remove_body(h.index);
         Ok(body)
@@ -282,6 +288,7 @@ where
             linear_slop: settings.linear_slop,
         });
         write_back(slots, solver_bodies);
+        self.body_tree.update(&self.slots);
         Ok(report)
     }
 }

@@ -85,4 +85,7 @@ pub mod guide {
     /// Chapter 10: troubleshooting.
     #[doc = include_str!("../../../docs/guide/10-troubleshooting.md")]
     pub struct Guide10;
+    /// Chapter 11: scene queries.
+    #[doc = include_str!("../../../docs/guide/11-queries.md")]
+    pub struct Guide11;
 }

@@ -150,7 +150,10 @@ where
         self.previous.clear();
         let mut cursor = 0;
         for &(i, j) in found {
-            if slots[i as usize].body.is_none() || slots[j as usize].body.is_none() {
+            let (Some(bi), Some(bj)) = (&slots[i as usize].body, &slots[j as usize].body) else {
+                continue;
+            };
+            if !bi.desc.collision_groups.interacts(&bj.desc.collision_groups) {
                 continue;
             }
             let (a, b) = (handle(i), handle(j));

@@ -1,0 +1,77 @@
+//! Proxies: the dynamic use of the tree. A proxy is a leaf with a fat box; it moves in the tree
+//! only when its object's tight box leaves the fat one.
+
+use kollide_math::Scalar;
+
+use super::TreeError;
+use super::node::{ProxyId, Tree, contains, is_valid_aabb};
+use crate::Aabb;
+
+impl<N: Scalar, const D: usize> Tree<N, D> {
+    /// Inserts a leaf holding `tight` grown by `margin` (its fat box) and `data`, and returns
+    /// its id. A box that is not finite or not ordered, or a margin that is negative or not
+    /// finite, is refused and changes nothing.
+    pub fn create_proxy(
+        &mut self,
+        tight: &Aabb<N, D>,
+        margin: N,
+        data: u32,
+    ) -> Result<ProxyId, TreeError> {
+        let fat = fattened(tight, margin)?;
+        let leaf = self.allocate(fat, data);
+        self.insert_leaf(leaf);
+        Ok(ProxyId(leaf))
+    }
+
+    /// Tells the tree that the proxy's object now has the box `tight`. When `tight` still lies
+    /// inside the proxy's fat box nothing changes and the result is `false`; otherwise the leaf
+    /// gets the fat box `tight` grown by `margin`, is inserted again where it now belongs (its
+    /// id stays the same), and the result is `true`.
+    pub fn move_proxy(
+        &mut self,
+        id: ProxyId,
+        tight: &Aabb<N, D>,
+        margin: N,
+    ) -> Result<bool, TreeError> {
+        let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
+        // The common case first: a NaN box is never contained, so it is refused below.
+        if contains(&leaf.aabb, tight) {
+            return Ok(false);
+        }
+        let fat = fattened(tight, margin)?;
+        self.remove_leaf(id.0);
+        self.nodes[id.0 as usize].aabb = fat;
+        self.insert_leaf(id.0);
+        Ok(true)
+    }
+
+    /// Removes a proxy and returns its data.
+    pub fn remove_proxy(&mut self, id: ProxyId) -> Result<u32, TreeError> {
+        let data = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?.data;
+        self.remove_leaf(id.0);
+        self.release(id.0);
+        Ok(data)
+    }
+
+    /// The fat box of a proxy, `None` for an unknown id.
+    pub fn fat_aabb(&self, id: ProxyId) -> Option<&Aabb<N, D>> {
+        self.leaf(id).map(|n| &n.aabb)
+    }
+
+    /// The data of a proxy, `None` for an unknown id.
+    pub fn data(&self, id: ProxyId) -> Option<u32> {
+        self.leaf(id).map(|n| n.data)
+    }
+}
+
+/// `tight` grown by `margin`, both checked.
+fn fattened<N: Scalar, const D: usize>(
+    tight: &Aabb<N, D>,
+    margin: N,
+) -> Result<Aabb<N, D>, TreeError> {
+    if !(is_valid_aabb(tight) && margin.is_finite_value() && margin >= N::zero()) {
+        return Err(TreeError::BadAabb);
+    }
+    let fat = tight.loosened(margin);
+    if is_valid_aabb(&fat) { Ok(fat) } else { Err(TreeError::BadAabb) }
+}
