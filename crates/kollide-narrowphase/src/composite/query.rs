@@ -1,0 +1,370 @@
+//! Contact, distance, intersection, ray cast and shape cast of a convex shape against a
+//! composite (see the module docs of `composite`).
+
+use core::ops::ControlFlow;
+
+use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
+use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, SupportMap};
+
+use super::piece::PieceRay;
+use crate::dim::{from_slice, to3};
+use crate::{
+    CastHit, Intersection, QuerySettings, Ray, ShapeContact, Status, contact, intersection_test,
+    shape_cast,
+};
+
+/// A feature counts as lying on a triangle's edge when the barycentric weight of the opposite
+/// corner is at most this (a thousandth of the triangle's size).
+pub(crate) const ON_EDGE: f64 = 1e-3;
+
+/// Triangle normals within this cosine of a contact normal make a face contact.
+pub(crate) const FACE_COS: f64 = 1.0 - 1e-6;
+
+/// The world pose of a piece: the composite's pose, composed with the piece's own when it has
+/// one.
+#[inline]
+pub(crate) fn piece_pose<N: Scalar, const D: usize, P: Pose<N, D>>(
+    pos_a: &P,
+    own: Option<&P>,
+) -> P {
+    match own {
+        Some(p) => pos_a.compose(p),
+        None => *pos_a,
+    }
+}
+
+/// The barycentric weights of `p` (projected on the triangle's plane) in `t` (Ericson, *Real-Time
+/// Collision Detection*, 3.4).
+pub(crate) fn barycentric<N: Scalar>(p: &Vec3<N>, t: &[Vec3<N>; 3]) -> [N; 3] {
+    let (v0, v1, v2) = (t[1] - t[0], t[2] - t[0], p - t[0]);
+    let (d00, d01, d11) = (v0.dot(&v0), v0.dot(&v1), v1.dot(&v1));
+    let (d20, d21) = (v2.dot(&v0), v2.dot(&v1));
+    let denom = d00 * d11 - d01 * d01;
+    let v = (d11 * d20 - d01 * d21) / denom;
+    let w = (d00 * d21 - d01 * d20) / denom;
+    [N::one() - v - w, v, w]
+}
+
+/// Whether the feature of a triangle at the barycentric weights `w` is active: `None` for a
+/// point inside the face (no edge, no vertex), otherwise whether one of the edges it lies on is
+/// active (edge `k` runs from corner `k` to `k + 1`, so it is opposite corner `k + 2`).
+pub(crate) fn feature_is_active<N: Scalar>(w: &[N; 3], active: u8) -> Option<bool> {
+    let mut on_any = false;
+    let mut any_active = false;
+    for k in 0..3 {
+        if w[(k + 2) % 3] <= N::lit(ON_EDGE) {
+            on_any = true;
+            any_active |= active & (1 << k) != 0;
+        }
+    }
+    on_any.then_some(any_active)
+}
+
+/// The internal-edge rule for one contact on a triangle piece with corners `tri` (world): the
+/// contact unchanged when it comes from the face or an active feature, otherwise rebuilt along
+/// the face normal from B's deepest point, or `None` when that point lies beyond the triangle
+/// (the neighbour carries the contact) or farther than `margin`.
+fn surface_contact<N, const D: usize, P, B>(
+    tri: &[Point<N, D>; 3],
+    active: u8,
+    c: ShapeContact<N, D>,
+    pos_b: &P,
+    b: &B,
+    margin: N,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    B: SupportMap<N, D> + ?Sized,
+{
+    if D != 3 {
+        return Some(c);
+    }
+    let t = [to3(&tri[0].coords), to3(&tri[1].coords), to3(&tri[2].coords)];
+    let nf = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
+    let n = to3(&c.normal);
+    let nf = if n.dot(&nf) < N::zero() { -nf } else { nf };
+    if n.dot(&nf) >= N::lit(FACE_COS) {
+        return Some(c);
+    }
+    match feature_is_active(&barycentric(&to3(&c.point_a.coords), &t), active) {
+        None | Some(true) => return Some(c),
+        Some(false) => {}
+    }
+    let nf_d: Vector<N, D> = from_slice(nf.as_slice());
+    let deepest = b.support_point(pos_b, &-nf_d);
+    let sep = nf.dot(&(to3(&deepest.coords) - t[0]));
+    if sep > margin {
+        return None;
+    }
+    let on_plane = to3(&deepest.coords) - nf * sep;
+    let slack = N::lit(-ON_EDGE);
+    if barycentric(&on_plane, &t).iter().any(|w| *w < slack) {
+        return None;
+    }
+    Some(ShapeContact {
+        point_a: Point::from(from_slice::<N, D>(on_plane.as_slice())),
+        point_b: deepest,
+        normal: nf_d,
+        separation: sep,
+        status: c.status,
+    })
+}
+
+/// The signed contact of a composite A (at `pos_a`) and a convex shape B, if their separation is
+/// at most `margin`: the deepest of the pieces' contacts, after the internal-edge rule. The normal
+/// points from the composite to B.
+///
+/// ```
+/// use kollide_math::{Iso3, Vec3};
+/// use kollide_shapes::{Ball, HeightField};
+/// use kollide_narrowphase::{composite::composite_contact, QuerySettings};
+/// let field = HeightField::new(5, 5, vec![0.0f64; 25], Vec3::new(4.0, 1.0, 4.0)).unwrap();
+/// let ball = Ball::new(0.5).unwrap();
+/// let c = composite_contact(&Iso3::identity(), &field, &Iso3::translation(0.3, 0.45, 0.2), &ball,
+///                           0.0, &QuerySettings::default()).unwrap();
+/// assert!((c.separation + 0.05).abs() < 1e-9 && (c.normal - Vec3::y()).norm() < 1e-9);
+/// ```
+pub fn composite_contact<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    pos_b: &C::Pose,
+    b: &B,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+    B: BoundingVolume<N, D> + ?Sized,
+{
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let query = b.aabb(&pos_ab).loosened(margin.max_of(N::zero()).min_of(N::MAX_SIZE));
+    best_contact(pos_a, a, &query, pos_b, b, margin, settings)
+}
+
+/// The deepest contact over the pieces overlapping `query` (in A's frame).
+fn best_contact<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    query: &Aabb<N, D>,
+    pos_b: &C::Pose,
+    b: &B,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let mut best: Option<ShapeContact<N, D>> = None;
+    let _ = a.visit_pieces_in(query, |i, own, piece| {
+        let pose = piece_pose(pos_a, own);
+        let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
+            return ControlFlow::Continue(());
+        };
+        let c = match (piece.surface_triangle(), a.active_edges(i)) {
+            (Some(tri), Some(active)) => {
+                let world = tri.map(|p| pose.transform_point(&p));
+                surface_contact(&world, active, c, pos_b, b, margin)
+            }
+            _ => Some(c),
+        };
+        if let Some(c) = c
+            && best.is_none_or(|x| c.separation < x.separation)
+        {
+            best = Some(c);
+        }
+        ControlFlow::Continue(())
+    });
+    best
+}
+
+/// The closest points of a composite A and a convex shape B (negative separation when they
+/// overlap): the closest over all pieces, found by searching a box around B grown until it
+/// holds a piece closer than its growth (pieces outside it are farther). `None` only for a
+/// composite without pieces.
+pub fn composite_closest_points<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    pos_b: &C::Pose,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+    B: BoundingVolume<N, D> + ?Sized,
+{
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let base = b.aabb(&pos_ab);
+    let whole = a.local_aabb();
+    let mut grow = base.half_extents().norm().max_of(N::MIN_SIZE);
+    loop {
+        let query = base.loosened(grow);
+        let covers =
+            (0..D).all(|k| query.mins[k] <= whole.mins[k] && query.maxs[k] >= whole.maxs[k]);
+        let margin = if covers { N::MAX } else { grow };
+        if let Some(c) = best_contact(pos_a, a, &query, pos_b, b, margin, settings)
+            && (covers || c.separation <= grow)
+        {
+            return Some(c);
+        }
+        if covers {
+            return None;
+        }
+        grow *= N::lit(4.0);
+    }
+}
+
+/// The distance between a composite and a convex shape (zero when they overlap), with the
+/// status of the query that found it.
+pub fn composite_distance<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    pos_b: &C::Pose,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> (N, Status)
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+    B: BoundingVolume<N, D> + ?Sized,
+{
+    match composite_closest_points(pos_a, a, pos_b, b, settings) {
+        Some(c) => (c.separation.max_of(N::zero()), c.status),
+        None => (N::MAX, Status::Degenerate),
+    }
+}
+
+/// `true` when a piece of the composite overlaps or touches the convex shape.
+pub fn composite_intersection_test<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    pos_b: &C::Pose,
+    b: &B,
+    settings: &QuerySettings<N>,
+) -> Intersection
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    B: BoundingVolume<N, D> + ?Sized,
+{
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let query = b.aabb(&pos_ab);
+    let mut status = Status::Converged;
+    let flow = a.visit_pieces_in(&query, |_, own, piece| {
+        let pose = piece_pose(pos_a, own);
+        let hit = intersection_test(&pose, piece, pos_b, b, None, settings);
+        status = status.worst(hit.status);
+        if hit.intersecting { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    Intersection { intersecting: flow.is_break(), status }
+}
+
+/// The first hit of a ray (world space) on a composite at `pos_a`, with `t ≤ max_t`. Pieces are
+/// visited in the order the ray crosses them (a grid walk on a heightfield); the cast stops at
+/// the first group of pieces holding a hit. The normal is the surface's, facing the ray.
+///
+/// ```
+/// use kollide_math::{Iso3, Point3, Vec3};
+/// use kollide_shapes::HeightField;
+/// use kollide_narrowphase::{composite::composite_ray_cast, QuerySettings, Ray};
+/// let field = HeightField::new(5, 5, vec![0.0f64; 25], Vec3::new(4.0, 1.0, 4.0)).unwrap();
+/// let ray = Ray { origin: Point3::new(0.3, 2.0, -0.7), dir: -Vec3::y() };
+/// let hit = composite_ray_cast(&Iso3::identity(), &field, &ray, 10.0, &QuerySettings::default());
+/// assert!((hit.unwrap().t - 2.0).abs() < 1e-12);
+/// ```
+pub fn composite_ray_cast<N, const D: usize, C>(
+    pos_a: &C::Pose,
+    a: &C,
+    ray: &Ray<N, D>,
+    max_t: N,
+    settings: &QuerySettings<N>,
+) -> Option<CastHit<N, D>>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+{
+    let origin = pos_a.inverse_transform_point(&ray.origin);
+    let dir = pos_a.inverse_transform_vector(&ray.dir);
+    let mut best: Option<(N, Vector<N, D>, Status)> = None;
+    let mut group_exit = N::MAX;
+    let _ = a.visit_pieces_along_ray(&origin, &dir, max_t, |_, own, piece, t_exit| {
+        // A new group of pieces: stop if the best hit comes before the last group's exit.
+        if t_exit != group_exit {
+            if best.is_some_and(|b| b.0 <= group_exit) {
+                return ControlFlow::Break(());
+            }
+            group_exit = t_exit;
+        }
+        let limit = best.map_or(max_t, |b| b.0);
+        let hit = match own {
+            None => piece.local_ray_hit(&origin, &dir, limit, settings),
+            Some(p) => piece
+                .local_ray_hit(
+                    &p.inverse_transform_point(&origin),
+                    &p.inverse_transform_vector(&dir),
+                    limit,
+                    settings,
+                )
+                .map(|(t, n, s)| (t, p.transform_vector(&n), s)),
+        };
+        if let Some(h) = hit
+            && best.is_none_or(|b| h.0 < b.0)
+        {
+            best = Some(h);
+        }
+        ControlFlow::Continue(())
+    });
+    best.map(|(t, n, status)| {
+        let p = ray.origin + ray.dir * t;
+        CastHit { t, normal: pos_a.transform_vector(&n), point_a: p, point_b: p, status }
+    })
+}
+
+/// The time of impact of a convex shape B moving with velocity `vel_b` against a fixed composite
+/// A, with `t ≤ max_toi`: the earliest of the pieces' times of impact over the pieces in B's
+/// swept box. The normal points from the composite to B.
+pub fn composite_shape_cast<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    pos_b: &C::Pose,
+    vel_b: &Vector<N, D>,
+    b: &B,
+    max_toi: N,
+    settings: &QuerySettings<N>,
+) -> Option<CastHit<N, D>>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    B: BoundingVolume<N, D> + ?Sized,
+{
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let start = b.aabb(&pos_ab);
+    let travel = pos_a.inverse_transform_vector(vel_b) * max_toi;
+    let swept = if travel.iter().all(|x| x.is_finite_value()) {
+        start.merged(&Aabb::new(start.mins + travel, start.maxs + travel))
+    } else {
+        start.merged(&a.local_aabb())
+    };
+    let zero = Vector::<N, D>::zeros();
+    let mut best: Option<CastHit<N, D>> = None;
+    let _ = a.visit_pieces_in(&swept, |_, own, piece| {
+        let pose = piece_pose(pos_a, own);
+        let limit = best.map_or(max_toi, |h| h.t);
+        if let Some(h) = shape_cast(&pose, &zero, piece, pos_b, vel_b, b, limit, settings)
+            && best.is_none_or(|x| h.t < x.t)
+        {
+            best = Some(h);
+        }
+        ControlFlow::Continue(())
+    });
+    best
+}
