@@ -162,8 +162,8 @@ fn incident_feature<N: Scalar>(
 /// The internal-edge rule for a manifold `m` (world) of a triangle piece `tri` (corners in the
 /// composite's frame, composite at `pos_a`) and B: `m` unchanged when it comes from the face or
 /// an active edge or vertex; otherwise B's feature facing the triangle clipped against the
-/// triangle's prism along the face normal (empty when nothing of it lies over the triangle:
-/// the neighbour carries that contact).
+/// triangle's prism along the face normal, or `m` again when nothing of it lies over the
+/// triangle.
 fn surface_manifold<N: Scalar, U: Copy + Default>(
     tri: &[Point3<N>; 3],
     active: u8,
@@ -222,7 +222,8 @@ fn surface_manifold<N: Scalar, U: Copy + Default>(
     let mut cands = Candidates::new();
     clip_reference_face(&reference, &incident, &nf, margin, duplicate_distance(size), &mut cands);
     if cands.list.is_empty() {
-        return Manifold::new();
+        // Nothing of B lies over the triangle: keep the piece's own contact (see the module docs).
+        return m;
     }
     to_world(cands.into_manifold(nf), pos_a)
 }

@@ -23,10 +23,12 @@
 //! composite marks inactive ([`CompositeShape::active_edges`]; see the heightfield's module docs
 //! for the rule, after Jolt's active edges and Box2D's ghost vertices), the contact is rebuilt
 //! along the triangle's face normal: B's feature facing the triangle is clipped against the
-//! triangle's prism ([`crate::manifold::clip_reference_face`]), and a piece whose clipped
-//! feature lies entirely beyond its edges contributes nothing, since the neighbour across the
-//! edge carries that contact with its own face normal. A single contact is rebuilt the same way
-//! from B's deepest point along the face normal. So a box sliding over a flat tessellated floor
+//! triangle's prism ([`crate::manifold::clip_reference_face`]); a single contact is rebuilt the
+//! same way from B's deepest point along the face normal. When nothing of B lies over the
+//! triangle, the piece keeps its own contact: on a flat or concave edge the neighbour's face
+//! contact is deeper and wins (the merged normal is the deepest contact's), and on a gently
+//! bent convex edge the edge's normal tilts by less than the bend. So a box sliding over a flat
+//! tessellated floor
 //! only ever sees the floor's normal.
 //!
 //! **Feature ids.** A piece's own feature ids (a triangle's `Face(0)`, `Edge(k)`, `Vertex(k)`,

@@ -62,8 +62,8 @@ pub(crate) fn feature_is_active<N: Scalar>(w: &[N; 3], active: u8) -> Option<boo
 
 /// The internal-edge rule for one contact on a triangle piece with corners `tri` (world): the
 /// contact unchanged when it comes from the face or an active feature, otherwise rebuilt along
-/// the face normal from B's deepest point, or `None` when that point lies beyond the triangle
-/// (the neighbour carries the contact) or farther than `margin`.
+/// the face normal from B's deepest point when that point lies over the triangle (`None` when it
+/// is then farther than `margin`).
 fn surface_contact<N, const D: usize, P, B>(
     tri: &[Point<N, D>; 3],
     active: u8,
@@ -100,7 +100,9 @@ where
     let on_plane = to3(&deepest.coords) - nf * sep;
     let slack = N::lit(-ON_EDGE);
     if barycentric(&on_plane, &t).iter().any(|w| *w < slack) {
-        return None;
+        // B's deepest point lies beyond the triangle: on a flat edge the neighbour's face gives
+        // a deeper contact, on a gentle ridge this one tilts by less than the bend.
+        return Some(c);
     }
     Some(ShapeContact {
         point_a: Point::from(from_slice::<N, D>(on_plane.as_slice())),
