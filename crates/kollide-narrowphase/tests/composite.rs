@@ -462,3 +462,162 @@ fn far_from_the_origin() {
         }
     }
 }
+
+use kollide_math::{Iso2, Vec2};
+use kollide_narrowphase::composite::{composite_manifold2, compound_manifold2, compound_manifold3};
+use kollide_narrowphase::manifold2;
+use kollide_shapes::{Compound2, Compound3, Shape2};
+
+fn random_compound3(rng: &mut ChaCha8Rng) -> Compound3<f64> {
+    let n = rng.random_range(1..5);
+    Compound3::new(
+        (0..n)
+            .map(|_| (random_pose::<f64>(rng, (1.5, 1.5), (-0.7, 0.7)), random_shape::<f64>(rng)))
+            .collect(),
+    )
+    .unwrap()
+}
+
+/// Compound against a convex shape: contact, closest points, boolean, ray and shape cast equal
+/// brute force over the children.
+#[test]
+fn compound_queries_match_brute_force() {
+    let mut rng = rng(91);
+    let s = QuerySettings::<f64>::default();
+    let (mut touching, mut apart) = (0, 0);
+    for case in 0..800 {
+        let c = random_compound3(&mut rng);
+        let pos_a = random_pose::<f64>(&mut rng, (1.0, 1.0), (-1.0, 1.0));
+        let b = random_shape::<f64>(&mut rng);
+        let pos_b = pos_a * random_pose::<f64>(&mut rng, (2.0, 2.0), (-1.0, 1.0));
+        let world = |i: usize| pos_a * c.children()[i].0;
+        let brute = (0..c.children().len())
+            .map(|i| {
+                let (_, child) = &c.children()[i];
+                kollide_narrowphase::closest_points(&world(i), child, &pos_b, &b, &s).separation
+            })
+            .fold(f64::MAX, f64::min);
+        let ours = composite_closest_points(&pos_a, &c, &pos_b, &b, &s).unwrap();
+        assert!(
+            (ours.separation - brute).abs() <= 1e-8,
+            "case {case}: {} vs {brute}",
+            ours.separation
+        );
+        check_identity(&ours, 1e-8, &format!("case {case}"));
+        let hit = composite_intersection_test(&pos_a, &c, &pos_b, &b, &s).intersecting;
+        if brute.abs() > 1e-6 {
+            assert_eq!(hit, brute < 0.0, "case {case}");
+        }
+        if brute < 0.0 {
+            touching += 1
+        } else {
+            apart += 1
+        }
+        let m: Manifold<f64, 3> = composite_manifold3(&pos_a, &c, &pos_b, &b, 0.0);
+        assert_eq!(m.is_empty(), brute > 1e-9, "case {case}: {m:?} / {brute}");
+        // Ray from B's centre towards the compound's first child.
+        let ray = Ray {
+            origin: Point3::from(pos_b.translation.vector),
+            dir: world(0).translation.vector - pos_b.translation.vector,
+        };
+        let brute_t = (0..c.children().len())
+            .filter_map(|i| ray_cast(&world(i), &c.children()[i].1, &ray, 2.0, &s).map(|h| h.t))
+            .reduce(f64::min);
+        let ours_t = composite_ray_cast(&pos_a, &c, &ray, 2.0, &s).map(|h| h.t);
+        match (brute_t, ours_t) {
+            (Some(x), Some(y)) => assert!((x - y).abs() <= 1e-8, "case {case}"),
+            (x, y) => assert_eq!(x.is_some(), y.is_some(), "case {case}"),
+        }
+    }
+    assert!(touching > 100 && apart > 100, "{touching} / {apart}");
+}
+
+/// Compound against compound: the manifold's depth equals brute force over all child pairs, and
+/// swapping the two gives the flipped manifold's depth (contact(A, B) = flip(contact(B, A))).
+#[test]
+fn compound_pairs_and_flip() {
+    let mut rng = rng(92);
+    let s = QuerySettings::<f64>::default();
+    let mut compared = 0;
+    for case in 0..2000 {
+        let a = random_compound3(&mut rng);
+        let b = random_compound3(&mut rng);
+        let pos_a = random_pose::<f64>(&mut rng, (1.0, 1.0), (-1.0, 1.0));
+        let pos_b = pos_a * random_pose::<f64>(&mut rng, (4.0, 4.0), (-2.0, 2.0));
+        let mut brute = f64::MAX;
+        for (pa, ca) in a.children() {
+            for (pb, cb) in b.children() {
+                let k =
+                    kollide_narrowphase::closest_points(&(pos_a * pa), ca, &(pos_b * pb), cb, &s);
+                brute = brute.min(k.separation);
+            }
+        }
+        let ab: Manifold<f64, 3> = compound_manifold3(&pos_a, &a, &pos_b, &b, 0.05);
+        let ba: Manifold<f64, 3> = compound_manifold3(&pos_b, &b, &pos_a, &a, 0.05);
+        assert_eq!(ab.is_empty(), brute > 0.05 + 1e-9, "case {case}");
+        assert_eq!(ab.is_empty(), ba.is_empty(), "case {case}");
+        if ab.is_empty() || brute < -0.05 {
+            continue;
+        }
+        let (da, db) = (ab.min_separation().unwrap(), ba.min_separation().unwrap());
+        assert!((da - brute).abs() <= 2e-3, "case {case}: {da} vs brute {brute}");
+        assert!((da - db).abs() <= 2e-3, "case {case}: {da} vs flipped {db}");
+        compared += 1;
+    }
+    assert!(compared > 30, "{compared}");
+}
+
+/// 2D: a compound of boxes and discs against a box and against another compound; depth and
+/// contact count against brute force over the children, flip symmetry of the depth.
+#[test]
+fn compounds_in_2d() {
+    let mut rng = rng(93);
+    let mut compared = 0;
+    let shape = |rng: &mut ChaCha8Rng| -> Shape2<f64> {
+        if rng.random_bool(0.5) {
+            Ball::new(rng.random_range(0.2..0.6)).unwrap().into()
+        } else {
+            Cuboid::new(Vec2::new(rng.random_range(0.2..0.6), rng.random_range(0.2..0.6)))
+                .unwrap()
+                .into()
+        }
+    };
+    let pose = |rng: &mut ChaCha8Rng, r: f64| {
+        Iso2::new(
+            Vec2::new(rng.random_range(-r..r), rng.random_range(-r..r)),
+            rng.random_range(-3.0..3.0),
+        )
+    };
+    for case in 0..800 {
+        let n = rng.random_range(1..4);
+        let a = Compound2::new((0..n).map(|_| (pose(&mut rng, 1.0), shape(&mut rng))).collect())
+            .unwrap();
+        let b = shape(&mut rng);
+        let (pos_a, pos_b) = (pose(&mut rng, 0.5), pose(&mut rng, 2.0));
+        let m: Manifold<f64, 2> = composite_manifold2(&pos_a, &a, &pos_b, &b, 0.0);
+        let brute = a
+            .children()
+            .iter()
+            .filter_map(|(p, c)| {
+                let k: Manifold<f64, 2> = manifold2(&(pos_a * p), c, &pos_b, &b, 0.0);
+                k.min_separation()
+            })
+            .reduce(f64::min);
+        match brute {
+            None => assert!(m.is_empty(), "case {case}"),
+            Some(d) => {
+                assert!(!m.is_empty() && m.len() <= 2, "case {case}");
+                assert!((m.min_separation().unwrap() - d).abs() <= 1e-9, "case {case}");
+                compared += 1;
+            }
+        }
+        let bc = Compound2::new(vec![(Iso2::identity(), b.clone())]).unwrap();
+        let ab: Manifold<f64, 2> = compound_manifold2(&pos_a, &a, &pos_b, &bc, 0.0);
+        let ba: Manifold<f64, 2> = compound_manifold2(&pos_b, &bc, &pos_a, &a, 0.0);
+        assert_eq!(ab.is_empty(), m.is_empty(), "case {case}");
+        if let (Some(x), Some(y)) = (ab.min_separation(), ba.min_separation()) {
+            assert!((x - y).abs() <= 1e-6, "case {case}: {x} vs {y}");
+        }
+    }
+    assert!(compared > 100, "{compared}");
+}

@@ -44,7 +44,7 @@ pub enum CompoundError {
     NonUnitRotation {
         /// Index of the child.
         child: usize,
-        /// The largest deviation of a rotation column's squared length from 1.
+        /// `|‖q‖ − 1|` of the rotation (unit complex number or quaternion).
         error: f64,
     },
     /// A child's position is beyond `Scalar::MAX_COORDINATE`.
@@ -90,17 +90,38 @@ pub type Compound2<N> = Compound<N, 2, Iso2<N>, Shape2<N>>;
 /// A 3D compound of [`Shape3`]s.
 pub type Compound3<N> = Compound<N, 3, Iso3<N>, Shape3<N>>;
 
+/// The poses a compound accepts for its children: [`Iso2`] and [`Iso3`], whose rotation's norm
+/// can be checked.
+pub trait ChildPose<N: Scalar, const D: usize>: Pose<N, D> {
+    /// `|‖q‖ − 1|` of the rotation (unit complex number in 2D, quaternion in 3D), in `f64`.
+    fn rotation_norm_error(&self) -> f64;
+}
+
+impl<N: Scalar> ChildPose<N, 2> for Iso2<N> {
+    fn rotation_norm_error(&self) -> f64 {
+        let (re, im) = (self.rotation.re.to_f64(), self.rotation.im.to_f64());
+        ((re * re + im * im).sqrt() - 1.0).abs()
+    }
+}
+
+impl<N: Scalar> ChildPose<N, 3> for Iso3<N> {
+    fn rotation_norm_error(&self) -> f64 {
+        let q = self.rotation.coords.map(|x| x.to_f64());
+        (q.norm() - 1.0).abs()
+    }
+}
+
 impl<N, const D: usize, P, S> Compound<N, D, P, S>
 where
     N: Scalar,
-    P: Pose<N, D>,
+    P: ChildPose<N, D>,
     S: BoundingVolume<N, D>,
 {
     /// A compound of these children (each a pose in the compound's frame and a shape).
     ///
     /// Fails with [`CompoundError::Empty`] for no children, [`CompoundError::NonFinitePose`],
-    /// [`CompoundError::NonUnitRotation`] (a rotation whose columns' squared lengths differ
-    /// from 1 by more than `Tolerances::relative_length`) and [`CompoundError::OutOfEnvelope`]
+    /// [`CompoundError::NonUnitRotation`] (a unit complex number or quaternion whose norm
+    /// differs from 1 by more than `Tolerances::relative_length`) and [`CompoundError::OutOfEnvelope`]
     /// (a position beyond `Scalar::MAX_COORDINATE`), naming the first bad child.
     pub fn new(children: Vec<(P, S)>) -> Result<Self, CompoundError> {
         if children.is_empty() {
@@ -114,11 +135,7 @@ where
             if !pose.is_finite() {
                 return Err(CompoundError::NonFinitePose { child });
             }
-            let error = pose
-                .rotation_columns_f64()
-                .iter()
-                .map(|c| (c.norm_squared() - 1.0).abs())
-                .fold(0.0, f64::max);
+            let error = pose.rotation_norm_error();
             if error > tol {
                 return Err(CompoundError::NonUnitRotation { child, error });
             }

@@ -72,7 +72,7 @@ pub use aabb::{Aabb, BoundingVolume};
 pub use ball::{Ball, Circle};
 pub use capsule::Capsule;
 pub use composite::CompositeShape;
-pub use compound::{Compound, Compound2, Compound3, CompoundError};
+pub use compound::{ChildPose, Compound, Compound2, Compound3, CompoundError};
 pub use cone::Cone;
 pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, EdgeArcs, PolyhedronEdge};
