@@ -16,6 +16,10 @@
 //! `(p10, p11, p01)`, both with upward normals. Triangle `t` of cell `(i, j)` is piece
 //! `2 · (i · (cols − 1) + j) + t` of the [`CompositeShape`].
 //!
+//! **A surface, not a solid.** Like a mesh, a heightfield is the surface of its triangles: a shape
+//! overlapping a triangle is pushed out of it, and a shape entirely below the terrain is apart
+//! from it (as in parry). Keep bodies above the terrain with speculative contacts or casts.
+//!
 //! **Finding pieces without a tree.** The cells under a box are a rectangle of the grid,
 //! computed from the box's x and z ranges in O(1); a ray visits the cells it crosses in order
 //! with the grid walk of Amanatides and Woo ("A Fast Voxel Traversal Algorithm for Ray
