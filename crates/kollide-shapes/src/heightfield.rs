@@ -268,13 +268,7 @@ impl<N: Scalar> HeightField<N> {
         let piece = piece as usize;
         let cell = piece / 2;
         let (i, j) = (cell / (self.cols - 1), cell % (self.cols - 1));
-        let p10 = self.sample(i + 1, j);
-        let p01 = self.sample(i, j + 1);
-        if piece % 2 == 0 {
-            Triangle::new_unchecked(self.sample(i, j), p10, p01)
-        } else {
-            Triangle::new_unchecked(p10, self.sample(i + 1, j + 1), p01)
-        }
+        self.cell(i, j).0[piece % 2]
     }
 
     /// The piece across edge `k` of triangle `piece`, with the index of the shared edge in it,
@@ -341,13 +335,41 @@ impl<N: Scalar> HeightField<N> {
         (i.to_f64() as usize, j.to_f64() as usize)
     }
 
-    fn visit_cell<F>(&self, i: usize, j: usize, f: &mut F) -> ControlFlow<()>
+    /// The two triangles of cell `(i, j)` and the cell's height range.
+    #[inline]
+    fn cell(&self, i: usize, j: usize) -> ([Triangle<N, 3>; 2], N, N) {
+        let (x0, x1) = (self.x_at(j), self.x_at(j + 1));
+        let (z0, z1) = (self.z_at(i), self.z_at(i + 1));
+        let k = i * self.cols + j;
+        let (h00, h01) = (self.heights[k], self.heights[k + 1]);
+        let (h10, h11) = (self.heights[k + self.cols], self.heights[k + self.cols + 1]);
+        let p10 = Point3::new(x0, h10, z1);
+        let p01 = Point3::new(x1, h01, z0);
+        let tris = [
+            Triangle::new_unchecked(Point3::new(x0, h00, z0), p10, p01),
+            Triangle::new_unchecked(p10, Point3::new(x1, h11, z1), p01),
+        ];
+        (tris, h00.min_of(h01).min_of(h10).min_of(h11), h00.max_of(h01).max_of(h10).max_of(h11))
+    }
+
+    /// Visits the triangles of cell `(i, j)` whose height range meets `[lo, hi]`.
+    #[inline]
+    fn visit_cell<F>(&self, i: usize, j: usize, lo: N, hi: N, f: &mut F) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&kollide_math::Iso3<N>>, &Triangle<N, 3>) -> ControlFlow<()>,
     {
+        let (tris, cell_lo, cell_hi) = self.cell(i, j);
+        if cell_lo > hi || cell_hi < lo {
+            return ControlFlow::Continue(());
+        }
         let first = (2 * (i * (self.cols - 1) + j)) as u32;
-        f(first, None, &self.triangle(first))?;
-        f(first + 1, None, &self.triangle(first + 1))
+        for (k, t) in tris.iter().enumerate() {
+            let [a, b, c] = t.vertices();
+            if a.y.min_of(b.y).min_of(c.y) <= hi && a.y.max_of(b.y).max_of(c.y) >= lo {
+                f(first + k as u32, None, t)?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 }
 
@@ -379,7 +401,7 @@ impl<N: Scalar> CompositeShape<N, 3> for HeightField<N> {
         };
         for i in i0..=i1 {
             for j in j0..=j1 {
-                self.visit_cell(i, j, &mut f)?;
+                self.visit_cell(i, j, aabb.mins.y, aabb.maxs.y, &mut f)?;
             }
         }
         ControlFlow::Continue(())
@@ -417,11 +439,19 @@ impl<N: Scalar> CompositeShape<N, 3> for HeightField<N> {
         };
         let (sx, mut tx, dtx) = axis(dir.x, start.x, m.x, self.cell.0, j);
         let (sz, mut tz, dtz) = axis(dir.z, start.z, m.z, self.cell.1, i);
+        let mut enter = t0;
         loop {
             let exit = tx.min_of(tz).min_of(t1);
+            // The ray's height range over the cell: cells entirely above or below it are skipped.
+            let (ya, yb) = (origin.y + dir.y * enter, origin.y + dir.y * exit);
+            let (lo, hi) = (ya.min_of(yb), ya.max_of(yb));
             let first = (2 * (i * (self.cols - 1) + j)) as u32;
-            f(first, None, &self.triangle(first), exit)?;
-            f(first + 1, None, &self.triangle(first + 1), exit)?;
+            let (tris, cell_lo, cell_hi) = self.cell(i, j);
+            if cell_lo <= hi && cell_hi >= lo {
+                f(first, None, &tris[0], exit)?;
+                f(first + 1, None, &tris[1], exit)?;
+            }
+            enter = exit;
             if exit >= t1 {
                 return ControlFlow::Continue(());
             }

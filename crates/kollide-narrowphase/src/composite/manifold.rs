@@ -13,7 +13,7 @@ use smallvec::SmallVec;
 
 use super::piece::{Piece2, Piece3, PieceRay};
 use super::piece_feature;
-use super::query::{FACE_COS, barycentric, feature_is_active, piece_pose};
+use super::query::{FACE_COS, barycentric, feature_is_active, piece_pose, point_triangle_contact};
 use crate::manifold::{
     Candidates, GENERATED, IncidentFeature, ReferenceFace, clip_reference_face, to_world,
 };
@@ -282,7 +282,29 @@ fn collect3<N, U, C>(
     let query = b.aabb(&pos_ab).loosened(margin.max_of(N::zero()).min_of(N::MAX_SIZE));
     let _ = a.visit_pieces_in(&query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
-        let mut m = piece.manifold::<U>(&pose, pos_b, b, margin);
+        let mut m = match (b, piece.surface_triangle()) {
+            // A ball against a triangle: one contact, in closed form.
+            (Shape3::Ball(ball), Some(tri)) => {
+                let t = tri.map(|p| (pose * p).coords);
+                let centre = pos_b.translation.vector;
+                let r = ball.radius();
+                match point_triangle_contact(&t, &centre, r, margin) {
+                    Some((q, n, sep, feature)) => {
+                        let mut m = Manifold::with_normal(n);
+                        let id = ContactId::new(feature, FeatureId::Face(0));
+                        m.push(Contact::new(
+                            Point3::from(q),
+                            Point3::from(centre - n * r),
+                            sep,
+                            id,
+                        ));
+                        m
+                    }
+                    None => Manifold::new(),
+                }
+            }
+            _ => piece.manifold::<U>(&pose, pos_b, b, margin),
+        };
         if m.is_empty() {
             return ControlFlow::Continue(());
         }

@@ -4,7 +4,7 @@
 use core::ops::ControlFlow;
 
 use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
-use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, SupportMap};
+use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, FeatureId, SupportMap};
 
 use super::piece::PieceRay;
 use crate::dim::{from_slice, to3};
@@ -43,6 +43,70 @@ pub(crate) fn barycentric<N: Scalar>(p: &Vec3<N>, t: &[Vec3<N>; 3]) -> [N; 3] {
     let v = (d11 * d20 - d01 * d21) / denom;
     let w = (d00 * d21 - d01 * d20) / denom;
     [N::one() - v - w, v, w]
+}
+
+/// The point of triangle `t` closest to `p`, and the feature it lies on (`Face(0)`, `Edge(k)`
+/// from corner `k` to `k + 1`, or `Vertex(k)`): Ericson's Voronoi-region walk (*Real-Time
+/// Collision Detection*, 5.1.5).
+pub(crate) fn closest_on_triangle<N: Scalar>(
+    p: &Vec3<N>,
+    t: &[Vec3<N>; 3],
+) -> (Vec3<N>, FeatureId) {
+    let [a, b, c] = *t;
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= N::zero() && d2 <= N::zero() {
+        return (a, FeatureId::Vertex(0));
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= N::zero() && d4 <= d3 {
+        return (b, FeatureId::Vertex(1));
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= N::zero() && d1 >= N::zero() && d3 <= N::zero() {
+        return (a + ab * (d1 / (d1 - d3)), FeatureId::Edge(0));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= N::zero() && d5 <= d6 {
+        return (c, FeatureId::Vertex(2));
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= N::zero() && d2 >= N::zero() && d6 <= N::zero() {
+        return (a + ac * (d2 / (d2 - d6)), FeatureId::Edge(2));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= N::zero() && d4 - d3 >= N::zero() && d5 - d6 >= N::zero() {
+        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), FeatureId::Edge(1));
+    }
+    let denom = N::one() / (va + vb + vc);
+    (a + ab * (vb * denom) + ac * (vc * denom), FeatureId::Face(0))
+}
+
+/// The contact of a triangle (corners `tri`, world) and a shape whose core is the point
+/// `centre` grown by `radius`, in closed form, if their separation is at most `margin`; with
+/// the triangle's feature it comes from. A centre on the triangle takes the face normal.
+pub(crate) fn point_triangle_contact<N: Scalar>(
+    tri: &[Vec3<N>; 3],
+    centre: &Vec3<N>,
+    radius: N,
+    margin: N,
+) -> Option<(Vec3<N>, Vec3<N>, N, FeatureId)> {
+    let (q, feature) = closest_on_triangle(centre, tri);
+    let d = centre - q;
+    let dist = d.norm();
+    let sep = dist - radius;
+    if sep > margin {
+        return None;
+    }
+    let scaled = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    let n = if dist > N::EPSILON * N::lit(64.0) * scaled.norm().sqrt().max_of(N::one()) {
+        d / dist
+    } else {
+        scaled.normalize()
+    };
+    Some((q, n, sep, feature))
 }
 
 /// Whether the feature of a triangle at the barycentric weights `w` is active: `None` for a
@@ -163,9 +227,36 @@ where
     B: SupportMap<N, D> + ?Sized,
 {
     let mut best: Option<ShapeContact<N, D>> = None;
+    // A ball (or any shape whose core is a point) against triangles: the closed form.
+    let point_core = (D == 3 && b.core_is_point())
+        .then(|| to3(&pos_b.transform_point(&b.local_core_support(&Vector::zeros())).coords));
     let _ = a.visit_pieces_in(query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
-        let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
+        let closed = match (point_core, piece.surface_triangle()) {
+            (Some(centre), Some(tri)) => {
+                let t = tri.map(|p| to3(&pose.transform_point(&p).coords));
+                Some(point_triangle_contact(&t, &centre, b.radius(), margin).map(
+                    |(q, n, sep, _)| {
+                        let nd: Vector<N, D> = from_slice(n.as_slice());
+                        ShapeContact {
+                            point_a: Point::from(from_slice::<N, D>(q.as_slice())),
+                            point_b: Point::from(from_slice::<N, D>(
+                                (centre - n * b.radius()).as_slice(),
+                            )),
+                            normal: nd,
+                            separation: sep,
+                            status: Status::Converged,
+                        }
+                    },
+                ))
+            }
+            _ => None,
+        };
+        let found = match closed {
+            Some(c) => c,
+            None => contact(&pose, piece, pos_b, b, margin, settings),
+        };
+        let Some(c) = found else {
             return ControlFlow::Continue(());
         };
         let c = match (piece.surface_triangle(), a.active_edges(i)) {
