@@ -9,7 +9,7 @@
 //!   on penetrating pairs kollide must be at least as deep (the rule only replaces a shallow
 //!   sideways push by the face's depth), and the run counts where it is deeper.
 
-use kollide_math::{Iso3, Point3, Pose, Scalar, Vec3};
+use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_narrowphase::composite::{composite_contact, composite_ray_cast};
 use kollide_narrowphase::{QuerySettings, Ray};
 use kollide_shapes::{Ball, Capsule, Cuboid, HeightField, Shape3};

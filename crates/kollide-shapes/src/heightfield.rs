@@ -352,20 +352,21 @@ impl<N: Scalar> HeightField<N> {
         (tris, h00.min_of(h01).min_of(h10).min_of(h11), h00.max_of(h01).max_of(h10).max_of(h11))
     }
 
-    /// Visits the triangles of cell `(i, j)` whose height range meets `[lo, hi]`.
+    /// Visits the triangles of cell `(i, j)` whose bounding boxes meet `query`.
     #[inline]
-    fn visit_cell<F>(&self, i: usize, j: usize, lo: N, hi: N, f: &mut F) -> ControlFlow<()>
+    fn visit_cell<F>(&self, i: usize, j: usize, query: &Aabb<N, 3>, f: &mut F) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&kollide_math::Iso3<N>>, &Triangle<N, 3>) -> ControlFlow<()>,
     {
         let (tris, cell_lo, cell_hi) = self.cell(i, j);
-        if cell_lo > hi || cell_hi < lo {
+        if cell_lo > query.maxs.y || cell_hi < query.mins.y {
             return ControlFlow::Continue(());
         }
         let first = (2 * (i * (self.cols - 1) + j)) as u32;
         for (k, t) in tris.iter().enumerate() {
             let [a, b, c] = t.vertices();
-            if a.y.min_of(b.y).min_of(c.y) <= hi && a.y.max_of(b.y).max_of(c.y) >= lo {
+            let tri_box = Aabb::new(a.inf(&b).inf(&c), a.sup(&b).sup(&c));
+            if tri_box.intersects(query) {
                 f(first + k as u32, None, t)?;
             }
         }
@@ -401,7 +402,7 @@ impl<N: Scalar> CompositeShape<N, 3> for HeightField<N> {
         };
         for i in i0..=i1 {
             for j in j0..=j1 {
-                self.visit_cell(i, j, aabb.mins.y, aabb.maxs.y, &mut f)?;
+                self.visit_cell(i, j, aabb, &mut f)?;
             }
         }
         ControlFlow::Continue(())

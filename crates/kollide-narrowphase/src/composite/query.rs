@@ -100,11 +100,11 @@ pub(crate) fn point_triangle_contact<N: Scalar>(
     if sep > margin {
         return None;
     }
-    let scaled = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    let n = if dist > N::EPSILON * N::lit(64.0) * scaled.norm().sqrt().max_of(N::one()) {
+    let size = (tri[1] - tri[0]).amax().max_of((tri[2] - tri[0]).amax()).max_of(N::one());
+    let n = if dist > N::EPSILON * N::lit(64.0) * size {
         d / dist
     } else {
-        scaled.normalize()
+        (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize()
     };
     Some((q, n, sep, feature))
 }
@@ -226,37 +226,15 @@ where
     C::Piece: PieceRay<N, D>,
     B: SupportMap<N, D> + ?Sized,
 {
+    if D == 3 && b.core_is_point() {
+        if let Some(c) = point_core_contact(pos_a, a, query, pos_b, b, margin) {
+            return c;
+        }
+    }
     let mut best: Option<ShapeContact<N, D>> = None;
-    // A ball (or any shape whose core is a point) against triangles: the closed form.
-    let point_core = (D == 3 && b.core_is_point())
-        .then(|| to3(&pos_b.transform_point(&b.local_core_support(&Vector::zeros())).coords));
     let _ = a.visit_pieces_in(query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
-        let closed = match (point_core, piece.surface_triangle()) {
-            (Some(centre), Some(tri)) => {
-                let t = tri.map(|p| to3(&pose.transform_point(&p).coords));
-                Some(point_triangle_contact(&t, &centre, b.radius(), margin).map(
-                    |(q, n, sep, _)| {
-                        let nd: Vector<N, D> = from_slice(n.as_slice());
-                        ShapeContact {
-                            point_a: Point::from(from_slice::<N, D>(q.as_slice())),
-                            point_b: Point::from(from_slice::<N, D>(
-                                (centre - n * b.radius()).as_slice(),
-                            )),
-                            normal: nd,
-                            separation: sep,
-                            status: Status::Converged,
-                        }
-                    },
-                ))
-            }
-            _ => None,
-        };
-        let found = match closed {
-            Some(c) => c,
-            None => contact(&pose, piece, pos_b, b, margin, settings),
-        };
-        let Some(c) = found else {
+        let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
             return ControlFlow::Continue(());
         };
         let c = match (piece.surface_triangle(), a.active_edges(i)) {
@@ -274,6 +252,79 @@ where
         ControlFlow::Continue(())
     });
     best
+}
+
+/// [`best_contact`] for a shape B whose core is a point (a ball) against a composite of
+/// triangles, in closed form and in A's frame ([`point_triangle_contact`], the internal-edge rule
+/// read off the closest feature). `None` when a piece is not a triangle of a surface (the
+/// general path answers then); `Some(None)` when no piece is within `margin`.
+fn point_core_contact<N, const D: usize, C, B>(
+    pos_a: &C::Pose,
+    a: &C,
+    query: &Aabb<N, D>,
+    pos_b: &C::Pose,
+    b: &B,
+    margin: N,
+) -> Option<Option<ShapeContact<N, D>>>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let core = pos_b.transform_point(&b.local_core_support(&Vector::zeros()));
+    let centre = to3(&pos_a.inverse_transform_point(&core).coords);
+    let r = b.radius();
+    let mut best: Option<(Vec3<N>, Vec3<N>, N)> = None;
+    let mut general = false;
+    let _ = a.visit_pieces_in(query, |i, own, piece| {
+        let (Some(tri), Some(active), None) = (piece.surface_triangle(), a.active_edges(i), own)
+        else {
+            general = true;
+            return ControlFlow::Break(());
+        };
+        let t = tri.map(|p| to3(&p.coords));
+        let Some((mut q, mut n, mut sep, feature)) = point_triangle_contact(&t, &centre, r, margin)
+        else {
+            return ControlFlow::Continue(());
+        };
+        let on_inactive = match feature {
+            FeatureId::Edge(k) => active & (1 << k) == 0,
+            FeatureId::Vertex(k) => active & (1 << k) == 0 && active & (1 << ((k + 2) % 3)) == 0,
+            _ => false,
+        };
+        if on_inactive {
+            // The internal-edge rule: the face's normal and depth, if the centre lies over it.
+            let nf = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
+            let nf = if nf.dot(&n) < N::zero() { -nf } else { nf };
+            let height = nf.dot(&(centre - t[0]));
+            let foot = centre - nf * height;
+            if n.dot(&nf) < N::lit(FACE_COS)
+                && barycentric(&foot, &t).iter().all(|w| *w >= N::lit(-ON_EDGE))
+            {
+                (q, n, sep) = (foot, nf, height - r);
+                if sep > margin {
+                    return ControlFlow::Continue(());
+                }
+            }
+        }
+        if best.is_none_or(|(_, _, s)| sep < s) {
+            best = Some((q, n, sep));
+        }
+        ControlFlow::Continue(())
+    });
+    if general {
+        return None;
+    }
+    let to_world =
+        |v: &Vec3<N>| pos_a.transform_point(&Point::from(from_slice::<N, D>(v.as_slice())));
+    Some(best.map(|(q, n, sep)| ShapeContact {
+        point_a: to_world(&q),
+        point_b: to_world(&(centre - n * r)),
+        normal: pos_a.transform_vector(&from_slice(n.as_slice())),
+        separation: sep,
+        status: Status::Converged,
+    }))
 }
 
 /// The closest points of a composite A and a convex shape B (negative separation when they
