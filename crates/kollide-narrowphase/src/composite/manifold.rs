@@ -13,7 +13,9 @@ use smallvec::SmallVec;
 
 use super::piece::{Piece2, Piece3, PieceRay};
 use super::piece_feature;
-use super::query::{FACE_COS, barycentric, feature_is_active, piece_pose, point_triangle_contact};
+use super::query::{
+    FACE_COS, barycentric, beyond_plane, feature_is_active, piece_pose, point_triangle_contact,
+};
 use crate::manifold::{
     Candidates, GENERATED, IncidentFeature, ReferenceFace, clip_reference_face, to_world,
 };
@@ -303,6 +305,7 @@ fn collect3<N, U, C>(
                     None => Manifold::new(),
                 }
             }
+            _ if beyond_plane(piece, &pose, pos_b, b, margin) => Manifold::new(),
             _ => piece.manifold::<U>(&pose, pos_b, b, margin),
         };
         if m.is_empty() {

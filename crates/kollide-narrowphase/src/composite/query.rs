@@ -177,6 +177,38 @@ where
     })
 }
 
+/// `true` when `piece` is a triangle and B lies entirely on one side of its plane, farther
+/// than `margin` from it: one separating axis (the face normal) rules the pair out before GJK.
+#[inline]
+pub(crate) fn beyond_plane<N, const D: usize, P, S, B>(
+    piece: &S,
+    pose: &P,
+    pos_b: &P,
+    b: &B,
+    margin: N,
+) -> bool
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    S: PieceRay<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let Some(tri) = piece.surface_triangle() else {
+        return false;
+    };
+    if D != 3 {
+        return false;
+    }
+    let t = tri.map(|p| to3(&p.coords));
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+    let n_world: Vector<N, D> = pose.transform_vector(&from_slice(n.as_slice()));
+    let a = pose.transform_point(&tri[0]);
+    let len = n.norm();
+    let below = n_world.dot(&(b.support_point(pos_b, &-n_world) - a));
+    let above = n_world.dot(&(b.support_point(pos_b, &n_world) - a));
+    below > margin * len || above < -margin * len
+}
+
 /// The signed contact of a composite A (at `pos_a`) and a convex shape B, if their separation is
 /// at most `margin`: the deepest of the pieces' contacts, after the internal-edge rule. The normal
 /// points from the composite to B.
@@ -234,6 +266,9 @@ where
     let mut best: Option<ShapeContact<N, D>> = None;
     let _ = a.visit_pieces_in(query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
+        if beyond_plane(piece, &pose, pos_b, b, margin) {
+            return ControlFlow::Continue(());
+        }
         let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
             return ControlFlow::Continue(());
         };
