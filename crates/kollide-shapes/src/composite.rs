@@ -59,9 +59,11 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> ControlFlow<()>;
 
     /// Calls `f` for the pieces that the segment `origin + t · dir`, `0 ≤ t ≤ max_t` (in the
-    /// composite's frame) may cross, with a fourth argument `t_exit`: no piece visited later can
-    /// be hit before `t_exit`, so a caller that found a hit at `t ≤ t_exit` can stop. The
-    /// default visits the pieces in the segment's bounding box, with `t_exit = max_t`.
+    /// composite's frame) may cross, in groups (a heightfield's cell) that share a fourth
+    /// argument `t_exit`, increasing from group to group: no piece of a later group can be hit
+    /// before the current group's `t_exit`, so a caller that has finished a group with a hit at
+    /// `t ≤ t_exit` can stop. The default visits the pieces in the segment's bounding box as one
+    /// group, with `t_exit = max_t`.
     fn visit_pieces_along_ray<F>(
         &self,
         origin: &Point<N, D>,
