@@ -320,7 +320,12 @@ impl<N: Scalar> HeightField<N> {
     fn cell_range(a: N, b: N, start: N, size: N, count: usize) -> Option<(usize, usize)> {
         let lo = ((a - start) / size).floor();
         let hi = ((b - start) / size).floor();
-        if hi < N::zero() || lo >= N::from_count(count) || !(lo <= hi) {
+        if hi < N::zero()
+            || lo >= N::from_count(count)
+            || lo.is_nan_value()
+            || hi.is_nan_value()
+            || lo > hi
+        {
             return None;
         }
         let clamp = |x: N| x.max_of(N::zero()).min_of(N::from_count(count - 1)).to_f64() as usize;
@@ -476,7 +481,7 @@ impl<N: Scalar> CompositeShape<N, 3> for HeightField<N> {
 
     fn active_edges(&self, piece: u32) -> Option<u8> {
         let bits = self.active[piece as usize / 2];
-        Some(if piece % 2 == 0 { bits & 7 } else { bits >> 3 })
+        Some(if piece.is_multiple_of(2) { bits & 7 } else { bits >> 3 })
     }
 }
 

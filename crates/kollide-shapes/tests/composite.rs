@@ -145,9 +145,9 @@ fn heightfield_visits_against_brute_force() {
             seen[i as usize] = true;
             ControlFlow::Continue(())
         });
-        for i in 0..f.triangle_count() {
+        for (i, was_seen) in seen.iter().enumerate() {
             if f.triangle(i as u32).local_aabb().intersects(&query) {
-                assert!(seen[i], "triangle {i} overlaps the box but was not visited");
+                assert!(was_seen, "triangle {i} overlaps the box but was not visited");
             }
         }
         let o = Point3::new(

@@ -24,11 +24,22 @@ use crate::manifold::{
 /// manifold; the others are left out (a manifold has one normal).
 const SHARED_NORMAL_COS: f64 = 0.9;
 
+/// Inline storage of merged contacts.
+type ContactList<N, const D: usize, U> = SmallVec<[Contact<N, D, U>; 16]>;
+
+/// Inline storage of points and ids of a supporting feature.
+type Points<N> = SmallVec<[Point3<N>; 16]>;
+/// Inline storage of feature ids.
+type Ids = SmallVec<[FeatureId; 16]>;
+
+/// A piece's contact with the normal of the manifold it came from.
+type Tagged<N, const D: usize, U> = (Contact<N, D, U>, Vector<N, D>);
+
 /// Contacts from pieces, merged into one manifold: the normal of the deepest contact, the
 /// contacts whose piece normals agree with it (separations measured along it), duplicates (the
 /// same point of B found on two pieces sharing an edge) dropped, then the best `CAPACITY`.
 struct Merge<N: Scalar, const D: usize, U: Copy + Default> {
-    list: SmallVec<[(Contact<N, D, U>, Vector<N, D>); 16]>,
+    list: SmallVec<[Tagged<N, D, U>; 16]>,
 }
 
 impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
@@ -52,12 +63,12 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
 
     /// The merged contacts sharing the deepest contact's normal, duplicates dropped
     /// (`dup` is the distance below which two points of B are the same).
-    fn shared(&self, dup: N) -> Option<(Vector<N, D>, SmallVec<[Contact<N, D, U>; 16]>)> {
+    fn shared(&self, dup: N) -> Option<(Vector<N, D>, ContactList<N, D, U>)> {
         let (_, n) = self.list.iter().min_by(|x, y| {
             x.0.separation.partial_cmp(&y.0.separation).unwrap_or(core::cmp::Ordering::Equal)
         })?;
         let n = *n;
-        let mut kept: SmallVec<[Contact<N, D, U>; 16]> = SmallVec::new();
+        let mut kept: ContactList<N, D, U> = SmallVec::new();
         for (c, m) in &self.list {
             if m.dot(&n) < N::lit(SHARED_NORMAL_COS) {
                 continue;
@@ -130,7 +141,7 @@ fn incident_feature<N: Scalar>(
     b: &Shape3<N>,
     dir: &Vec3<N>,
     to_a: &Iso3<N>,
-) -> (SmallVec<[Point3<N>; 16]>, SmallVec<[FeatureId; 16]>, SmallVec<[FeatureId; 16]>, FeatureId) {
+) -> (Points<N>, Ids, Ids, FeatureId) {
     let mut f = SupportFeature::new();
     match b {
         Shape3::Capsule(c) => {

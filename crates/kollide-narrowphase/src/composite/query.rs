@@ -258,10 +258,11 @@ where
     C::Piece: PieceRay<N, D>,
     B: SupportMap<N, D> + ?Sized,
 {
-    if D == 3 && b.core_is_point() {
-        if let Some(c) = point_core_contact(pos_a, a, query, pos_b, b, margin) {
-            return c;
-        }
+    if D == 3
+        && b.core_is_point()
+        && let Some(c) = point_core_contact(pos_a, a, query, pos_b, b, margin)
+    {
+        return c;
     }
     let mut best: Option<ShapeContact<N, D>> = None;
     let _ = a.visit_pieces_in(query, |i, own, piece| {
