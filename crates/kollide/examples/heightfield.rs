@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ball = Ball::new(0.5)?;
     let (mut p, mut v) = (Vec3::new(6.0, 8.0, -4.0), Vec3::zeros());
     let mut deepest = 0.0f64;
-    for step in 0..600 {
+    for step in 0..1200 {
         v += g * dt;
         p += v * dt;
         let pose = Iso3::translation(p.x, p.y, p.z);
@@ -42,9 +42,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if vn < 0.0 {
                 v -= c.normal * vn;
             }
-            v *= 0.995; // a little rolling resistance, so that the ball settles
+            v *= 0.98; // rolling resistance, so that the ball settles
         }
-        if step % 120 == 0 {
+        if step % 240 == 0 {
             println!(
                 "t = {:4.1} s: ball at ({:+.2}, {:.2}, {:+.2})",
                 step as f64 * dt,
