@@ -66,24 +66,28 @@ impl<N: Scalar> PieceRay<N, 3> for Triangle<N, 3> {
         let (e1, e2) = (b - a, c - a);
         let p = dir.cross(&e2);
         let det = e1.dot(&p);
-        let scaled = e1.cross(&e2);
-        // Parallel within rounding: no crossing point.
-        if det.abs() <= N::EPSILON * N::lit(16.0) * scaled.norm() * dir.norm() {
+        if det == N::zero() {
             return None;
         }
         let inv = N::one() / det;
         let s = origin - a;
         let u = s.dot(&p) * inv;
-        if u < N::zero() || u > N::one() {
+        if !(u >= N::zero() && u <= N::one()) {
             return None;
         }
         let q = s.cross(&e1);
         let v = dir.dot(&q) * inv;
-        if v < N::zero() || u + v > N::one() {
+        if !(v >= N::zero() && u + v <= N::one()) {
             return None;
         }
         let t = e2.dot(&q) * inv;
-        if t < N::zero() || t > max_t {
+        if !(t >= N::zero() && t <= max_t) {
+            return None;
+        }
+        // Parallel within rounding (`det` is `−dir · scaled`): no reliable crossing point.
+        let scaled = e1.cross(&e2);
+        let tiny = N::EPSILON * N::lit(16.0);
+        if det * det <= tiny * tiny * scaled.norm_squared() * dir.norm_squared() {
             return None;
         }
         let n = scaled.normalize();
