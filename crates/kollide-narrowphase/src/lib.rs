@@ -17,6 +17,9 @@
 //!   segments in closed form (`segment_cores`). When GJK or EPA stall on rounding and both
 //!   cores are polytopes, they answer exactly instead (SAT over every axis, in `f64`; see
 //!   `sat.rs`).
+//! * [`composite`]: convex shapes against composite shapes (heightfields, compounds), every
+//!   query written once over `kollide_shapes::CompositeShape`, with the internal-edge rule
+//!   against ghost collisions.
 //! * [`draw`]: debug drawing of Minkowski differences, GJK simplices, EPA iterations and manifolds
 //!   (reference and incident faces), through `kollide-draw`.
 //!
@@ -30,6 +33,7 @@
 //! iterations; every result carries a [`Status`].
 
 mod cast;
+pub mod composite;
 mod cso;
 mod dim;
 pub mod draw;

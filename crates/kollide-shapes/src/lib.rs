@@ -15,6 +15,11 @@
 //! | [`Cylinder`], [`Cone`] | | yes | — |
 //! | [`Rounded`] | any | any | shape + radius |
 //!
+//! Level geometry is made of convex pieces behind one trait, [`CompositeShape`]: a
+//! [`HeightField`] (3D terrain, two triangles per grid cell, with precomputed active edges
+//! against ghost collisions) and a [`Compound`] ([`Compound2`], [`Compound3`]: convex children
+//! with local poses and the union's mass properties).
+//!
 //! The traits: [`SupportMap`] (support point of the core, radius, hill-climbing hint),
 //! [`SupportFeatureMap`] (the vertex, edge or face facing a direction, with [`FeatureId`]s),
 //! [`Polytope`] (the vertices, face normals and edges of a polytope core, for the narrowphase's
@@ -44,6 +49,8 @@
 mod aabb;
 mod ball;
 mod capsule;
+mod composite;
+mod compound;
 mod cone;
 mod convex_polygon;
 mod convex_polyhedron;
@@ -52,6 +59,7 @@ mod cylinder;
 pub mod draw;
 mod error;
 mod feature;
+mod heightfield;
 mod hull2d;
 mod hull3d;
 mod mass;
@@ -67,6 +75,8 @@ pub mod validate;
 pub use aabb::{Aabb, BoundingVolume};
 pub use ball::{Ball, Circle};
 pub use capsule::Capsule;
+pub use composite::CompositeShape;
+pub use compound::{ChildPose, Compound, Compound2, Compound3, CompoundError};
 pub use cone::Cone;
 pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, EdgeArcs, PolyhedronEdge};
@@ -75,6 +85,7 @@ pub use cylinder::Cylinder;
 pub use draw::{Draw2, Draw3};
 pub use error::ShapeError;
 pub use feature::{FEATURE_INLINE, FeatureId, SupportFeature, SupportFeatureMap};
+pub use heightfield::{CREASE_ANGLE, HeightField, HeightFieldError};
 pub use hull2d::{convex_hull_2d, convex_hull_2d_indices};
 pub use hull3d::{ConvexHull3, convex_hull_3d, hull_tolerance_3d};
 pub use mass::{HasMass2, HasMass3, MassProperties2, MassProperties3, check_density};

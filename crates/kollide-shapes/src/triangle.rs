@@ -193,6 +193,13 @@ impl<N: Scalar, const D: usize> Triangle<N, D> {
         }
     }
 
+    /// The triangle `a, b, c` without validation, for composite shapes that build their pieces
+    /// from already-validated data (a heightfield's cells cannot be degenerate).
+    #[inline]
+    pub(crate) fn new_unchecked(a: Point<N, D>, b: Point<N, D>, c: Point<N, D>) -> Self {
+        Self { a, b, c }
+    }
+
     /// `true` in 2D when `a, b, c` turn clockwise (always `false` in other dimensions).
     fn is_clockwise_2d(a: &Point<N, D>, b: &Point<N, D>, c: &Point<N, D>) -> bool {
         if D != 2 {

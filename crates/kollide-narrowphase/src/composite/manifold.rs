@@ -1,0 +1,429 @@
+//! Contact manifolds of a convex shape against a composite, and of two compounds (see the
+//! module docs of `composite`).
+
+use core::ops::ControlFlow;
+
+use kollide_manifold::{Contact, ContactId, Manifold, reduce_to_four};
+use kollide_math::{Iso2, Iso3, Point3, Pose, Scalar, Vec3, Vector};
+use kollide_shapes::{
+    BoundingVolume, CompositeShape, Compound2, Compound3, FeatureId, Shape2, Shape3,
+    SupportFeature, SupportFeatureMap, SupportMap,
+};
+use smallvec::SmallVec;
+
+use super::piece::{Piece2, Piece3, PieceRay};
+use super::piece_feature;
+use super::query::{
+    FACE_COS, barycentric, beyond_plane, feature_is_active, piece_pose, point_triangle_contact,
+};
+use crate::manifold::{
+    Candidates, GENERATED, IncidentFeature, ReferenceFace, clip_reference_face, to_world,
+};
+
+/// Pieces whose normals are within this cosine (about 25°) of the deepest piece's share its
+/// manifold; the others are left out (a manifold has one normal).
+const SHARED_NORMAL_COS: f64 = 0.9;
+
+/// Inline storage of merged contacts.
+type ContactList<N, const D: usize, U> = SmallVec<[Contact<N, D, U>; 16]>;
+
+/// Inline storage of points and ids of a supporting feature.
+type Points<N> = SmallVec<[Point3<N>; 16]>;
+/// Inline storage of feature ids.
+type Ids = SmallVec<[FeatureId; 16]>;
+
+/// A piece's contact with the normal of the manifold it came from.
+type Tagged<N, const D: usize, U> = (Contact<N, D, U>, Vector<N, D>);
+
+/// Contacts from pieces, merged into one manifold: the normal of the deepest contact, the
+/// contacts whose piece normals agree with it (separations measured along it), duplicates (the
+/// same point of B found on two pieces sharing an edge) dropped, then the best `CAPACITY`.
+struct Merge<N: Scalar, const D: usize, U: Copy + Default> {
+    list: SmallVec<[Tagged<N, D, U>; 16]>,
+}
+
+impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
+    fn new() -> Self {
+        Self { list: SmallVec::new() }
+    }
+
+    /// Adds a piece's manifold, with A's ids mapped by `tag_a` and B's by `tag_b`.
+    fn push(
+        &mut self,
+        m: &Manifold<N, D, U>,
+        tag_a: impl Fn(FeatureId) -> FeatureId,
+        tag_b: impl Fn(FeatureId) -> FeatureId,
+    ) {
+        for c in m.contacts() {
+            let mut c = *c;
+            c.id = ContactId::new(tag_a(c.id.a), tag_b(c.id.b));
+            self.list.push((c, m.normal));
+        }
+    }
+
+    /// The merged contacts sharing the deepest contact's normal, duplicates dropped
+    /// (`dup` is the distance below which two points of B are the same).
+    fn shared(&self, dup: N) -> Option<(Vector<N, D>, ContactList<N, D, U>)> {
+        let (_, n) = self.list.iter().min_by(|x, y| {
+            x.0.separation.partial_cmp(&y.0.separation).unwrap_or(core::cmp::Ordering::Equal)
+        })?;
+        let n = *n;
+        let mut kept: ContactList<N, D, U> = SmallVec::new();
+        for (c, m) in &self.list {
+            if m.dot(&n) < N::lit(SHARED_NORMAL_COS) {
+                continue;
+            }
+            let mut c = *c;
+            c.separation = (c.point_b - c.point_a).dot(&n);
+            match kept.iter_mut().find(|k| (k.point_b - c.point_b).norm() <= dup) {
+                Some(k) if c.separation < k.separation => *k = c,
+                Some(_) => {}
+                None => kept.push(c),
+            }
+        }
+        Some((n, kept))
+    }
+}
+
+impl<N: Scalar, U: Copy + Default> Merge<N, 3, U> {
+    fn finish(&self, dup: N) -> Manifold<N, 3, U> {
+        let Some((n, kept)) = self.shared(dup) else {
+            return Manifold::new();
+        };
+        let mut m = Manifold::with_normal(n);
+        let mut idx = [0usize; 4];
+        let k = reduce_to_four(&kept, &n, &mut idx);
+        for &i in &idx[..k] {
+            m.push(kept[i]);
+        }
+        m
+    }
+}
+
+impl<N: Scalar, U: Copy + Default> Merge<N, 2, U> {
+    /// The deepest contact and the one farthest from it along the contact line.
+    fn finish(&self, dup: N) -> Manifold<N, 2, U> {
+        let Some((n, kept)) = self.shared(dup) else {
+            return Manifold::new();
+        };
+        let mut m = Manifold::with_normal(n);
+        let deepest = (0..kept.len())
+            .min_by(|&i, &j| {
+                kept[i]
+                    .separation
+                    .partial_cmp(&kept[j].separation)
+                    .unwrap_or(core::cmp::Ordering::Equal)
+            })
+            .unwrap_or(0);
+        m.push(kept[deepest]);
+        let t = Vector::<N, 2>::new(-n.y, n.x);
+        let along = |c: &Contact<N, 2, U>| (c.midpoint() - kept[deepest].midpoint()).dot(&t).abs();
+        if let Some(far) = (0..kept.len()).filter(|&i| i != deepest).max_by(|&i, &j| {
+            along(&kept[i]).partial_cmp(&along(&kept[j])).unwrap_or(core::cmp::Ordering::Equal)
+        }) && along(&kept[far]) > dup
+        {
+            m.push(kept[far]);
+        }
+        m
+    }
+}
+
+/// The distance below which two contact points count as one: a ten-thousandth of the shape's
+/// size (the clipping slack of `face_clip`).
+fn duplicate_distance<N: Scalar>(size: N) -> N {
+    N::lit(1e-4) * size.max_of(N::lit(1e-3))
+}
+
+/// B's feature facing the local direction `dir` (B's frame), its points mapped by `to_a`:
+/// points, their ids, the edge ids and the feature's id. A capsule's or segment's feature is its
+/// whole axis (as in `contact_convex`), so a capsule lying almost flat gets two contacts.
+fn incident_feature<N: Scalar>(
+    b: &Shape3<N>,
+    dir: &Vec3<N>,
+    to_a: &Iso3<N>,
+) -> (Points<N>, Ids, Ids, FeatureId) {
+    let mut f = SupportFeature::new();
+    match b {
+        Shape3::Capsule(c) => {
+            f.reset(FeatureId::Edge(0));
+            f.push(c.segment().a(), FeatureId::Vertex(0));
+            f.push(c.segment().b(), FeatureId::Vertex(1));
+        }
+        Shape3::Segment(s) => {
+            f.reset(FeatureId::Edge(0));
+            f.push(s.a(), FeatureId::Vertex(0));
+            f.push(s.b(), FeatureId::Vertex(1));
+        }
+        _ => b.local_support_feature(dir, &mut f),
+    }
+    let n = f.vertices.len();
+    let points = f.vertices.iter().map(|p| to_a * p).collect();
+    let ids = (0..n)
+        .map(|k| match f.vertex_ids[k] {
+            FeatureId::Unknown => FeatureId::Vertex(GENERATED + k as u32),
+            id => id,
+        })
+        .collect();
+    let edges = if n == 2 {
+        SmallVec::from_elem(f.id, 1)
+    } else {
+        (0..n).map(|k| FeatureId::Edge(GENERATED + k as u32)).collect()
+    };
+    (points, ids, edges, f.id)
+}
+
+/// The internal-edge rule for a manifold `m` (world) of a triangle piece `tri` (corners in the
+/// composite's frame, composite at `pos_a`) and B: `m` unchanged when it comes from the face or
+/// an active edge or vertex; otherwise B's feature facing the triangle clipped against the
+/// triangle's prism along the face normal, or `m` again when nothing of it lies over the
+/// triangle.
+fn surface_manifold<N: Scalar, U: Copy + Default>(
+    tri: &[Point3<N>; 3],
+    active: u8,
+    m: Manifold<N, 3, U>,
+    pos_a: &Iso3<N>,
+    pos_b: &Iso3<N>,
+    b: &Shape3<N>,
+    margin: N,
+) -> Manifold<N, 3, U> {
+    let n = pos_a.inverse_transform_vector(&m.normal);
+    let nf = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
+    let up = n.dot(&nf) >= N::zero();
+    let nf = if up { nf } else { -nf };
+    if n.dot(&nf) >= N::lit(FACE_COS) {
+        return m;
+    }
+    let Some(deepest) = m.contacts().iter().min_by(|x, y| {
+        x.separation.partial_cmp(&y.separation).unwrap_or(core::cmp::Ordering::Equal)
+    }) else {
+        return m;
+    };
+    let t = tri.map(|p| p.coords);
+    let w = barycentric(&pos_a.inverse_transform_point(&deepest.point_a).coords, &t);
+    match feature_is_active(&w, active) {
+        None | Some(true) => return m,
+        Some(false) => {}
+    }
+    // The reference face, counter-clockwise seen from the side the normal points to.
+    let order: [usize; 3] = if up { [0, 1, 2] } else { [0, 2, 1] };
+    let vertices = order.map(|k| tri[k]);
+    let vertex_ids = order.map(|k| FeatureId::Vertex(k as u32));
+    let edge_ids = if up {
+        [FeatureId::Edge(0), FeatureId::Edge(1), FeatureId::Edge(2)]
+    } else {
+        [FeatureId::Edge(2), FeatureId::Edge(1), FeatureId::Edge(0)]
+    };
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let (points, ids, edges, id) =
+        incident_feature(b, &pos_ab.inverse_transform_vector(&-nf), &pos_ab);
+    let reference = ReferenceFace {
+        vertices: &vertices,
+        vertex_ids: &vertex_ids,
+        edge_ids: &edge_ids,
+        normal: nf,
+        id: FeatureId::Face(0),
+        radius: N::zero(),
+    };
+    let incident = IncidentFeature {
+        vertices: &points,
+        vertex_ids: &ids,
+        edge_ids: &edges,
+        id,
+        radius: b.radius(),
+    };
+    let size = (tri[1] - tri[0]).norm().max_of((tri[2] - tri[0]).norm());
+    let mut cands = Candidates::new();
+    clip_reference_face(&reference, &incident, &nf, margin, duplicate_distance(size), &mut cands);
+    if cands.list.is_empty() {
+        // Nothing of B lies over the triangle: keep the piece's own contact (see the module docs).
+        return m;
+    }
+    to_world(cands.into_manifold(nf), pos_a)
+}
+
+/// The contact manifold of a composite A (a heightfield, a compound) at `pos_a` and a convex
+/// shape B at `pos_b`, with contacts up to `margin` apart, in world coordinates: each piece's
+/// [`crate::manifold3`] under B's box, the internal-edge rule on triangle pieces, merged and
+/// reduced to four (see the module docs of `composite`). The normal points from the composite to
+/// B; A's feature ids carry the piece index.
+///
+/// ```
+/// use kollide_math::{Iso3, Vec3};
+/// use kollide_shapes::{Cuboid, HeightField, Shape3};
+/// use kollide_narrowphase::composite::composite_manifold3;
+/// let field = HeightField::new(9, 9, vec![0.0f64; 81], Vec3::new(8.0, 1.0, 8.0)).unwrap();
+/// let crate_: Shape3<f64> = Cuboid::new(Vec3::new(0.5, 0.5, 0.5)).unwrap().into();
+/// let m = composite_manifold3::<f64, (), _>(&Iso3::identity(), &field,
+///                                           &Iso3::translation(0.2, 0.49, 0.1), &crate_, 0.0);
+/// assert_eq!(m.len(), 4);
+/// assert!((m.normal - Vec3::y()).norm() < 1e-12);
+/// ```
+pub fn composite_manifold3<N, U, C>(
+    pos_a: &Iso3<N>,
+    a: &C,
+    pos_b: &Iso3<N>,
+    b: &Shape3<N>,
+    margin: N,
+) -> Manifold<N, 3, U>
+where
+    N: Scalar,
+    U: Copy + Default,
+    C: CompositeShape<N, 3, Pose = Iso3<N>> + ?Sized,
+    C::Piece: Piece3<N>,
+{
+    let mut merge = Merge::new();
+    collect3(pos_a, a, pos_b, b, margin, &mut merge, |id| id);
+    merge.finish(duplicate_distance(b.bounding_radius()))
+}
+
+/// Pushes the pieces' manifolds against `b` into `merge`, B's ids mapped by `tag_b`.
+fn collect3<N, U, C>(
+    pos_a: &Iso3<N>,
+    a: &C,
+    pos_b: &Iso3<N>,
+    b: &Shape3<N>,
+    margin: N,
+    merge: &mut Merge<N, 3, U>,
+    tag_b: impl Fn(FeatureId) -> FeatureId + Copy,
+) where
+    N: Scalar,
+    U: Copy + Default,
+    C: CompositeShape<N, 3, Pose = Iso3<N>> + ?Sized,
+    C::Piece: Piece3<N>,
+{
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let query = b.aabb(&pos_ab).loosened(margin.max_of(N::zero()).min_of(N::MAX_SIZE));
+    let _ = a.visit_pieces_in(&query, |i, own, piece| {
+        let pose = piece_pose(pos_a, own);
+        let mut m = match (b, piece.surface_triangle()) {
+            // A ball against a triangle: one contact, in closed form.
+            (Shape3::Ball(ball), Some(tri)) => {
+                let t = tri.map(|p| (pose * p).coords);
+                let centre = pos_b.translation.vector;
+                let r = ball.radius();
+                match point_triangle_contact(&t, &centre, r, margin) {
+                    Some((q, n, sep, feature)) => {
+                        let mut m = Manifold::with_normal(n);
+                        let id = ContactId::new(feature, FeatureId::Face(0));
+                        m.push(Contact::new(
+                            Point3::from(q),
+                            Point3::from(centre - n * r),
+                            sep,
+                            id,
+                        ));
+                        m
+                    }
+                    None => Manifold::new(),
+                }
+            }
+            _ if beyond_plane(piece, &pose, pos_b, b, margin) => Manifold::new(),
+            _ => piece.manifold::<U>(&pose, pos_b, b, margin),
+        };
+        if m.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        if let (Some(tri), Some(active)) = (piece.surface_triangle(), a.active_edges(i)) {
+            let local = own.map_or(tri, |p| tri.map(|v| p * v));
+            m = surface_manifold(&local, active, m, pos_a, pos_b, b, margin);
+        }
+        merge.push(&m, |id| piece_feature::<N, 3, C>(i, id), tag_b);
+        ControlFlow::Continue(())
+    });
+}
+
+/// The contact manifold of a 2D composite A (a compound) at `pos_a` and a convex shape B: each
+/// piece's [`crate::manifold2`] under B's box, merged and reduced to two (the deepest and the
+/// one farthest from it). The normal points from the composite to B.
+pub fn composite_manifold2<N, U, C>(
+    pos_a: &Iso2<N>,
+    a: &C,
+    pos_b: &Iso2<N>,
+    b: &Shape2<N>,
+    margin: N,
+) -> Manifold<N, 2, U>
+where
+    N: Scalar,
+    U: Copy + Default,
+    C: CompositeShape<N, 2, Pose = Iso2<N>> + ?Sized,
+    C::Piece: Piece2<N>,
+{
+    let mut merge = Merge::new();
+    collect2(pos_a, a, pos_b, b, margin, &mut merge, |id| id);
+    merge.finish(duplicate_distance(b.bounding_radius()))
+}
+
+fn collect2<N, U, C>(
+    pos_a: &Iso2<N>,
+    a: &C,
+    pos_b: &Iso2<N>,
+    b: &Shape2<N>,
+    margin: N,
+    merge: &mut Merge<N, 2, U>,
+    tag_b: impl Fn(FeatureId) -> FeatureId + Copy,
+) where
+    N: Scalar,
+    U: Copy + Default,
+    C: CompositeShape<N, 2, Pose = Iso2<N>> + ?Sized,
+    C::Piece: Piece2<N>,
+{
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let query = b.aabb(&pos_ab).loosened(margin.max_of(N::zero()).min_of(N::MAX_SIZE));
+    let _ = a.visit_pieces_in(&query, |i, own, piece| {
+        let pose = piece_pose(pos_a, own);
+        let m = piece.manifold::<U>(&pose, pos_b, b, margin);
+        merge.push(&m, |id| piece_feature::<N, 2, C>(i, id), tag_b);
+        ControlFlow::Continue(())
+    });
+}
+
+/// The manifold of two 3D compounds: every pair of children whose boxes overlap (within the
+/// margin), merged and reduced to four. Both sides' feature ids carry their child's index.
+pub fn compound_manifold3<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso3<N>,
+    a: &Compound3<N>,
+    pos_b: &Iso3<N>,
+    b: &Compound3<N>,
+    margin: N,
+) -> Manifold<N, 3, U> {
+    let mut merge = Merge::new();
+    let pos_ba = pos_b.inv_compose(pos_a);
+    let a_in_b = a.aabb(&pos_ba).loosened(margin.max_of(N::zero()));
+    let mut size = N::zero();
+    for (j, (pose, child)) in b.children().iter().enumerate() {
+        if !b.child_aabb(j).intersects(&a_in_b) {
+            continue;
+        }
+        size = size.max_of(child.bounding_radius());
+        let world = pos_b.compose(pose);
+        collect3(pos_a, a, &world, child, margin, &mut merge, |id| {
+            piece_feature::<N, 3, Compound3<N>>(j as u32, id)
+        });
+    }
+    merge.finish(duplicate_distance(size))
+}
+
+/// The manifold of two 2D compounds: every pair of children whose boxes overlap (within the
+/// margin), merged and reduced to two. Both sides' feature ids carry their child's index.
+pub fn compound_manifold2<N: Scalar, U: Copy + Default>(
+    pos_a: &Iso2<N>,
+    a: &Compound2<N>,
+    pos_b: &Iso2<N>,
+    b: &Compound2<N>,
+    margin: N,
+) -> Manifold<N, 2, U> {
+    let mut merge = Merge::new();
+    let pos_ba = pos_b.inv_compose(pos_a);
+    let a_in_b = a.aabb(&pos_ba).loosened(margin.max_of(N::zero()));
+    let mut size = N::zero();
+    for (j, (pose, child)) in b.children().iter().enumerate() {
+        if !b.child_aabb(j).intersects(&a_in_b) {
+            continue;
+        }
+        size = size.max_of(child.bounding_radius());
+        let world = pos_b.compose(pose);
+        collect2(pos_a, a, &world, child, margin, &mut merge, |id| {
+            piece_feature::<N, 2, Compound2<N>>(j as u32, id)
+        });
+    }
+    merge.finish(duplicate_distance(size))
+}

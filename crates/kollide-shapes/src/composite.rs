@@ -1,0 +1,91 @@
+//! [`CompositeShape`]: level geometry made of many convex pieces.
+//!
+//! A level (terrain, a building, a dynamic body built from several parts) is not convex, so GJK
+//! and EPA cannot run on it directly. Every peer library (parry's `TypedCompositeShape`, Jolt's
+//! `Shape::CollideShape` over leaf shapes, Box2D's chains) splits such a shape into **convex
+//! pieces** and runs the convex query on each piece that can matter. This trait is that split,
+//! written once: a composite yields the pieces whose bounding boxes overlap a query box, or that a
+//! ray crosses, without allocating, and the convex-against-composite queries of
+//! `kollide-narrowphase` (`composite` module) are written once over it.
+//!
+//! | composite | pieces | how they are found |
+//! |---|---|---|
+//! | [`HeightField`](crate::HeightField) (3D) | two [`Triangle`](crate::Triangle)s per cell | the cells under the box; a grid walk along a ray |
+//! | [`Compound`](crate::Compound) (2D, 3D) | convex child shapes with local poses | a scan of the children's boxes (the seam for a bounding-volume tree) |
+//!
+//! A piece is identified by its **index** (`u32`), stable for the life of the shape: contact
+//! feature ids carry it, so that warm starting still matches a contact after a body slides from
+//! one piece to the next.
+//!
+//! **Internal edges.** A triangle of a heightfield (and later a mesh) shares its edges with
+//! neighbours. [`CompositeShape::active_edges`] says which of a triangle piece's edges may produce
+//! a contact normal of their own (see the heightfield's module docs for the rule).
+
+use core::ops::ControlFlow;
+
+use kollide_math::{Point, Pose, Scalar, Vector};
+
+use crate::{Aabb, SupportMap};
+
+/// A shape made of convex pieces (see the module docs).
+///
+/// The visiting methods call `f` for each candidate piece with its index, its pose in the
+/// composite's frame (`None` for the identity, as for the triangles of a heightfield, which are
+/// stored in the composite's frame already) and the piece itself. `f` returns
+/// [`ControlFlow::Break`] to stop the visit early; the method returns what the last call
+/// returned.
+pub trait CompositeShape<N: Scalar, const D: usize> {
+    /// The pose type of the pieces (`Iso2` or `Iso3`).
+    type Pose: Pose<N, D>;
+    /// The type of a piece.
+    type Piece: SupportMap<N, D>;
+
+    /// Feature ids of piece `i` are shifted by `i · FEATURE_STRIDE` (wrapping), so that contacts
+    /// of different pieces have different ids: 4 for triangle pieces (whose own ids are 0 to 2),
+    /// a large power of two for compounds (whose children's ids can be large).
+    const FEATURE_STRIDE: u32;
+
+    /// The bounding box of the whole composite in its own frame.
+    fn local_aabb(&self) -> Aabb<N, D>;
+
+    /// The number of pieces; indices run from 0 to `piece_count() − 1`.
+    fn piece_count(&self) -> usize;
+
+    /// Calls `f` for every piece whose bounding box overlaps `aabb` (given in the composite's
+    /// frame). It may also call it for a few pieces that do not overlap (the test is
+    /// conservative), never skips one that does.
+    fn visit_pieces_in<F>(&self, aabb: &Aabb<N, D>, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> ControlFlow<()>;
+
+    /// Calls `f` for the pieces that the segment `origin + t · dir`, `0 ≤ t ≤ max_t` (in the
+    /// composite's frame) may cross, in groups (a heightfield's cell) that share a fourth
+    /// argument `t_exit`, increasing from group to group: no piece of a later group can be hit
+    /// before the current group's `t_exit`, so a caller that has finished a group with a hit at
+    /// `t ≤ t_exit` can stop. The default visits the pieces in the segment's bounding box as one
+    /// group, with `t_exit = max_t`.
+    fn visit_pieces_along_ray<F>(
+        &self,
+        origin: &Point<N, D>,
+        dir: &Vector<N, D>,
+        max_t: N,
+        mut f: F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
+    {
+        let end = origin + dir * max_t;
+        let aabb = Aabb::new(origin.inf(&end), origin.sup(&end));
+        self.visit_pieces_in(&aabb, |i, pose, piece| f(i, pose, piece, max_t))
+    }
+
+    /// For a triangle piece of a surface (heightfield, mesh): bit `k` is set when edge `k` (from
+    /// vertex `k` to vertex `k + 1`) is **active**, a real crease or a boundary of the surface
+    /// that may give a contact its own normal. Clear bits mark internal edges that are flat,
+    /// concave or bent by less than the crease angle: a contact there takes the triangle's face
+    /// normal. `None` (the default) for solid pieces, whose every feature is real.
+    fn active_edges(&self, piece: u32) -> Option<u8> {
+        let _ = piece;
+        None
+    }
+}
