@@ -15,7 +15,7 @@
 //! | `tidy` | the repository policy checks of [`tidy`] |
 //! | `figures` | regenerate `docs/figures/*.svg` ([`figures`]) |
 //! | `hostile` | the hostile suite in release mode (`cargo run --release -p kollide-hostile --example hostile -- <args>`), e.g. `--cases 100000` |
-//! | `ci` | fmt, lint, test, doc, bench-smoke, tidy, figures freshness, then a timing summary |
+//! | `ci` | fmt, lint, test (which runs every benchmark once), doc, tidy, figures freshness, then a timing summary |
 //!
 //! xtask depends on the standard library only, so it builds in seconds on a fresh clone; the
 //! little JSON it reads (`cargo metadata`, criterion's estimates) goes through [`json`].
@@ -51,7 +51,7 @@ tasks:
   hostile      the hostile suite, release mode: cargo xtask hostile --cases N [--seed S] [--dim 2|3]
                [--pair NAME] [--class NAME] [--ci] [--write-expected PATH] [--no-repro] [--progress]
                (cargo run --release -p kollide-hostile --example hostile -- <args>)
-  ci           fmt, lint, test, doc, bench-smoke, tidy, figures (fresh?), with a timing summary";
+  ci           fmt, lint, test (benchmarks once), doc, tidy, figures (fresh?), with a timing summary";
 
 /// What a task returns: `Err` carries the message printed before exiting with failure.
 type TaskResult = Result<(), String>;
@@ -133,7 +133,8 @@ const CI_STEPS: &[(&str, Task)] = &[
     ("lint", lint),
     ("test", test),
     ("doc", doc),
-    ("bench-smoke", bench_smoke),
+    // No `bench-smoke`: the test step's `--all-targets` already runs every benchmark once in
+    // criterion's test mode, and a second `cargo test --bench` rebuilt Box2D for nothing.
     ("tidy", tidy::run),
     ("figures", figures::check),
 ];
