@@ -36,6 +36,7 @@
 use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap, SupportPoint};
 
+use crate::cso::Widened;
 use crate::query::scale_of;
 use crate::{Cso, QuerySettings, Simplex, SimplexVertex, SingleShape, Status};
 
@@ -76,6 +77,27 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     let limits = Limits { max_t, tolerance, margin: N::zero() };
     // Nothing else to ask about the set: a stall at the start is left as it is.
     ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|_| None)
+        .map(|r| (r.t, r.normal, r.closest, r.status))
+}
+
+/// Where [`ray_cast_cso`] stopped.
+struct RawCast<N: Scalar, const D: usize> {
+    /// The ray parameter of the hit.
+    t: N,
+    /// The hit normal (zero for a hit at the start).
+    normal: Vector<N, D>,
+    /// The closest point of the set, with its witnesses.
+    closest: SupportPoint<N, D>,
+    status: Status,
+    /// The iteration ended on a stall (no progress at a fixed point, or the iteration cap)
+    /// rather than within the tolerance of the set: rounding had the last word.
+    stalled: bool,
+}
+
+impl<N: Scalar, const D: usize> RawCast<N, D> {
+    fn new(t: N, normal: Vector<N, D>, closest: SupportPoint<N, D>, status: Status) -> Self {
+        RawCast { t, normal, closest, status, stalled: true }
+    }
 }
 
 /// How many times a stalled ray cast starts a fresh simplex at its current `x`.
@@ -150,7 +172,7 @@ fn ray_cast_cso<N, const D: usize, C, V>(
     limits: &Limits<N>,
     settings: &QuerySettings<N>,
     apart_at_start: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
-) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)>
+) -> Option<RawCast<N, D>>
 where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
@@ -195,7 +217,11 @@ where
     }
     for _ in 0..settings.cast_max_iterations {
         if v.norm_squared() <= reach2 {
-            return Some((lambda, hit_normal(&normal, &v, margin), closest, Status::Converged));
+            let n = hit_normal(&normal, &v, margin);
+            return Some(RawCast {
+                stalled: false,
+                ..RawCast::new(lambda, n, closest, Status::Converged)
+            });
         }
         let p = cso.support(&v);
         let w = x - p.point;
@@ -228,7 +254,12 @@ where
             if v.norm_squared() <= near2 || restarts == MAX_RESTARTS {
                 let status =
                     if v.norm_squared() <= near2 { Status::Converged } else { Status::Degenerate };
-                return Some((lambda, hit_normal(&normal, &v, margin), closest, status));
+                return Some(RawCast::new(
+                    lambda,
+                    hit_normal(&normal, &v, margin),
+                    closest,
+                    status,
+                ));
             }
             restarts += 1;
             (len, last2) = (0, N::MAX);
@@ -265,15 +296,14 @@ where
             // plane, so a simplex that "contains" it far from the surface is a sliver that
             // rounding misjudged: go on with a fresh one from the plane's normal.
             if normal == Vector::<N, D>::zeros() || vv2 <= near2 {
-                return Some((lambda, normalize_or_zero(&normal), closest, Status::Converged));
+                // Overlapping at the start is an answer, not a stall.
+                let r =
+                    RawCast::new(lambda, normalize_or_zero(&normal), closest, Status::Converged);
+                return Some(RawCast { stalled: normal != Vector::<N, D>::zeros(), ..r });
             }
             if restarts == MAX_RESTARTS {
-                return Some((
-                    lambda,
-                    hit_normal(&normal, &vv, margin),
-                    closest,
-                    Status::Degenerate,
-                ));
+                let n = hit_normal(&normal, &vv, margin);
+                return Some(RawCast::new(lambda, n, closest, Status::Degenerate));
             }
             restarts += 1;
             (len, last2, v) = (0, N::MAX, normal);
@@ -288,7 +318,12 @@ where
             // the answer; farther, start a fresh simplex at `x` (see [`MAX_RESTARTS`]).
             if vv2 <= near2 || restarts == MAX_RESTARTS {
                 let status = if vv2 <= near2 { Status::Converged } else { Status::Degenerate };
-                return Some((lambda, hit_normal(&normal, &v, margin), closest, status));
+                return Some(RawCast::new(
+                    lambda,
+                    hit_normal(&normal, &v, margin),
+                    closest,
+                    status,
+                ));
             }
             // The fresh simplex starts from the new direction: from the old one it would retrace
             // the same steps.
@@ -299,7 +334,76 @@ where
         v = vv;
         last2 = vv2;
     }
-    Some((lambda, hit_normal(&normal, &v, margin), closest, Status::IterationCap))
+    Some(RawCast::new(lambda, hit_normal(&normal, &v, margin), closest, Status::IterationCap))
+}
+
+/// [`ray_cast_cso`] again, in `f64` on the same support points ([`Widened`]), for an `N` cast
+/// that stalled: the simplex arithmetic that rounding stalled in `N` (a sliver's, most often)
+/// has room to spare in `f64`. The answer is rounded back to `N`.
+#[cold]
+#[inline(never)]
+fn widened_cast<N, const D: usize, C>(
+    cso: &C,
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    limits: &Limits<N>,
+    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+) -> Option<RawCast<N, D>>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    let wide = |v: &Vector<N, D>| v.map(|x| x.to_f64());
+    let narrow = |v: &Vector<f64, D>| v.map(N::lit);
+    let settings = QuerySettings::<f64>::default();
+    let limits64 = Limits {
+        max_t: limits.max_t.to_f64(),
+        tolerance: limits.tolerance.to_f64(),
+        margin: limits.margin.to_f64(),
+    };
+    let apart64 = |v: &Vector<f64, D>| apart(&narrow(v)).map(|u| wide(&u));
+    let r = ray_cast_cso::<f64, D, _, SupportPoint<f64, D>>(
+        &Widened::new(cso),
+        &wide(origin),
+        &wide(dir),
+        &limits64,
+        &settings,
+        &apart64,
+    )?;
+    let point = |p: &Point<f64, D>| Point::from(narrow(&p.coords));
+    let closest = SupportPoint {
+        point: narrow(&r.closest.point),
+        a: point(&r.closest.a),
+        b: point(&r.closest.b),
+    };
+    Some(RawCast {
+        stalled: r.stalled,
+        ..RawCast::new(N::lit(r.t), narrow(&r.normal), closest, r.status)
+    })
+}
+
+/// [`ray_cast_cso`], settled in `f64` ([`widened_cast`]) when an `f32` cast stalls.
+#[inline(always)]
+fn cast_settled<N, const D: usize, C, V>(
+    cso: &C,
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    limits: &Limits<N>,
+    settings: &QuerySettings<N>,
+    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+) -> Option<RawCast<N, D>>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+    V: CastVertex<N, D>,
+{
+    let r = ray_cast_cso::<N, D, C, V>(cso, origin, dir, limits, settings, apart);
+    match r {
+        Some(r) if r.stalled && N::EPSILON.to_f64() > 1e-10 => {
+            widened_cast(cso, origin, dir, limits, apart)
+        }
+        r => r,
+    }
 }
 
 /// The closest point to the origin of a simplex, computed for a facet (an edge in 2D, a triangle
@@ -502,8 +606,8 @@ where
     let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
-    let (t, n, _, status) =
-        ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|v| {
+    let RawCast { t, normal: n, status, .. } =
+        cast_settled::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|v| {
             Some(*v)
         })?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
@@ -551,14 +655,15 @@ where
         // `x − closest point` of the cores' difference: along the normal, by the core distance.
         (c.separation > tolerance).then(|| n * (c.separation + a.radius() + b.radius()))
     };
-    let (t, n, w, status) = ray_cast_cso::<N, D, _, SupportPoint<N, D>>(
-        &md,
-        &Vector::zeros(),
-        &rel,
-        &limits,
-        settings,
-        &apart,
-    )?;
+    let RawCast { t, normal: n, closest: w, status, .. } =
+        cast_settled::<N, D, _, SupportPoint<N, D>>(
+            &md,
+            &Vector::zeros(),
+            &rel,
+            &limits,
+            settings,
+            &apart,
+        )?;
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
     }
@@ -606,8 +711,8 @@ where
     let start = d * far;
     let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
-    let (s, n, w, status) =
-        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|_| {
+    let RawCast { t: s, normal: n, closest: w, status, .. } =
+        cast_settled::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|_| {
             // The shapes overlap (tested above): the exit point exists.
             None
         })?;

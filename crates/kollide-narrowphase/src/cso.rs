@@ -118,3 +118,32 @@ impl<N: Scalar, const D: usize, A: SupportMap<N, D> + ?Sized> Cso<N, D>
         SupportPoint::new(a, Point::from(self.b[i].coords + self.t))
     }
 }
+
+/// An `N` CSO seen as an `f64` one: directions rounded to `N` for the support query, points
+/// widened to `f64`. The support points are exactly the `N` shapes' (up to the direction's
+/// rounding, which picks a support point of a direction a few `N` ulps away); GJK, EPA and the
+/// polish then run in `f64`, where the simplex and polytope arithmetic (the part that stalls
+/// on slivers and near touching contacts in `f32`) has room to spare.
+pub(crate) struct Widened<'c, C: ?Sized, N> {
+    cso: &'c C,
+    scalar: core::marker::PhantomData<N>,
+}
+
+impl<'c, C: ?Sized, N> Widened<'c, C, N> {
+    /// `cso` seen in `f64`.
+    pub(crate) fn new(cso: &'c C) -> Self {
+        Widened { cso, scalar: core::marker::PhantomData }
+    }
+}
+
+impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'_, C, N> {
+    #[inline]
+    fn support(&self, dir: &Vector<f64, D>) -> kollide_shapes::SupportPoint<f64, D> {
+        let s = self.cso.support(&dir.map(N::lit));
+        kollide_shapes::SupportPoint {
+            point: s.point.map(|x| x.to_f64()),
+            a: Point::from(s.a.coords.map(|x| x.to_f64())),
+            b: Point::from(s.b.coords.map(|x| x.to_f64())),
+        }
+    }
+}

@@ -179,6 +179,7 @@ pub fn epa2_trace<N: Scalar, C: Cso<N, 2> + ?Sized>(
         point_b: point_from::<N, 2, 2>(&r.point_b).coords,
         status: r.status,
         iterations: r.iterations,
+        clamped: r.clamped,
     };
     (result, rec.0)
 }

@@ -40,6 +40,11 @@ pub struct EpaResult<N: Scalar, const D: usize> {
     pub status: Status,
     /// Iterations used.
     pub iterations: u32,
+    /// The origin's projection fell outside the face EPA stopped at, whose weights were clamped
+    /// to it: on a flat part of the Minkowski difference, split into several faces, the
+    /// witnesses then need not lie on both contact features (the depth and normal are still
+    /// the face's).
+    pub clamped: bool,
 }
 
 /// Runs EPA on `cso` from GJK's final `simplex` (which contains the origin or touches it).
@@ -68,6 +73,7 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             point_b: on_b(point_from::<N, D, 2>(&r.point_a).coords, &r.normal, r.depth),
             status: r.status,
             iterations: r.iterations,
+            clamped: r.clamped,
         }
     } else {
         let support = |d: &kollide_math::Vec3<N>| {
@@ -83,6 +89,7 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             point_b: on_b(point_from::<N, D, 3>(&r.point_a).coords, &r.normal, r.depth),
             status: r.status,
             iterations: r.iterations,
+            clamped: r.clamped,
         }
     }
 }
@@ -121,6 +128,7 @@ pub(crate) struct RawEpa<N: Scalar, const D: usize> {
     pub point_b: kollide_math::Point<N, D>,
     pub status: Status,
     pub iterations: u32,
+    pub clamped: bool,
 }
 
 /// The answer for a Minkowski difference with no area (2D) or volume (3D), which happens only
@@ -164,5 +172,6 @@ pub(crate) fn flat<N: Scalar, const D: usize>(
         point_b: mid,
         status: Status::Converged,
         iterations: 0,
+        clamped: false,
     }
 }

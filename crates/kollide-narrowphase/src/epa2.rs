@@ -216,11 +216,10 @@ fn finish<N: Scalar>(poly: &Polygon<N>, i: usize, status: Status, iterations: u3
     let q = &poly.verts[poly.next(i)].sp;
     let e = q.point - p.point;
     let len2 = e.norm_squared();
-    let t = if len2 > N::zero() {
-        kollide_math::geom::clamp((n * dist - p.point).dot(&e) / len2, N::zero(), N::one())
-    } else {
-        N::zero()
-    };
+    let t = if len2 > N::zero() { (n * dist - p.point).dot(&e) / len2 } else { N::zero() };
+    let slack = N::EPSILON * N::lit(64.0);
+    let clamped = t < -slack || t > N::one() + slack;
+    let t = kollide_math::geom::clamp(t, N::zero(), N::one());
     RawEpa {
         depth: dist.max_of(N::zero()),
         normal: n,
@@ -228,6 +227,7 @@ fn finish<N: Scalar>(poly: &Polygon<N>, i: usize, status: Status, iterations: u3
         point_b: p.b + (q.b - p.b) * t,
         status,
         iterations,
+        clamped,
     }
 }
 

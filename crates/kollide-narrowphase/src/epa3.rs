@@ -262,7 +262,7 @@ fn finish<N: Scalar>(poly: &Polytope<N>, fi: u16, status: Status, iterations: u3
     let f = poly.faces[fi as usize];
     let [a, b, c] = f.v.map(|i| poly.verts[i as usize]);
     let p = f.normal * f.dist;
-    let (u, v, w) = barycentric(&a.point, &b.point, &c.point, &p);
+    let ((u, v, w), clamped) = barycentric(&a.point, &b.point, &c.point, &p);
     RawEpa {
         depth: f.dist.max_of(N::zero()),
         normal: f.normal,
@@ -270,12 +270,14 @@ fn finish<N: Scalar>(poly: &Polytope<N>, fi: u16, status: Status, iterations: u3
         point_b: Point3::from(a.b.coords * u + b.b.coords * v + c.b.coords * w),
         status,
         iterations,
+        clamped,
     }
 }
 
 /// Barycentric coordinates of `p` (in the plane of the triangle) with respect to `a, b, c`,
-/// clamped to the triangle so witness points stay on the shapes.
-fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) -> (N, N, N) {
+/// clamped to the triangle so witness points stay on the shapes, and whether the clamp moved
+/// them by more than rounding.
+fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) -> ((N, N, N), bool) {
     let v0 = b - a;
     let v1 = c - a;
     let v2 = p - a;
@@ -286,10 +288,12 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
     let d21 = v2.dot(&v1);
     let denom = d00 * d11 - d01 * d01;
     if denom <= N::zero() {
-        return (N::one(), N::zero(), N::zero());
+        return ((N::one(), N::zero(), N::zero()), true);
     }
     let mut v = (d11 * d20 - d01 * d21) / denom;
     let mut w = (d00 * d21 - d01 * d20) / denom;
+    let slack = N::EPSILON * N::lit(64.0);
+    let clamped = v < -slack || w < -slack || v + w > N::one() + slack;
     v = v.max_of(N::zero());
     w = w.max_of(N::zero());
     let s = v + w;
@@ -297,7 +301,7 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
         v /= s;
         w /= s;
     }
-    (N::one() - v - w, v, w)
+    ((N::one() - v - w, v, w), clamped)
 }
 
 /// Grows GJK's simplex (1 to 4 points) into a tetrahedron with positive volume. When the

@@ -49,6 +49,7 @@ mod sat;
 mod segment_cores;
 mod simplex;
 mod status;
+mod witness;
 
 pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, shape_cast};
 pub use cso::{Cso, SingleShape};

@@ -118,6 +118,7 @@ where
             point_b: c.b,
             status: Status::Converged,
             iterations: e.iterations,
+            clamped: false,
         },
         _ => e,
     }

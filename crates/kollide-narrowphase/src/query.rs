@@ -16,7 +16,7 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
-use crate::cso::SmallHullDifference;
+use crate::cso::{SmallHullDifference, Widened};
 use crate::polish::polish_penetration;
 use crate::sat::exact;
 use crate::segment_cores::segment_cores_contact;
@@ -309,6 +309,10 @@ where
         let md = MinkowskiDifference::new(a, b, pos_ab);
         contact_on(&md, pos_ab.translation(), &pair, margin, settings)?
     };
+    let on_features = |c: LocalContact<N, D>| {
+        if c.clamped && !pair.curved { on_both_features(a, b, &pos_ab, c, settings) } else { c }
+    };
+    let c = on_features(c);
     if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, settings))
         && let Some(s) = exact(pos_a, a, pos_b, b)
     {
@@ -331,13 +335,41 @@ where
         // the one whose normal better attains its separation is kept.
         let md = MinkowskiDifference::new(a, b, pos_ab);
         let w = widened(&md, &pos_ab, &pair, margin)?;
-        let wide = Widened { cso: &md, scalar: core::marker::PhantomData::<N> };
+        let wide = Widened::new(&md);
         let radii = (ra + rb).to_f64();
         if unattained(&wide, &w, radii) <= unattained(&wide, &c, radii) {
-            return within(finish_contact(pos_a, w), margin);
+            return within(finish_contact(pos_a, on_features(w)), margin);
         }
     }
     Some(finish_contact(pos_a, c))
+}
+
+/// `c` with its witnesses moved onto both shapes' contact features ([`crate::witness`]), for a
+/// penetration whose EPA witnesses were clamped to their face; `c` itself when a core is curved
+/// or the features do not overlap along the normal.
+#[cold]
+#[inline(never)]
+fn on_both_features<N, const D: usize, P, A, B>(
+    a: &A,
+    b: &B,
+    pos_ab: &P,
+    c: LocalContact<N, D>,
+    settings: &QuerySettings<N>,
+) -> LocalContact<N, D>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let (ra, rb) = (a.radius(), b.radius());
+    let n = c.normal;
+    let core_a = c.point_a - n * ra;
+    let tol = settings.tolerances.length(scale_of(a, b));
+    match crate::witness::on_features(a, b, pos_ab, &n, c.separation + ra + rb, &core_a, tol) {
+        Some((pa, pb)) => LocalContact { point_a: pa + n * ra, point_b: pb - n * rb, ..c },
+        None => c,
+    }
 }
 
 /// How far a contact's normal is from attaining its separation: `|g(n) − separation|`, with
@@ -350,28 +382,6 @@ fn unattained<N: Scalar, const D: usize, C: Cso<f64, D> + ?Sized>(
     let n = c.normal.map(|x| x.to_f64());
     let g = -n.dot(&cso.support(&n).point) - radii;
     (g - c.separation.to_f64()).abs()
-}
-
-/// An `N` CSO seen as an `f64` one: directions rounded to `N` for the support query, points
-/// widened to `f64`. The support points are exactly the `N` shapes' (up to the direction's
-/// rounding, which picks a support point of a direction a few `N` ulps away); GJK, EPA and the
-/// polish then run in `f64`, where the simplex and polytope arithmetic (the part that stalls
-/// on slivers and near touching contacts in `f32`) has room to spare.
-struct Widened<'c, C: ?Sized, N> {
-    cso: &'c C,
-    scalar: core::marker::PhantomData<N>,
-}
-
-impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'_, C, N> {
-    #[inline]
-    fn support(&self, dir: &Vector<f64, D>) -> kollide_shapes::SupportPoint<f64, D> {
-        let s = self.cso.support(&dir.map(N::lit));
-        kollide_shapes::SupportPoint {
-            point: s.point.map(|x| x.to_f64()),
-            a: Point::from(s.a.coords.map(|x| x.to_f64())),
-            b: Point::from(s.b.coords.map(|x| x.to_f64())),
-        }
-    }
 }
 
 /// [`contact`] of `a` and `b` (B placed by `pos_ab` in A's frame) computed in `f64` on the
@@ -410,7 +420,7 @@ where
     P: Pose<N, D>,
     C: Cso<N, D> + ?Sized,
 {
-    let wide = Widened { cso, scalar: core::marker::PhantomData::<N> };
+    let wide = Widened::new(cso);
     let pair64 = Pair {
         radii: (pair.radii.0.to_f64(), pair.radii.1.to_f64()),
         scale: pair.scale.to_f64(),
@@ -426,6 +436,7 @@ where
         normal: narrow(c.normal),
         separation: N::lit(c.separation),
         status: c.status,
+        clamped: c.clamped,
     })
 }
 
@@ -507,6 +518,8 @@ struct LocalContact<N: Scalar, const D: usize> {
     normal: Vector<N, D>,
     separation: N,
     status: Status,
+    /// EPA's witnesses were clamped to its face ([`crate::EpaResult::clamped`]).
+    clamped: bool,
 }
 
 /// The body of [`contact_gjk`] on the pair's CSO (in A's frame, B at `pos_ab`): GJK, and EPA when
@@ -538,7 +551,14 @@ where
         // `point_b − point_a = separation · normal` holds by construction.
         let mid = (e.point_a + e.point_b) * N::lit(0.5);
         let half = n * (e.depth * N::lit(0.5));
-        (n, mid + half + n * ra, mid - half - n * rb, -(e.depth + radii), status.worst(e.status))
+        LocalContact {
+            point_a: Point::from(mid + half + n * ra),
+            point_b: Point::from(mid - half - n * rb),
+            normal: n,
+            separation: -(e.depth + radii),
+            status: status.worst(e.status),
+            clamped: e.clamped,
+        }
     };
     let (normal, pa, pb, separation, status) = match g.outcome {
         GjkOutcome::Separated { v, lower_bound } => {
@@ -551,14 +571,7 @@ where
                 // proves that the origin is inside.
                 let e = epa(cso, &g.simplex, scale, &dir, settings);
                 if e.depth > touch {
-                    let (n, pa, pb, sep, status) = penetration(e, g.status);
-                    return Some(LocalContact {
-                        point_a: Point::from(pa),
-                        point_b: Point::from(pb),
-                        normal: n,
-                        separation: sep,
-                        status,
-                    });
+                    return Some(penetration(e, g.status));
                 }
             }
             let dist = v.norm();
@@ -576,7 +589,7 @@ where
             (n, wa + n * ra, wb - n * rb, dist - radii, g.status)
         }
         GjkOutcome::Intersecting => {
-            penetration(epa(cso, &g.simplex, scale, &dir, settings), g.status)
+            return Some(penetration(epa(cso, &g.simplex, scale, &dir, settings), g.status));
         }
     };
     Some(LocalContact {
@@ -585,6 +598,7 @@ where
         normal,
         separation,
         status,
+        clamped: false,
     })
 }
 
@@ -639,6 +653,7 @@ where
         point_b: wb,
         status: Status::Converged,
         iterations: 0,
+        clamped: false,
     };
     let p = polish_penetration(cso, e, scale, settings);
     // The polish's witnesses agree with its distance to within its tolerance; rebuilt about
@@ -764,8 +779,11 @@ where
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),
-        GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
-            // Unproven: the contact query settles it.
+        GjkOutcome::Separated { lower_bound, .. }
+            if g.status != Status::Converged || unproven(g.status, lower_bound, touch) =>
+        {
+            // Unproven, or proven apart by a stalled run whose estimate `|v|` can be far above
+            // the distance (it is only an upper bound): the contact query settles it.
             match settle(pos_a, a, pos_b, b, settings) {
                 Some(c) => (c.separation.max_of(N::zero()), c.status),
                 None => (N::zero(), g.status),

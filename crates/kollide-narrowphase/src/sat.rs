@@ -29,6 +29,8 @@
 use kollide_math::{Pose, Scalar, Vector};
 use kollide_shapes::Polytope;
 
+use crate::witness::{common_point, feature};
+
 /// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
 const WORK_BUDGET: usize = 1 << 18;
 
@@ -178,7 +180,8 @@ fn cloud_distance<const D: usize>(
 
 /// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane
 /// along `n` and the point `s·n` from it, on B's. A lone supporting vertex is taken as it is;
-/// otherwise the middle of the two supporting features, projected on A's plane.
+/// otherwise the point of the two supporting features' overlap ([`crate::witness`]) nearest the
+/// middle of their centroids.
 fn witnesses<const D: usize>(
     va: &[Vector<f64, D>],
     vb: &[Vector<f64, D>],
@@ -186,28 +189,20 @@ fn witnesses<const D: usize>(
     n: &Vector<f64, D>,
     s: f64,
 ) -> (Vector<f64, D>, Vector<f64, D>) {
-    let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
-    let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
+    let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
     let size = va.iter().chain(vb).map(|p| p.amax()).fold(t.amax(), f64::max);
     // Vertices within this of the supporting plane are on the supporting feature.
     let tol = size * 1e-6;
-    let on_a: Vec<&Vector<f64, D>> = va.iter().filter(|p| p.dot(n) >= max_a - tol).collect();
-    let on_b: Vec<Vector<f64, D>> =
-        vb.iter().filter(|p| p.dot(n) <= min_b + tol).map(|p| p + t).collect();
-    let mean = |ps: &mut dyn Iterator<Item = Vector<f64, D>>| {
-        let (mut sum, mut k) = (Vector::<f64, D>::zeros(), 0.0);
-        for p in ps {
-            sum += p;
-            k += 1.0;
-        }
-        sum / k
-    };
+    let (on_a, max_a) = feature(va, n, tol);
+    let (on_b, _) = feature(&placed, &-n, tol);
+    let mean = |ps: &[Vector<f64, D>]| ps.iter().sum::<Vector<f64, D>>() / ps.len() as f64;
     let pa = if on_a.len() == 1 {
-        *on_a[0]
+        on_a[0]
     } else if on_b.len() == 1 {
         on_b[0] - n * s
     } else {
-        let c = (mean(&mut on_a.iter().map(|p| **p)) + mean(&mut on_b.iter().copied())) * 0.5;
+        let c = (mean(&on_a) + mean(&on_b)) * 0.5;
+        let c = common_point(&on_a, &on_b, n, &c, tol).unwrap_or(c);
         c + n * (max_a - c.dot(n))
     };
     (pa, pa + n * s)

@@ -1,0 +1,180 @@
+//! A penetrating contact's two points lie on the two shapes: `point_a` on A's supporting
+//! feature along the normal, `point_b` on B's along its opposite, and inside each shape.
+//!
+//! Deeply overlapping boxes (coincident, nested, centres a fraction of their size apart) are
+//! where this broke: the faces or edges in contact make a flat face of the Minkowski difference,
+//! which EPA splits into several triangles at one distance, and when the origin projects outside
+//! the one it stops at, its clamped weights put one point up to the face's size off its shape.
+//! The exact fallback (SAT) averaged the two features, which is off both for an edge against an
+//! edge. Each test counts the contacts whose points were checked, so it cannot pass empty.
+
+use kollide_math::{Iso2, Iso3, Point2, Scalar, Vec2, Vec3};
+use kollide_narrowphase::{QuerySettings, ShapeContact, contact};
+use kollide_shapes::{Cuboid, Rounded};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The allowed distance of a point from its shape's surface, relative to the shapes' size.
+fn tol<N: Scalar>() -> f64 {
+    if N::EPSILON.to_f64() > 1e-10 { 1e-4 } else { 1e-9 }
+}
+
+/// How far the local point `p` is from the box `h`'s supporting plane along the local unit
+/// `n`, or outside the box, whichever is worse.
+fn off_box<const D: usize>(h: &[f64; D], p: &[f64; D], n: &[f64; D]) -> f64 {
+    let support: f64 = (0..D).map(|i| h[i] * n[i].abs()).sum();
+    let along: f64 = (0..D).map(|i| p[i] * n[i]).sum();
+    let outside = (0..D).map(|i| p[i].abs() - h[i]).fold(0.0, f64::max);
+    (along - support).abs().max(outside)
+}
+
+fn f<N: Scalar, const D: usize>(v: impl IntoIterator<Item = N>) -> [f64; D] {
+    let mut out = [0.0; D];
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = x.to_f64();
+    }
+    out
+}
+
+fn rot3<N: Scalar>(r: &mut ChaCha8Rng) -> Vec3<N> {
+    Vec3::new(
+        N::lit(r.random_range(-3.0..3.0)),
+        N::lit(r.random_range(-3.0..3.0)),
+        N::lit(r.random_range(-3.0..3.0)),
+    )
+}
+
+/// The worst distance from its box of either point of `c`, relative to `scale`.
+fn worst3<N: Scalar>(
+    c: &ShapeContact<N, 3>,
+    (pa, ha): (&Iso3<N>, &[f64; 3]),
+    (pb, hb): (&Iso3<N>, &[f64; 3]),
+    scale: f64,
+) -> f64 {
+    let la = pa.inverse_transform_point(&c.point_a);
+    let lb = pb.inverse_transform_point(&c.point_b);
+    let na = pa.inverse_transform_vector(&c.normal);
+    let nb = pb.inverse_transform_vector(&-c.normal);
+    let off_a = off_box(ha, &f(la.coords.iter().copied()), &f(na.iter().copied()));
+    let off_b = off_box(hb, &f(lb.coords.iter().copied()), &f(nb.iter().copied()));
+    off_a.max(off_b) / scale
+}
+
+fn boxes_3d<N: Scalar>(seed: u64) {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let settings = QuerySettings::<N>::default();
+    let (mut checked, mut bad) = (0, Vec::new());
+    for case in 0..3000 {
+        let ha = [0; 3].map(|_| r.random_range(0.1..2.0));
+        let hb = [0; 3].map(|_| r.random_range(0.1..2.0));
+        let a = Cuboid::new(Vec3::new(N::lit(ha[0]), N::lit(ha[1]), N::lit(ha[2]))).unwrap();
+        let b = Cuboid::new(Vec3::new(N::lit(hb[0]), N::lit(hb[1]), N::lit(hb[2]))).unwrap();
+        let ta = Vec3::new(N::lit(r.random_range(-1.0..1.0)), N::zero(), N::zero());
+        let pa = Iso3::new(ta, rot3(&mut r));
+        // A third of the cases coincident, the rest with centres up to 0.3 m apart.
+        let offset = if case % 3 == 0 { 0.0 } else { 0.3 };
+        let tb = ta + rot3::<N>(&mut r) * N::lit(offset / 3.0);
+        let pb = if case % 3 == 0 { pa } else { Iso3::new(tb, rot3(&mut r)) };
+        let Some(c) = contact(&pa, &a, &pb, &b, N::zero(), &settings) else { continue };
+        if c.separation >= N::zero() {
+            continue;
+        }
+        checked += 1;
+        let w = worst3(&c, (&pa, &ha), (&pb, &hb), 2.0);
+        if w > tol::<N>() {
+            bad.push((case, w));
+        }
+    }
+    assert!(checked > 2500, "only {checked} penetrating contacts were checked");
+    assert!(
+        bad.is_empty(),
+        "{} of {checked} contacts off their boxes: {:?}",
+        bad.len(),
+        &bad[..bad.len().min(5)]
+    );
+}
+
+#[test]
+fn overlapping_boxes_3d_f64() {
+    boxes_3d::<f64>(1);
+}
+
+#[test]
+fn overlapping_boxes_3d_f32() {
+    boxes_3d::<f32>(2);
+}
+
+/// A box and a rounded box in 2D, coincident or nearly: `point_b` must lie on the rounded
+/// box's surface, whose flat sides stop where its corners' arcs begin.
+fn box_rounded_2d<N: Scalar>(seed: u64) {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let settings = QuerySettings::<N>::default();
+    let (mut checked, mut bad) = (0, Vec::new());
+    for case in 0..3000 {
+        let ha = [0; 2].map(|_| r.random_range(0.1..2.0));
+        let hb = [0; 2].map(|_| r.random_range(0.1..2.0));
+        let radius = r.random_range(0.01..1.0);
+        let a = Cuboid::new(Vec2::new(N::lit(ha[0]), N::lit(ha[1]))).unwrap();
+        let core = Cuboid::new(Vec2::new(N::lit(hb[0]), N::lit(hb[1]))).unwrap();
+        let b = Rounded::new(core, N::lit(radius)).unwrap();
+        let pa = Iso2::new(
+            Vec2::new(N::lit(r.random_range(-1.0..1.0)), N::zero()),
+            N::lit(r.random_range(-3.0..3.0)),
+        );
+        let pb = if case % 2 == 0 {
+            pa
+        } else {
+            let d = Vec2::new(N::lit(r.random_range(-0.1..0.1)), N::lit(r.random_range(-0.1..0.1)));
+            Iso2::new(pa.translation.vector + d, N::lit(r.random_range(-3.0..3.0)))
+        };
+        let Some(c) = contact(&pa, &a, &pb, &b, N::zero(), &settings) else { continue };
+        if c.separation >= N::zero() {
+            continue;
+        }
+        checked += 1;
+        let la: Point2<N> = pa.inverse_transform_point(&c.point_a);
+        let na = pa.inverse_transform_vector(&c.normal);
+        let off_a = off_box(&ha, &f(la.coords.iter().copied()), &f(na.iter().copied()));
+        // On the rounded box: at the radius from the core box.
+        let lb = f::<N, 2>(pb.inverse_transform_point(&c.point_b).coords.iter().copied());
+        let outside = [0, 1].map(|i| (lb[i].abs() - hb[i]).max(0.0));
+        let off_b = ((outside[0].powi(2) + outside[1].powi(2)).sqrt() - radius).abs();
+        let w = off_a.max(off_b) / 2.0;
+        if w > tol::<N>() {
+            bad.push((case, w));
+        }
+    }
+    assert!(checked > 2500, "only {checked} penetrating contacts were checked");
+    assert!(
+        bad.is_empty(),
+        "{} of {checked} contacts off their shapes: {:?}",
+        bad.len(),
+        &bad[..bad.len().min(5)]
+    );
+}
+
+#[test]
+fn box_in_rounded_box_2d_f64() {
+    box_rounded_2d::<f64>(3);
+}
+
+#[test]
+fn box_in_rounded_box_2d_f32() {
+    box_rounded_2d::<f32>(4);
+}
+
+/// Two boxes placed by hand so that an edge of one crosses an edge of the other.
+#[test]
+fn edge_across_edge_3d() {
+    // Two boxes crossed like a plus sign, long edges across each other: the least penetration
+    // is along an edge pair, whose points must be on both edges, not their midpoints' average.
+    let a = Cuboid::new(Vec3::new(2.0, 0.2, 0.2)).unwrap();
+    let b = Cuboid::new(Vec3::new(0.2, 2.0, 0.2)).unwrap();
+    let pa = Iso3::new(Vec3::zeros(), Vec3::new(core::f64::consts::FRAC_PI_4, 0.0, 0.0));
+    let pb =
+        Iso3::new(Vec3::new(0.7, 0.0, 0.25), Vec3::new(0.0, core::f64::consts::FRAC_PI_4, 0.0));
+    let c = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).unwrap();
+    assert!(c.separation < 0.0);
+    let w = worst3(&c, (&pa, &[2.0, 0.2, 0.2]), (&pb, &[0.2, 2.0, 0.2]), 1.0);
+    assert!(w < 1e-9, "{c:?} off by {w}");
+}
