@@ -295,6 +295,17 @@ where
             // Inside from the start, or on the surface. After a move `x` lies on a separating
             // plane, so a simplex that "contains" it far from the surface is a sliver that
             // rounding misjudged: go on with a fresh one from the plane's normal.
+            if normal == Vector::<N, D>::zeros() {
+                match inside_at_start(&vv, dir, limits, apart_at_start) {
+                    StartStall::Miss => return None,
+                    StartStall::Step(l, n) => {
+                        (lambda, x, normal) = (l, origin + dir * l, n);
+                        (len, last2, v) = (0, N::MAX, n);
+                        continue;
+                    }
+                    StartStall::Unresolved => {}
+                }
+            }
             if normal == Vector::<N, D>::zeros() || vv2 <= near2 {
                 // Overlapping at the start is an answer, not a stall.
                 let r =
@@ -501,7 +512,35 @@ fn start_stall<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     if v.norm() <= margin + limits.tolerance + noise(ps, x) {
         return StartStall::Unresolved;
     }
-    let Some(u) = apart(v) else { return StartStall::Unresolved };
+    apart(v).map_or(StartStall::Unresolved, |u| step_from_apart(&u, dir, limits))
+}
+
+/// A cast whose simplex holds its start point (`x` never moved) would report an overlap at
+/// `t = 0`. Rounding can misjudge a sliver simplex so (a box of millimetres by one of tens of
+/// metres, in `f32`): the caller's `apart` (the pair query with its exact fallbacks) is asked
+/// first, and a start it proves apart is a miss or a step as in [`start_stall`].
+#[cold]
+fn inside_at_start<N: Scalar, const D: usize>(
+    v: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    limits: &Limits<N>,
+    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+) -> StartStall<N, D> {
+    match apart(v) {
+        Some(u) if u.norm() > limits.margin + limits.tolerance => step_from_apart(&u, dir, limits),
+        _ => StartStall::Unresolved,
+    }
+}
+
+/// What a start proven apart along `u` (`x` minus the closest point of the cores' set) means
+/// for the cast: a miss when the ray does not reach the grown set's plane by `max_t`, else the
+/// step to that plane.
+fn step_from_apart<N: Scalar, const D: usize>(
+    u: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    limits: &Limits<N>,
+) -> StartStall<N, D> {
+    let margin = limits.margin;
     let (vv, vr) = (u.norm_squared(), u.dot(dir));
     let gap = vv - margin * vv.sqrt();
     if vr >= N::zero() || gap > limits.max_t * -vr {
@@ -510,7 +549,7 @@ fn start_stall<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     if gap <= N::zero() {
         return StartStall::Unresolved;
     }
-    StartStall::Step(gap / -vr, u)
+    StartStall::Step(gap / -vr, *u)
 }
 
 /// The length below which a closest point computed from the simplex points `ps` of the set at
@@ -606,10 +645,15 @@ where
     let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
+    // Apart at the start only across a proven separating plane: the core's support plane along
+    // `v`, with the ray's origin beyond it (asked only while the cast is still at its origin).
+    let apart = |v: &Vector<N, D>| {
+        let n = v.try_normalize(N::zero())?;
+        let gap = (origin - shape.local_core_support(&n).coords).dot(&n);
+        (gap > N::zero()).then(|| n * gap)
+    };
     let RawCast { t, normal: n, status, .. } =
-        cast_settled::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &|v| {
-            Some(*v)
-        })?;
+        cast_settled::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
         return None;

@@ -194,3 +194,25 @@ fn receding_segment_beside_a_sliver_triangle_does_not_hit() {
     let hit = shape_cast(&pa, &Vec3::zeros(), &a, &pb, &vb, &b, 1.0, &s);
     assert!(hit.is_none(), "{hit:?}");
 }
+
+/// A 4 mm box 1.4 mm from a 42 m one, 60 m from the origin, in `f32` (hostile seed 7, case
+/// 0x2fb37a6aafbe5793), B moving away: GJK's simplex at the start held the origin, a sliver
+/// misjudged by rounding, and the cast reported an overlap at `t = 0`. The pair query, with its
+/// exact fallback, now has the last word on an overlap at the start.
+#[test]
+fn millimetre_box_beside_a_huge_one_far_out_does_not_hit() {
+    let s = QuerySettings::default();
+    let rot = |re: f32, im: f32| UnitComplex::new_unchecked(Complex::new(re, im));
+    let a =
+        Cuboid::new(Vec2::new(0.004102129489183426_f64 as f32, 0.0026256137061864138_f64 as f32))
+            .unwrap();
+    let pa = Iso2::from_parts(Translation2::new(-5.2354374, 57.69608), rot(0.25354472, 0.96732366));
+    let b =
+        Cuboid::new(Vec2::new(42.16203689575195_f64 as f32, 17.02566146850586_f64 as f32)).unwrap();
+    let pb =
+        Iso2::from_parts(Translation2::new(-13.535722, 72.62005), rot(-0.9068889, -0.42136994));
+    assert_apart(distance(&pa, &a, &pb, &b, &s).0, 1.3e-3);
+    let vb = Vec2::new(-13.086043, 23.528803);
+    let hit = shape_cast(&pa, &Vec2::zeros(), &a, &pb, &vb, &b, 1.0, &s);
+    assert!(hit.is_none(), "{hit:?}");
+}
