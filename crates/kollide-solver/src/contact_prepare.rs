@@ -19,7 +19,9 @@
 use kollide_manifold::{Contact, MAX_CONTACTS};
 use kollide_math::{Scalar, Vector};
 
-use crate::contact_solver::{BodyState, Bundle, LaneAng, LanePoint, PrepareInput, SolverBody};
+use crate::contact_solver::{
+    BodyState, Bundle, LaneAng, LanePoint, NO_SURFACE, PrepareInput, SolverBody,
+};
 use crate::lane::Lane;
 use crate::lane_dim::{DimLanes, add, dot, sub};
 use crate::{ContactImpulse, ContactPair, Dim, SolverDim};
@@ -82,6 +84,8 @@ where
     pub pairs: &'a [ContactPair<N, D>],
     pub bodies: &'a [SolverBody<N, D>],
     pub states: &'a [BodyState<N, D>],
+    /// The tangent velocities contact hooks set (`PrepareInput::surface` indexes them).
+    pub surfaces: &'a [Vector<N, D>],
 }
 
 /// Builds the bundles and their points. `spare` is the spare slot's index; `classes` and
@@ -253,6 +257,15 @@ where
         *t = Dim::<D>::tangents(&m(l).normal);
     }
     let tangents = [vector(|l| lane_tangents[l][0]), vector(|l| lane_tangents[l][1])];
+    let surface = if from.surfaces.is_empty() {
+        [zero; 2]
+    } else {
+        let v: [L; D] = vector(|l| match input(l).surface {
+            NO_SURFACE => Vector::zeros(),
+            k => from.surfaces[k as usize],
+        });
+        [dot(&v, &tangents[0]), dot(&v, &tangents[1])]
+    };
     let count = (0..g.used).map(|l| m(l).len()).max().unwrap_or(0);
     let missing = Contact::default();
     let first = points.len() as u32;
@@ -338,6 +351,7 @@ where
         has_block,
         normal,
         tangents,
+        surface,
         friction: L::from_fn(|l| input(l).friction),
         restitution: L::from_fn(|l| input(l).restitution),
         bias_rate: L::from_fn(|l| input(l).softness.bias_rate),

@@ -154,7 +154,13 @@ pub(crate) struct PrepareInput<N> {
     pub restitution: N,
     pub softness: Softness<N>,
     pub warm_start: bool,
+    /// The tangent velocity a contact hook set (an index into the step's table), or
+    /// [`NO_SURFACE`].
+    pub surface: u32,
 }
+
+/// No tangent velocity: the contact's friction makes its surfaces stick.
+pub(crate) const NO_SURFACE: u32 = u32::MAX;
 
 /// Integrates the velocity of one dynamic body: gravity and damping, within the speed limits.
 #[inline(always)]
@@ -293,6 +299,9 @@ pub(crate) struct Bundle<L: DimLanes<D>, const D: usize> {
     pub normal: [L; D],
     /// The friction directions (2D: the first).
     pub tangents: [[L; D]; 2],
+    /// The relative tangent velocity friction drives towards along each direction (zero
+    /// unless a contact hook set one: the surfaces stick).
+    pub surface: [L; 2],
     pub friction: L,
     pub restitution: L,
     pub bias_rate: L,
@@ -628,7 +637,8 @@ fn clamp<L: Lane>(x: L, limit: L) -> L {
     limit.min((-limit).max(x))
 }
 
-/// 2D friction: each point's Coulomb interval `|λ_t| ≤ μ λ_n`. A missing point has zero mass,
+/// 2D friction: each point's Coulomb interval `|λ_t| ≤ μ λ_n`, driving the relative tangent
+/// velocity to the bundle's surface velocity (zero: sticking). A missing point has zero mass,
 /// impulse and arms, so its impulse stays zero.
 #[inline(always)]
 fn solve_point_friction<L: DimLanes<D>, const D: usize>(
@@ -641,7 +651,7 @@ fn solve_point_friction<L: DimLanes<D>, const D: usize>(
     for p in pts.iter_mut() {
         let max_f = bundle.friction * p.normal_impulse;
         let (arm, turn) = L::point_friction_rows(&p.tangent_rows);
-        let vt = row_velocity(a, b, t, arm);
+        let vt = row_velocity(a, b, t, arm) - bundle.surface[0];
         let new = clamp(p.tangent_impulse - p.tangent_mass * vt, max_f);
         let delta = new - p.tangent_impulse;
         p.tangent_impulse = new;
@@ -669,7 +679,7 @@ fn solve_patch<L: DimLanes<D>, const D: usize>(
     let mut new = [zero; 2];
     let mut len2 = zero;
     for (t, x) in new.iter_mut().enumerate() {
-        let vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]);
+        let vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]) - bundle.surface[t];
         *x = bundle.patch_impulse[t] - bundle.patch_mass[t] * vt;
         len2 += *x * *x;
     }

@@ -18,19 +18,22 @@
 //! The constraints are then put in wave order by a stable counting sort (pair order within a
 //! wave), so the whole step stays deterministic.
 
-use kollide_math::Scalar;
+use kollide_math::{Scalar, Vector};
 
-use crate::contact_solver::{PrepareInput, Softness, SolverBody};
+use crate::contact_solver::{NO_SURFACE, PrepareInput, Softness, SolverBody};
+use crate::hook::PreSolve;
 use crate::world::Slot;
-use crate::{ContactPair, Dim, SolverDim, StepReport};
+use crate::{ContactHook, ContactImpulse, ContactPair, Dim, SolverDim, StepReport};
 
 /// The constraints' solver inputs in wave order, with their waves, and the buffers that build
 /// them.
 #[derive(Clone, Debug)]
-pub(crate) struct Colouring<N: Scalar> {
+pub(crate) struct Colouring<N: Scalar, const D: usize> {
     /// The touching pairs' solver inputs in wave order, and the wave of each.
     pub(crate) inputs: Vec<PrepareInput<N>>,
     pub(crate) waves: Vec<u32>,
+    /// The tangent velocities a hook set, which the inputs index (`PrepareInput::surface`).
+    pub(crate) surfaces: Vec<Vector<N, D>>,
     /// Per body: one more than the last wave that touched it, and the colours taken at it (one
     /// bit each).
     wave_of_body: Vec<u32>,
@@ -50,12 +53,16 @@ pub(crate) struct ContactSettings<N> {
     pub(crate) warm_start: bool,
 }
 
-impl<N: Scalar> Colouring<N> {
+impl<N: Scalar, const D: usize> Colouring<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
     /// Empty buffers.
     pub(crate) fn new() -> Self {
         Self {
             inputs: Vec::new(),
             waves: Vec::new(),
+            surfaces: Vec::new(),
             wave_of_body: Vec::new(),
             colours: Vec::new(),
             unsorted: Vec::new(),
@@ -65,44 +72,76 @@ impl<N: Scalar> Colouring<N> {
     }
 
     /// Gives each touching pair its wave and its solver input, counting the touching pairs and
-    /// their contacts into `report`, and sorts the inputs into wave order.
-    pub(crate) fn colour<const D: usize>(
+    /// their contacts into `report`, and sorts the inputs into wave order. A `hook` sees each
+    /// pair first, in pair order, and may disable it (then it gets no input and its impulses
+    /// are dropped) or change its friction, restitution and tangent velocity.
+    pub(crate) fn colour(
         &mut self,
         slots: &[Slot<N, D>],
         bodies: &[SolverBody<N, D>],
-        pairs: &[ContactPair<N, D>],
+        pairs: &mut [ContactPair<N, D>],
         settings: ContactSettings<N>,
         report: &mut StepReport,
-    ) where
-        Dim<D>: SolverDim<N, D>,
-    {
+        mut hook: Option<&mut dyn ContactHook<N, D>>,
+    ) {
         self.wave_of_body.clear();
         self.wave_of_body.resize(bodies.len(), 0);
         self.colours.clear();
         self.colours.resize(bodies.len(), 0);
         self.unsorted.clear();
         self.unsorted_waves.clear();
-        for (k, pair) in pairs.iter().enumerate() {
-            let m = &pair.manifold;
-            if m.is_empty() {
+        self.surfaces.clear();
+        for (k, pair) in pairs.iter_mut().enumerate() {
+            if pair.manifold.is_empty() {
                 continue;
             }
             let (a, b) = (pair.a.index as usize, pair.b.index as usize);
+            let body = |i: usize| slots[i].body.as_ref().expect("a live body");
+            let (da, db) = (&body(a).desc, &body(b).desc);
+            let mut friction = (da.friction * db.friction).sqrt();
+            let mut restitution = da.restitution.max_of(db.restitution);
+            let mut surface = NO_SURFACE;
+            if let Some(hook) = hook.as_deref_mut() {
+                let mut c = PreSolve {
+                    a: pair.a,
+                    b: pair.b,
+                    body_a: body(a),
+                    body_b: body(b),
+                    manifold: &pair.manifold,
+                    enabled: true,
+                    friction,
+                    restitution,
+                    tangent_velocity: Vector::zeros(),
+                };
+                hook.pre_solve(&mut c);
+                let (enabled, tangent_velocity) = (c.enabled, c.tangent_velocity);
+                (friction, restitution) = (c.friction, c.restitution);
+                if !enabled {
+                    for contact in pair.manifold.contacts_mut() {
+                        contact.user = ContactImpulse::default();
+                    }
+                    continue;
+                }
+                if tangent_velocity != Vector::<N, D>::zeros() {
+                    surface = self.surfaces.len() as u32;
+                    self.surfaces.push(tangent_velocity);
+                }
+            }
+            let m = &pair.manifold;
             let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
             self.unsorted_waves.push(wave);
             report.touching_pairs += 1;
             report.contacts += m.len();
-            let desc = |i: usize| &slots[i].body.as_ref().expect("a live body").desc;
-            let (da, db) = (desc(a), desc(b));
             let both_dynamic = bodies[a].dynamic && bodies[b].dynamic;
             self.unsorted.push(PrepareInput {
                 pair: k as u32,
                 a: a as u32,
                 b: b as u32,
-                friction: (da.friction * db.friction).sqrt(),
-                restitution: da.restitution.max_of(db.restitution),
+                friction,
+                restitution,
                 softness: if both_dynamic { settings.soft } else { settings.static_soft },
                 warm_start: settings.warm_start,
+                surface,
             });
         }
         self.sort_by_wave();
