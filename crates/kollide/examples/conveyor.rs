@@ -19,8 +19,9 @@ pub const BELT_SPEED: f64 = 2.0;
 pub struct Outcome {
     /// The box's horizontal speed every half second (m/s).
     pub speeds: Vec<f64>,
-    /// The box's horizontal and vertical position at the end (m).
+    /// The box's horizontal position at the end (m).
     pub x: f64,
+    /// The box's vertical position at the end (m).
     pub y: f64,
 }
 

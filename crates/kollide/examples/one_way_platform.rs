@@ -23,11 +23,13 @@ pub const HALF: f64 = 0.5;
 pub struct Outcome {
     /// The box's centre height at the top of its jump (m).
     pub highest: f64,
-    /// The box's centre height and vertical speed at the end (m, m/s).
+    /// The box's centre height at the end (m).
     pub final_height: f64,
+    /// The box's vertical speed at the end (m/s).
     pub final_speed: f64,
-    /// Contacts with the platform that the hook turned off, and let through.
+    /// Contacts with the platform that the hook turned off.
     pub disabled: usize,
+    /// Contacts with the platform that the hook let the solver have.
     pub enabled: usize,
 }
 
