@@ -19,9 +19,7 @@
 use kollide_manifold::{Contact, MAX_CONTACTS};
 use kollide_math::{Scalar, Vector};
 
-use crate::contact_solver::{
-    BodyState, Bundle, LaneAng, LanePoint, NO_SURFACE, PrepareInput, SolverBody,
-};
+use crate::contact_solver::{BodyState, Bundle, LaneAng, LanePoint, PrepareInput, SolverBody};
 use crate::lane::Lane;
 use crate::lane_dim::{DimLanes, add, dot, sub};
 use crate::{ContactImpulse, ContactPair, Dim, SolverDim};
@@ -84,8 +82,8 @@ where
     pub pairs: &'a [ContactPair<N, D>],
     pub bodies: &'a [SolverBody<N, D>],
     pub states: &'a [BodyState<N, D>],
-    /// The tangent velocities contact hooks set (`PrepareInput::surface` indexes them).
-    pub surfaces: &'a [Vector<N, D>],
+    /// The tangent velocities contact hooks set, by pair index (sorted).
+    pub surfaces: &'a [(u32, Vector<N, D>)],
 }
 
 /// Builds the bundles and their points. `spare` is the spare slot's index; `classes` and
@@ -260,9 +258,12 @@ where
     let surface = if from.surfaces.is_empty() {
         [zero; 2]
     } else {
-        let v: [L; D] = vector(|l| match input(l).surface {
-            NO_SURFACE => Vector::zeros(),
-            k => from.surfaces[k as usize],
+        let v: [L; D] = vector(|l| {
+            let pair = input(l).pair;
+            match from.surfaces.binary_search_by_key(&pair, |s| s.0) {
+                Ok(k) => from.surfaces[k].1,
+                Err(_) => Vector::zeros(),
+            }
         });
         [dot(&v, &tangents[0]), dot(&v, &tangents[1])]
     };

@@ -154,13 +154,7 @@ pub(crate) struct PrepareInput<N> {
     pub restitution: N,
     pub softness: Softness<N>,
     pub warm_start: bool,
-    /// The tangent velocity a contact hook set (an index into the step's table), or
-    /// [`NO_SURFACE`].
-    pub surface: u32,
 }
-
-/// No tangent velocity: the contact's friction makes its surfaces stick.
-pub(crate) const NO_SURFACE: u32 = u32::MAX;
 
 /// Integrates the velocity of one dynamic body: gravity and damping, within the speed limits.
 #[inline(always)]
@@ -453,6 +447,9 @@ pub(crate) struct Pass<N> {
     /// symmetric pyramid solved left to right leans right. The world alternates the direction
     /// from substep to substep.
     pub reverse: bool,
+    /// Some bundle has a surface velocity (a contact hook set a tangent velocity): friction
+    /// reads it. Without, the friction rows skip it.
+    pub surfaces: bool,
 }
 
 /// One pass over the bundles: non-penetration (soft when `use_bias`), then friction.
@@ -467,13 +464,29 @@ pub(crate) fn solve<L: DimLanes<D>, const D: usize>(
     pass: Pass<L::Scalar>,
     moved: bool,
 ) {
+    if pass.surfaces {
+        solve_bundles::<L, D, true>(slots, bundles, points, pass, moved);
+    } else {
+        solve_bundles::<L, D, false>(slots, bundles, points, pass, moved);
+    }
+}
+
+/// [`solve`], with surface velocities read by the friction rows when `SURFACE`.
+#[inline(always)]
+fn solve_bundles<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
+    slots: &mut [L::Slot],
+    bundles: &mut [Bundle<L, D>],
+    points: &mut [LanePoint<L, D>],
+    pass: Pass<L::Scalar>,
+    moved: bool,
+) {
     if pass.reverse {
         for bundle in bundles.iter_mut().rev() {
-            solve_bundle(slots, bundle, &mut points[bundle.range()], pass, moved);
+            solve_bundle::<L, D, SURFACE>(slots, bundle, &mut points[bundle.range()], pass, moved);
         }
     } else {
         for bundle in bundles.iter_mut() {
-            solve_bundle(slots, bundle, &mut points[bundle.range()], pass, moved);
+            solve_bundle::<L, D, SURFACE>(slots, bundle, &mut points[bundle.range()], pass, moved);
         }
     }
 }
@@ -505,7 +518,7 @@ impl<L: Lane> NormalPass<L> {
 
 /// Solves one bundle: its normal rows, then its friction.
 #[inline(always)]
-fn solve_bundle<L: DimLanes<D>, const D: usize>(
+fn solve_bundle<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
     slots: &mut [L::Slot],
     bundle: &mut Bundle<L, D>,
     pts: &mut [LanePoint<L, D>],
@@ -534,9 +547,9 @@ fn solve_bundle<L: DimLanes<D>, const D: usize>(
     let block = solve_block(bundle, pts, &mut a, &mut b, &np);
     solve_points(bundle, pts, &mut a, &mut b, &np, block, pass.index);
     if L::PATCH_FRICTION {
-        solve_patch(bundle, pts, &mut a, &mut b);
+        solve_patch::<L, D, SURFACE>(bundle, pts, &mut a, &mut b);
     } else {
-        solve_point_friction(bundle, pts, &mut a, &mut b);
+        solve_point_friction::<L, D, SURFACE>(bundle, pts, &mut a, &mut b);
     }
     bundle.store(slots, &a, &b);
 }
@@ -641,7 +654,7 @@ fn clamp<L: Lane>(x: L, limit: L) -> L {
 /// velocity to the bundle's surface velocity (zero: sticking). A missing point has zero mass,
 /// impulse and arms, so its impulse stays zero.
 #[inline(always)]
-fn solve_point_friction<L: DimLanes<D>, const D: usize>(
+fn solve_point_friction<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
     bundle: &Bundle<L, D>,
     pts: &mut [LanePoint<L, D>],
     a: &mut Velocity<L, D>,
@@ -651,7 +664,10 @@ fn solve_point_friction<L: DimLanes<D>, const D: usize>(
     for p in pts.iter_mut() {
         let max_f = bundle.friction * p.normal_impulse;
         let (arm, turn) = L::point_friction_rows(&p.tangent_rows);
-        let vt = row_velocity(a, b, t, arm) - bundle.surface[0];
+        let mut vt = row_velocity(a, b, t, arm);
+        if SURFACE {
+            vt -= bundle.surface[0];
+        }
         let new = clamp(p.tangent_impulse - p.tangent_mass * vt, max_f);
         let delta = new - p.tangent_impulse;
         p.tangent_impulse = new;
@@ -663,7 +679,7 @@ fn solve_point_friction<L: DimLanes<D>, const D: usize>(
 /// velocities, their impulse scaled back onto the disc `|λ_t| ≤ μ Σ λ_n,i`, then the twist row
 /// clamped to `|λ_τ| ≤ μ Σ λ_n,i r_i`. Missing points add zero.
 #[inline(always)]
-fn solve_patch<L: DimLanes<D>, const D: usize>(
+fn solve_patch<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
     bundle: &mut Bundle<L, D>,
     pts: &[LanePoint<L, D>],
     a: &mut Velocity<L, D>,
@@ -679,7 +695,10 @@ fn solve_patch<L: DimLanes<D>, const D: usize>(
     let mut new = [zero; 2];
     let mut len2 = zero;
     for (t, x) in new.iter_mut().enumerate() {
-        let vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]) - bundle.surface[t];
+        let mut vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]);
+        if SURFACE {
+            vt -= bundle.surface[t];
+        }
         *x = bundle.patch_impulse[t] - bundle.patch_mass[t] * vt;
         len2 += *x * *x;
     }

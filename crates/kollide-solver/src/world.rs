@@ -88,6 +88,8 @@ where
     pub(crate) loaded: Vec<u32>,
     pub(crate) targeted: Vec<u32>,
     accelerations: Vec<Acceleration<N, D>>,
+    /// The number of sensors among the bodies.
+    sensors: usize,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -124,6 +126,7 @@ where
             loaded: Vec::new(),
             targeted: Vec::new(),
             accelerations: Vec::new(),
+            sensors: 0,
         })
     }
 
@@ -168,6 +171,7 @@ where
         if self.free.pop().is_none() {
             self.slots.push(Slot { generation: 0, body: None });
         }
+        self.sensors += usize::from(body.desc.sensor);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.broadphase.bodies_changed();
@@ -187,6 +191,7 @@ where
         self.body_tree.remove(h.index);
         self.broadphase.bodies_changed();
         self.contacts.remove_body(h.index, &mut self.events);
+        self.sensors -= usize::from(body.desc.sensor);
         Ok(body)
     }
 
@@ -340,6 +345,7 @@ where
             ..
         } = self;
         let found = broadphase.update(slots, settings.speculative_margin, dt);
+        contacts.any_sensors = self.sensors > 0;
         solver_bodies.load(slots);
         let (reused_manifolds, contact_threads) =
             contacts.update(slots, found, &settings, dt, self.threads);

@@ -20,10 +20,12 @@
 
 use kollide_math::{Scalar, Vector};
 
-use crate::contact_solver::{NO_SURFACE, PrepareInput, Softness, SolverBody};
+use crate::contact_solver::{PrepareInput, Softness, SolverBody};
 use crate::hook::PreSolve;
 use crate::world::Slot;
-use crate::{ContactHook, ContactImpulse, ContactPair, Dim, SolverDim, StepReport};
+use crate::{
+    BodyDesc, BodyHandle, ContactHook, ContactImpulse, ContactPair, Dim, SolverDim, StepReport,
+};
 
 /// The constraints' solver inputs in wave order, with their waves, and the buffers that build
 /// them.
@@ -32,8 +34,8 @@ pub(crate) struct Colouring<N: Scalar, const D: usize> {
     /// The touching pairs' solver inputs in wave order, and the wave of each.
     pub(crate) inputs: Vec<PrepareInput<N>>,
     pub(crate) waves: Vec<u32>,
-    /// The tangent velocities a hook set, which the inputs index (`PrepareInput::surface`).
-    pub(crate) surfaces: Vec<Vector<N, D>>,
+    /// The tangent velocities a hook set, by pair index (sorted).
+    pub(crate) surfaces: Vec<(u32, Vector<N, D>)>,
     /// Per body: one more than the last wave that touched it, and the colours taken at it (one
     /// bit each).
     wave_of_body: Vec<u32>,
@@ -82,7 +84,7 @@ where
         pairs: &mut [ContactPair<N, D>],
         settings: ContactSettings<N>,
         report: &mut StepReport,
-        mut hook: Option<&mut dyn ContactHook<N, D>>,
+        hook: Option<&mut dyn ContactHook<N, D>>,
     ) {
         self.wave_of_body.clear();
         self.wave_of_body.resize(bodies.len(), 0);
@@ -91,60 +93,91 @@ where
         self.unsorted.clear();
         self.unsorted_waves.clear();
         self.surfaces.clear();
+        let mut hook = hook;
         for (k, pair) in pairs.iter_mut().enumerate() {
             if pair.manifold.is_empty() {
                 continue;
             }
-            let (a, b) = (pair.a.index as usize, pair.b.index as usize);
-            let body = |i: usize| slots[i].body.as_ref().expect("a live body");
-            let (da, db) = (&body(a).desc, &body(b).desc);
-            let mut friction = (da.friction * db.friction).sqrt();
-            let mut restitution = da.restitution.max_of(db.restitution);
-            let mut surface = NO_SURFACE;
+            let (da, db) = descs(slots, pair);
+            let mut mix =
+                ((da.friction * db.friction).sqrt(), da.restitution.max_of(db.restitution));
             if let Some(hook) = hook.as_deref_mut() {
-                let mut c = PreSolve {
-                    a: pair.a,
-                    b: pair.b,
-                    body_a: body(a),
-                    body_b: body(b),
-                    manifold: &pair.manifold,
-                    enabled: true,
-                    friction,
-                    restitution,
-                    tangent_velocity: Vector::zeros(),
-                };
-                hook.pre_solve(&mut c);
-                let (enabled, tangent_velocity) = (c.enabled, c.tangent_velocity);
-                (friction, restitution) = (c.friction, c.restitution);
-                if !enabled {
-                    for contact in pair.manifold.contacts_mut() {
-                        contact.user = ContactImpulse::default();
-                    }
-                    continue;
-                }
-                if tangent_velocity != Vector::<N, D>::zeros() {
-                    surface = self.surfaces.len() as u32;
-                    self.surfaces.push(tangent_velocity);
+                match self.pre_solve(hook, k, pair, slots, mix) {
+                    Some(changed) => mix = changed,
+                    None => continue,
                 }
             }
-            let m = &pair.manifold;
-            let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
-            self.unsorted_waves.push(wave);
-            report.touching_pairs += 1;
-            report.contacts += m.len();
-            let both_dynamic = bodies[a].dynamic && bodies[b].dynamic;
-            self.unsorted.push(PrepareInput {
-                pair: k as u32,
-                a: a as u32,
-                b: b as u32,
-                friction,
-                restitution,
-                softness: if both_dynamic { settings.soft } else { settings.static_soft },
-                warm_start: settings.warm_start,
-                surface,
-            });
+            self.push(k, pair, bodies, settings, mix, report);
         }
         self.sort_by_wave();
+    }
+
+    /// Runs the hook on pair `k` with the mixed `(friction, restitution)`: `None` when it
+    /// disabled the contact (whose impulses are then dropped), else the friction and
+    /// restitution to solve it with; keeps a tangent velocity it set. (Out of line: a step
+    /// without a hook does not pay for it.)
+    #[inline(never)]
+    fn pre_solve(
+        &mut self,
+        hook: &mut dyn ContactHook<N, D>,
+        k: usize,
+        pair: &mut ContactPair<N, D>,
+        slots: &[Slot<N, D>],
+        (friction, restitution): (N, N),
+    ) -> Option<(N, N)> {
+        let body = |h: BodyHandle| slots[h.index as usize].body.as_ref().expect("a live body");
+        let mut c = PreSolve {
+            a: pair.a,
+            b: pair.b,
+            body_a: body(pair.a),
+            body_b: body(pair.b),
+            manifold: &pair.manifold,
+            enabled: true,
+            friction,
+            restitution,
+            tangent_velocity: Vector::zeros(),
+        };
+        hook.pre_solve(&mut c);
+        let (enabled, mix, tangent_velocity) =
+            (c.enabled, (c.friction, c.restitution), c.tangent_velocity);
+        if !enabled {
+            for contact in pair.manifold.contacts_mut() {
+                contact.user = ContactImpulse::default();
+            }
+            return None;
+        }
+        if tangent_velocity != Vector::<N, D>::zeros() {
+            self.surfaces.push((k as u32, tangent_velocity));
+        }
+        Some(mix)
+    }
+
+    /// Gives pair `k` (touching) its wave and its solver input, with `(friction, restitution)`.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        k: usize,
+        pair: &ContactPair<N, D>,
+        bodies: &[SolverBody<N, D>],
+        settings: ContactSettings<N>,
+        (friction, restitution): (N, N),
+        report: &mut StepReport,
+    ) {
+        let (a, b) = (pair.a.index as usize, pair.b.index as usize);
+        let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
+        self.unsorted_waves.push(wave);
+        report.touching_pairs += 1;
+        report.contacts += pair.manifold.len();
+        let both_dynamic = bodies[a].dynamic && bodies[b].dynamic;
+        self.unsorted.push(PrepareInput {
+            pair: k as u32,
+            a: a as u32,
+            b: b as u32,
+            friction,
+            restitution,
+            softness: if both_dynamic { settings.soft } else { settings.static_soft },
+            warm_start: settings.warm_start,
+        });
     }
 
     /// The wave of a constraint between bodies `a` and `b` (see the module docs), marking it
@@ -195,4 +228,17 @@ where
             *slot += 1;
         }
     }
+}
+
+/// The descriptions of a pair's two bodies.
+#[inline(always)]
+fn descs<'a, N: Scalar, const D: usize>(
+    slots: &'a [Slot<N, D>],
+    pair: &ContactPair<N, D>,
+) -> (&'a BodyDesc<N, D>, &'a BodyDesc<N, D>)
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let desc = |i: u32| &slots[i as usize].body.as_ref().expect("a live body").desc;
+    (desc(pair.a.index), desc(pair.b.index))
 }

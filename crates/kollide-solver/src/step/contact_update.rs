@@ -65,6 +65,8 @@ where
     /// Whether the last step reported contact events (and so which pairs touch, as far as the
     /// user knows).
     pub(crate) reported_contacts: bool,
+    /// Whether the world has sensors (without, pairs skip the test).
+    pub(crate) any_sensors: bool,
 }
 
 /// A pair touches when a point of its manifold has separation `≤ 0` (see [`crate::Events`]).
@@ -101,6 +103,7 @@ where
             overlaps: Vec::new(),
             spare_overlaps: Vec::new(),
             reported_contacts: false,
+            any_sensors: false,
         }
     }
 
@@ -272,6 +275,7 @@ where
         self.pairs.clear();
         self.previous.clear();
         self.sensor_candidates.clear();
+        let any_sensors = self.any_sensors;
         let mut cursor = 0;
         for &(i, j) in found {
             let (Some(bi), Some(bj)) = (&slots[i as usize].body, &slots[j as usize].body) else {
@@ -280,7 +284,7 @@ where
             if !bi.desc.collision_groups.interacts(&bj.desc.collision_groups) {
                 continue;
             }
-            if bi.desc.sensor | bj.desc.sensor {
+            if any_sensors && (bi.desc.sensor | bj.desc.sensor) {
                 // Sensors get no contacts, and do not see each other.
                 if !(bi.desc.sensor & bj.desc.sensor) {
                     self.sensor_candidates.push((i, j));

@@ -82,8 +82,8 @@ where
     pub inputs: &'a [PrepareInput<N>],
     pub waves: &'a [u32],
     pub pairs: &'a mut [ContactPair<N, D>],
-    /// The tangent velocities contact hooks set.
-    pub surfaces: &'a [Vector<N, D>],
+    /// The tangent velocities contact hooks set, by pair index (sorted).
+    pub surfaces: &'a [(u32, Vector<N, D>)],
     /// The accelerations of the bodies that forces act on.
     pub accelerations: &'a [Acceleration<N, D>],
     /// Report the contacts that hit faster than this (m/s) into `hits`.
@@ -140,6 +140,7 @@ where
         use_bias,
         index: 2 * (sub / 2) + usize::from(!use_bias),
         reverse: sub % 2 == 1,
+        surfaces: !input.surfaces.is_empty(),
     };
     for sub in 0..input.substeps as usize {
         integrate_velocities::<L, D>(slots, bodies, input.gravity, h);
