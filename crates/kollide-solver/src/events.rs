@@ -13,8 +13,9 @@
 //! **Every begin has exactly one end.** [`crate::World::remove`] ends the removed body's
 //! contacts and overlaps: their end events are reported with the next step's events (when the
 //! removed body's handle is already stale). Turning contact events off
-//! ([`crate::StepSettings::contact_events`]) stops reporting; turning them on reports a begin for
-//! every pair that touches after the next step.
+//! ([`crate::StepSettings::contact_events`]) ends every contact reported as begun (in the next
+//! step's events) and then stops reporting; turning them on reports a begin for every pair that
+//! touches after the next step.
 //!
 //! **Order.** Each list is sorted by the pair's slot indices (the lower first), so it is the same
 //! from run to run and for any number of threads. The buffers are cleared at the start of each

@@ -352,7 +352,7 @@ where
         if settings.contact_events {
             contacts.contact_events(events);
         } else {
-            contacts.reported_contacts = false;
+            contacts.end_contact_events(events);
         }
         contacts.update_sensors(slots, events);
         events.sort_ends();

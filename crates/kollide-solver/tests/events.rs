@@ -483,7 +483,8 @@ fn hits_in_3d_and_the_threshold_is_validated() {
     assert!((hits[0].speed - 8.0).abs() < 0.4, "{}", hits[0].speed);
 }
 
-/// Turning contact events on mid-run reports a begin for every pair already touching.
+/// Turning contact events on mid-run reports a begin for every pair already touching; turning
+/// them off ends them.
 #[test]
 fn turning_contact_events_on_reports_ongoing_contacts() {
     let mut w = World2::<f64>::new(Vec2::new(0.0, -10.0)).unwrap();
@@ -499,6 +500,14 @@ fn turning_contact_events_on_reports_ongoing_contacts() {
     w.set_settings(s).unwrap();
     w.step(1.0 / 60.0).unwrap();
     assert_eq!(w.events().contact_begin().len(), 1);
+    w.step(1.0 / 60.0).unwrap();
+    assert!(w.events().is_empty());
+    // Turning them off ends what was begun, once.
+    let s = StepSettings { contact_events: false, ..*w.settings() };
+    w.set_settings(s).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    assert_eq!(w.events().contact_end().len(), 1);
+    assert!(w.events().contact_begin().is_empty());
     w.step(1.0 / 60.0).unwrap();
     assert!(w.events().is_empty());
 }

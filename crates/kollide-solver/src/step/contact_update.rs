@@ -182,6 +182,20 @@ where
         self.reported_contacts = true;
     }
 
+    /// Contact events were turned off: ends every contact the user was told of (those that
+    /// touched after the last step), so that every begin still has its end.
+    pub(crate) fn end_contact_events(&mut self, events: &mut Events<N, D>) {
+        if self.reported_contacts {
+            events.contact_end.extend(
+                self.spare_pairs
+                    .iter()
+                    .filter(|p| touching(&p.manifold))
+                    .map(|p| ContactEvent { a: p.a, b: p.b }),
+            );
+        }
+        self.reported_contacts = false;
+    }
+
     /// Tests the sensor pairs the broadphase found this step and reports the overlaps that
     /// began and ended into `events`.
     pub(crate) fn update_sensors(&mut self, slots: &[Slot<N, D>], events: &mut Events<N, D>) {
