@@ -66,6 +66,14 @@ where
     /// their groups interact ([`CollisionGroups::interacts`]), and a query sees the body only
     /// when the query's groups interact with them. Default: every group.
     pub collision_groups: CollisionGroups,
+    /// A sensor reports the bodies that overlap it ([`crate::Events::sensor_begin`],
+    /// [`crate::World::sensor_overlaps`]) and never touches anything: it gets no contacts and
+    /// pushes nothing. A sensor sees dynamic bodies, and a dynamic sensor also sees static and
+    /// kinematic ones; sensors do not see each other. Default: `false`.
+    pub sensor: bool,
+    /// Whatever the user wants to keep with the body (an entity id, an index); the world never
+    /// reads it. Default: 0.
+    pub user_data: u128,
 }
 
 impl<N: Scalar, const D: usize> BodyDesc<N, D>
@@ -86,6 +94,8 @@ where
             angular_damping: N::zero(),
             gravity_scale: N::one(),
             collision_groups: CollisionGroups::ALL,
+            sensor: false,
+            user_data: 0,
         }
     }
 
@@ -158,6 +168,28 @@ where
         self.gravity_scale = scale;
         self
     }
+
+    /// Makes the body a sensor (see [`BodyDesc::sensor`](BodyDesc#structfield.sensor)).
+    pub fn sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
+        self
+    }
+
+    /// Sets the user data.
+    pub fn user_data(mut self, data: u128) -> Self {
+        self.user_data = data;
+        self
+    }
+}
+
+/// A force and a torque to apply during the next step (see [`crate::World::apply_force`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Load<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    pub(crate) force: Vector<N, D>,
+    pub(crate) torque: <Dim<D> as SolverDim<N, D>>::Angular,
 }
 
 /// A body in a world. Read it with [`crate::World::body`].
@@ -173,6 +205,10 @@ where
     pub(crate) inv_inertia_local: <Dim<D> as SolverDim<N, D>>::Inertia,
     /// The shape's bounding radius (for warm-start matching), computed once.
     pub(crate) bounding_radius: N,
+    /// The force and torque to apply during the next step (dynamic bodies), if any.
+    pub(crate) load: Option<Load<N, D>>,
+    /// The pose a kinematic body is to reach at the end of the next step, if any.
+    pub(crate) target: Option<<Dim<D> as SolverDim<N, D>>::Pose>,
 }
 
 impl<N: Scalar, const D: usize> Body<N, D>
@@ -221,7 +257,38 @@ where
             }
         };
         let bounding_radius = desc.shape.bounding_radius();
-        Ok(Self { desc, mass, inv_mass, local_center, inv_inertia_local, bounding_radius })
+        Ok(Self {
+            desc,
+            mass,
+            inv_mass,
+            local_center,
+            inv_inertia_local,
+            bounding_radius,
+            load: None,
+            target: None,
+        })
+    }
+
+    /// This body with its description changed by `change`: validated as [`crate::World::add`]
+    /// validates a description and its mass recomputed, except that the pose and velocities,
+    /// which `change` must leave alone, are kept bit for bit (a body may have moved beyond
+    /// the envelope, which applies to what is handed in). Fails without side effects.
+    pub(crate) fn with_desc(
+        &self,
+        change: impl FnOnce(&mut BodyDesc<N, D>),
+    ) -> Result<Self, WorldError> {
+        let mut desc = self.desc.clone();
+        change(&mut desc);
+        desc.pose = Pose::identity();
+        desc.linear_velocity = Vector::zeros();
+        desc.angular_velocity = Dim::<D>::angular_zero();
+        let mut body = Self::new(desc)?;
+        body.desc.pose = self.desc.pose;
+        body.desc.linear_velocity = self.desc.linear_velocity;
+        body.desc.angular_velocity = self.desc.angular_velocity;
+        body.load = self.load;
+        body.target = self.target;
+        Ok(body)
     }
 
     /// How the body moves.
@@ -252,6 +319,16 @@ where
     /// The collision groups.
     pub fn collision_groups(&self) -> CollisionGroups {
         self.desc.collision_groups
+    }
+
+    /// `true` for a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.desc.sensor
+    }
+
+    /// The user data.
+    pub fn user_data(&self) -> u128 {
+        self.desc.user_data
     }
 
     /// Mass (zero for static and kinematic bodies).

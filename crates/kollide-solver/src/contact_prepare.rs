@@ -82,6 +82,8 @@ where
     pub pairs: &'a [ContactPair<N, D>],
     pub bodies: &'a [SolverBody<N, D>],
     pub states: &'a [BodyState<N, D>],
+    /// The tangent velocities contact hooks set, by pair index (sorted).
+    pub surfaces: &'a [(u32, Vector<N, D>)],
 }
 
 /// Builds the bundles and their points. `spare` is the spare slot's index; `classes` and
@@ -253,6 +255,18 @@ where
         *t = Dim::<D>::tangents(&m(l).normal);
     }
     let tangents = [vector(|l| lane_tangents[l][0]), vector(|l| lane_tangents[l][1])];
+    let surface = if from.surfaces.is_empty() {
+        [zero; 2]
+    } else {
+        let v: [L; D] = vector(|l| {
+            let pair = input(l).pair;
+            match from.surfaces.binary_search_by_key(&pair, |s| s.0) {
+                Ok(k) => from.surfaces[k].1,
+                Err(_) => Vector::zeros(),
+            }
+        });
+        [dot(&v, &tangents[0]), dot(&v, &tangents[1])]
+    };
     let count = (0..g.used).map(|l| m(l).len()).max().unwrap_or(0);
     let missing = Contact::default();
     let first = points.len() as u32;
@@ -338,6 +352,7 @@ where
         has_block,
         normal,
         tangents,
+        surface,
         friction: L::from_fn(|l| input(l).friction),
         restitution: L::from_fn(|l| input(l).restitution),
         bias_rate: L::from_fn(|l| input(l).softness.bias_rate),

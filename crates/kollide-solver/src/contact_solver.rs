@@ -293,6 +293,9 @@ pub(crate) struct Bundle<L: DimLanes<D>, const D: usize> {
     pub normal: [L; D],
     /// The friction directions (2D: the first).
     pub tangents: [[L; D]; 2],
+    /// The relative tangent velocity friction drives towards along each direction (zero
+    /// unless a contact hook set one: the surfaces stick).
+    pub surface: [L; 2],
     pub friction: L,
     pub restitution: L,
     pub bias_rate: L,
@@ -444,6 +447,9 @@ pub(crate) struct Pass<N> {
     /// symmetric pyramid solved left to right leans right. The world alternates the direction
     /// from substep to substep.
     pub reverse: bool,
+    /// Some bundle has a surface velocity (a contact hook set a tangent velocity): friction
+    /// reads it. Without, the friction rows skip it.
+    pub surfaces: bool,
 }
 
 /// One pass over the bundles: non-penetration (soft when `use_bias`), then friction.
@@ -458,13 +464,29 @@ pub(crate) fn solve<L: DimLanes<D>, const D: usize>(
     pass: Pass<L::Scalar>,
     moved: bool,
 ) {
+    if pass.surfaces {
+        solve_bundles::<L, D, true>(slots, bundles, points, pass, moved);
+    } else {
+        solve_bundles::<L, D, false>(slots, bundles, points, pass, moved);
+    }
+}
+
+/// [`solve`], with surface velocities read by the friction rows when `SURFACE`.
+#[inline(always)]
+fn solve_bundles<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
+    slots: &mut [L::Slot],
+    bundles: &mut [Bundle<L, D>],
+    points: &mut [LanePoint<L, D>],
+    pass: Pass<L::Scalar>,
+    moved: bool,
+) {
     if pass.reverse {
         for bundle in bundles.iter_mut().rev() {
-            solve_bundle(slots, bundle, &mut points[bundle.range()], pass, moved);
+            solve_bundle::<L, D, SURFACE>(slots, bundle, &mut points[bundle.range()], pass, moved);
         }
     } else {
         for bundle in bundles.iter_mut() {
-            solve_bundle(slots, bundle, &mut points[bundle.range()], pass, moved);
+            solve_bundle::<L, D, SURFACE>(slots, bundle, &mut points[bundle.range()], pass, moved);
         }
     }
 }
@@ -496,7 +518,7 @@ impl<L: Lane> NormalPass<L> {
 
 /// Solves one bundle: its normal rows, then its friction.
 #[inline(always)]
-fn solve_bundle<L: DimLanes<D>, const D: usize>(
+fn solve_bundle<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
     slots: &mut [L::Slot],
     bundle: &mut Bundle<L, D>,
     pts: &mut [LanePoint<L, D>],
@@ -525,9 +547,9 @@ fn solve_bundle<L: DimLanes<D>, const D: usize>(
     let block = solve_block(bundle, pts, &mut a, &mut b, &np);
     solve_points(bundle, pts, &mut a, &mut b, &np, block, pass.index);
     if L::PATCH_FRICTION {
-        solve_patch(bundle, pts, &mut a, &mut b);
+        solve_patch::<L, D, SURFACE>(bundle, pts, &mut a, &mut b);
     } else {
-        solve_point_friction(bundle, pts, &mut a, &mut b);
+        solve_point_friction::<L, D, SURFACE>(bundle, pts, &mut a, &mut b);
     }
     bundle.store(slots, &a, &b);
 }
@@ -628,10 +650,11 @@ fn clamp<L: Lane>(x: L, limit: L) -> L {
     limit.min((-limit).max(x))
 }
 
-/// 2D friction: each point's Coulomb interval `|λ_t| ≤ μ λ_n`. A missing point has zero mass,
+/// 2D friction: each point's Coulomb interval `|λ_t| ≤ μ λ_n`, driving the relative tangent
+/// velocity to the bundle's surface velocity (zero: sticking). A missing point has zero mass,
 /// impulse and arms, so its impulse stays zero.
 #[inline(always)]
-fn solve_point_friction<L: DimLanes<D>, const D: usize>(
+fn solve_point_friction<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
     bundle: &Bundle<L, D>,
     pts: &mut [LanePoint<L, D>],
     a: &mut Velocity<L, D>,
@@ -641,7 +664,10 @@ fn solve_point_friction<L: DimLanes<D>, const D: usize>(
     for p in pts.iter_mut() {
         let max_f = bundle.friction * p.normal_impulse;
         let (arm, turn) = L::point_friction_rows(&p.tangent_rows);
-        let vt = row_velocity(a, b, t, arm);
+        let mut vt = row_velocity(a, b, t, arm);
+        if SURFACE {
+            vt -= bundle.surface[0];
+        }
         let new = clamp(p.tangent_impulse - p.tangent_mass * vt, max_f);
         let delta = new - p.tangent_impulse;
         p.tangent_impulse = new;
@@ -653,7 +679,7 @@ fn solve_point_friction<L: DimLanes<D>, const D: usize>(
 /// velocities, their impulse scaled back onto the disc `|λ_t| ≤ μ Σ λ_n,i`, then the twist row
 /// clamped to `|λ_τ| ≤ μ Σ λ_n,i r_i`. Missing points add zero.
 #[inline(always)]
-fn solve_patch<L: DimLanes<D>, const D: usize>(
+fn solve_patch<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
     bundle: &mut Bundle<L, D>,
     pts: &[LanePoint<L, D>],
     a: &mut Velocity<L, D>,
@@ -669,7 +695,10 @@ fn solve_patch<L: DimLanes<D>, const D: usize>(
     let mut new = [zero; 2];
     let mut len2 = zero;
     for (t, x) in new.iter_mut().enumerate() {
-        let vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]);
+        let mut vt = row_velocity(a, b, &bundle.tangents[t], &bundle.patch_arm[t]);
+        if SURFACE {
+            vt -= bundle.surface[t];
+        }
         *x = bundle.patch_impulse[t] - bundle.patch_mass[t] * vt;
         len2 += *x * *x;
     }

@@ -136,6 +136,9 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     fn rotation_identity() -> Self::Rotation;
     /// The rotation angle of `rot` (its magnitude in 3D), for reports.
     fn rotation_angle(rot: &Self::Rotation) -> N;
+    /// The rotation vector of `rot`: the angular velocity that turns by `rot` in one second
+    /// (2D: the angle in `(−π, π]`; 3D: the axis times the angle).
+    fn rotation_vector(rot: &Self::Rotation) -> Self::Angular;
     /// `2 sin(θ/2)` for the rotation angle `θ`: how far the rotation moves a point at unit
     /// distance from its axis (a chord of the unit circle), without trigonometry.
     fn rotation_chord(rot: &Self::Rotation) -> N;
@@ -257,6 +260,9 @@ impl<N: LaneScalar> SolverDim<N, 2> for Dim<2> {
         Rot2::identity()
     }
     fn rotation_angle(rot: &Rot2<N>) -> N {
+        rot.angle()
+    }
+    fn rotation_vector(rot: &Rot2<N>) -> N {
         rot.angle()
     }
     fn rotation_chord(rot: &Rot2<N>) -> N {
@@ -385,6 +391,9 @@ impl<N: LaneScalar> SolverDim<N, 3> for Dim<3> {
     }
     fn rotation_angle(rot: &Rot3<N>) -> N {
         rot.angle()
+    }
+    fn rotation_vector(rot: &Rot3<N>) -> Vec3<N> {
+        rot.scaled_axis()
     }
     fn rotation_chord(rot: &Rot3<N>) -> N {
         // A unit quaternion's vector part has length sin(θ/2).

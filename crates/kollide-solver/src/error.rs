@@ -37,6 +37,15 @@ pub enum WorldError {
     /// properties at the body's density are not finite.
     #[error("the shape cannot be dynamic: {0}")]
     Shape(#[from] ShapeError),
+    /// Forces, torques and impulses act only on dynamic bodies, and kinematic targets only on
+    /// kinematic ones: the body named is of another kind.
+    #[error("the body is {actual:?}; this needs a {needed:?} body")]
+    WrongKind {
+        /// The kind the request needs.
+        needed: crate::BodyKind,
+        /// The body's kind.
+        actual: crate::BodyKind,
+    },
     /// The handle names a body that was removed (or never existed).
     #[error("stale or invalid body handle")]
     StaleHandle,

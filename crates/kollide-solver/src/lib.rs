@@ -26,6 +26,12 @@
 //! projection on a [`World`], through a bounding-volume tree of the bodies, with a
 //! [`QueryFilter`] ([`CollisionGroups`], an excluded body, a predicate).
 //!
+//! **Events, sensors and hooks**: a step reports what happened ([`World::events`]: contacts
+//! that began and ended, bodies entering and leaving sensors, hard hits; see [`Events`]), a
+//! sensor body ([`BodyDesc::sensor`](BodyDesc#structfield.sensor)) reports overlaps without
+//! touching, and [`World::step_with_hook`] lets a [`ContactHook`] disable or change each
+//! contact before the solver (one-way platforms, conveyor belts).
+//!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
 //!
@@ -36,6 +42,7 @@
 //! NaN.
 
 mod body;
+mod body_edit;
 mod broadphase;
 mod contact_pair;
 mod contact_prepare;
@@ -43,8 +50,10 @@ mod contact_solver;
 mod dim;
 mod draw;
 mod error;
+mod events;
 mod groups;
 mod handle;
+mod hook;
 mod lane;
 mod lane_dim;
 mod limits;
@@ -61,8 +70,10 @@ pub use contact_pair::{ContactImpulse, ContactPair};
 pub use dim::{AngularOps, BodyMass, Dim, SolverDim};
 pub use draw::WorldStyle;
 pub use error::WorldError;
+pub use events::{ContactEvent, Events, HitEvent, SensorEvent};
 pub use groups::CollisionGroups;
 pub use handle::BodyHandle;
+pub use hook::{ContactHook, PreSolve};
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;
 pub use limits::WorldLimits;

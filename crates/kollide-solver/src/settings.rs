@@ -50,12 +50,20 @@ pub struct StepSettings<N> {
     /// narrowphase again. The tolerance used is also at most 1% of the smaller body's bounding
     /// radius. Zero turns reuse off.
     pub manifold_reuse_distance: N,
+    /// Report contacts that begin and end ([`crate::Events::contact_begin`],
+    /// [`crate::Events::contact_end`]). Off by default: finding them costs a walk over every
+    /// pair per step. Sensor events are always reported.
+    pub contact_events: bool,
+    /// Report contacts whose bodies approached faster than this (m/s, in
+    /// `[0, WorldLimits::max_linear_speed]`) and pushed ([`crate::Events::hits`]). `None`, the
+    /// default, reports none.
+    pub hit_event_threshold: Option<N>,
 }
 
 impl<N: Scalar> StepSettings<N> {
     /// The defaults: 4 substeps, 32 Hz contacts with damping ratio 30, push-out at most 3 m/s,
     /// no slop, 4 cm speculative margin, restitution above 1 m/s, warm starting on, manifolds
-    /// reused within 1 mm of relative motion.
+    /// reused within 1 mm of relative motion, no contact or hit events.
     pub fn new() -> Self {
         Self {
             substeps: 4,
@@ -67,6 +75,8 @@ impl<N: Scalar> StepSettings<N> {
             restitution_threshold: N::lit(1.0),
             warm_starting: true,
             manifold_reuse_distance: N::lit(1e-3),
+            contact_events: false,
+            hit_event_threshold: None,
         }
     }
 
@@ -95,6 +105,9 @@ impl<N: Scalar> StepSettings<N> {
         ];
         for (what, v, max) in ranges {
             WorldLimits::check(what, v, zero, max)?;
+        }
+        if let Some(v) = self.hit_event_threshold {
+            WorldLimits::check("hit event threshold", v, zero, limits.max_linear_speed)?;
         }
         Ok(())
     }

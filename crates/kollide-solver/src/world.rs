@@ -6,17 +6,18 @@
 //!
 //! The same scene stepped twice gives bit-identical states, whatever the number of threads.
 
-use kollide_math::{Scalar, Vector};
+use kollide_math::{Pose, Scalar, Vector};
 
 use crate::body::check_velocities;
-use crate::contact_solver::Softness;
+use crate::contact_solver::{Softness, SpeedLimits};
 use crate::query::index::{BodyTree, body_aabb};
 use crate::step::{
-    BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput, SolveStage,
-    SolverBodies, write_back,
+    Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput,
+    SolveStage, SolverBodies, write_back,
 };
 use crate::{
-    Body, BodyDesc, BodyHandle, ContactPair, Dim, SolverDim, StepSettings, WorldError, WorldLimits,
+    Body, BodyDesc, BodyHandle, BodyKind, ContactHook, ContactPair, Dim, Events, SensorEvent,
+    SolverDim, StepSettings, WorldError, WorldLimits,
 };
 
 /// What a step did.
@@ -76,10 +77,19 @@ where
     broadphase: BroadphaseStage<N, D>,
     solver_bodies: SolverBodies<N, D>,
     contacts: ContactStage<N, D>,
-    colouring: Colouring<N>,
+    colouring: Colouring<N, D>,
     pub(crate) solver: SolveStage<N, D>,
     /// The bodies' AABBs in a tree, for the queries (`query/`).
     pub(crate) body_tree: BodyTree<N, D>,
+    /// The last step's events, and the end events of bodies removed since.
+    events: Events<N, D>,
+    /// The slots of the bodies with a force or torque for the next step, and of the kinematic
+    /// bodies with a target (see `body_edit.rs`); their accelerations during a step.
+    pub(crate) loaded: Vec<u32>,
+    pub(crate) targeted: Vec<u32>,
+    accelerations: Vec<Acceleration<N, D>>,
+    /// The number of sensors among the bodies.
+    sensors: usize,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -112,6 +122,11 @@ where
             colouring: Colouring::new(),
             solver: SolveStage::new(),
             body_tree: BodyTree::new(),
+            events: Events::default(),
+            loaded: Vec::new(),
+            targeted: Vec::new(),
+            accelerations: Vec::new(),
+            sensors: 0,
         })
     }
 
@@ -156,6 +171,7 @@ where
         if self.free.pop().is_none() {
             self.slots.push(Slot { generation: 0, body: None });
         }
+        self.sensors += usize::from(body.desc.sensor);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.broadphase.bodies_changed();
@@ -163,6 +179,9 @@ where
     }
 
     /// Removes a body and its contacts. A stale handle is an error and changes nothing.
+    ///
+    /// The contacts the body touched (when contact events are on) and its sensor overlaps end:
+    /// their end events are reported with the next step's events ([`World::events`]).
     pub fn remove(&mut self, h: BodyHandle) -> Result<Body<N, D>, WorldError> {
         self.check(h)?;
         let slot = &mut self.slots[h.index as usize];
@@ -171,7 +190,8 @@ where
         self.free.push(h.index);
         self.body_tree.remove(h.index);
         self.broadphase.bodies_changed();
-        self.contacts.remove_body(h.index);
+        self.contacts.remove_body(h.index, &mut self.events);
+        self.sensors -= usize::from(body.desc.sensor);
         Ok(body)
     }
 
@@ -223,9 +243,20 @@ where
         self.len() == 0
     }
 
-    /// The persistent pairs with their manifolds (after the last step).
+    /// The persistent pairs with their manifolds (after the last step). Sensors have none.
     pub fn contact_pairs(&self) -> &[ContactPair<N, D>] {
         self.contacts.pairs()
+    }
+
+    /// The events of the last step: contacts and sensor overlaps that began and ended, hits
+    /// (see [`Events`] for the rules).
+    pub fn events(&self) -> &Events<N, D> {
+        &self.events
+    }
+
+    /// The sensors and the bodies that overlapped them after the last step, sorted by pair.
+    pub fn sensor_overlaps(&self) -> &[SensorEvent] {
+        self.contacts.overlaps()
     }
 
     /// The number of threads a step may use.
@@ -254,17 +285,77 @@ where
     /// [[`WorldLimits::min_time_step`], [`WorldLimits::max_time_step`]] is rejected with
     /// [`WorldError::BadTimeStep`] and changes nothing.
     pub fn step(&mut self, dt: N) -> Result<StepReport, WorldError> {
+        self.step_inner(dt, None)
+    }
+
+    /// [`World::step`] with a [`ContactHook`] that sees each contact before the solver and may
+    /// disable it or change its friction, restitution and tangent velocity.
+    ///
+    /// ```
+    /// use kollide_math::{Iso2, Vec2};
+    /// use kollide_shapes::Cuboid;
+    /// use kollide_solver::{BodyDesc, PreSolve, World2};
+    /// let mut world = World2::<f64>::new(Vec2::new(0.0, -9.81)).unwrap();
+    /// world.add(BodyDesc::fixed(Cuboid::new(Vec2::new(10.0, 0.5)).unwrap())
+    ///     .pose(Iso2::translation(0.0, -0.5))).unwrap();
+    /// let b = world.add(BodyDesc::dynamic(Cuboid::new(Vec2::new(0.5, 0.5)).unwrap())
+    ///     .pose(Iso2::translation(0.0, 1.0))).unwrap();
+    /// // A ground that lets everything through.
+    /// let mut ghost = |c: &mut PreSolve<'_, f64, 2>| c.disable();
+    /// for _ in 0..60 {
+    ///     world.step_with_hook(1.0 / 60.0, &mut ghost).unwrap();
+    /// }
+    /// assert!(world.body(b).unwrap().pose().translation.y < -3.0);
+    /// ```
+    pub fn step_with_hook(
+        &mut self,
+        dt: N,
+        hook: &mut impl ContactHook<N, D>,
+    ) -> Result<StepReport, WorldError> {
+        self.step_inner(dt, Some(hook))
+    }
+
+    fn step_inner(
+        &mut self,
+        dt: N,
+        hook: Option<&mut dyn ContactHook<N, D>>,
+    ) -> Result<StepReport, WorldError> {
         let limits = WorldLimits::<N>::new();
         if !(dt.is_finite_value() && dt >= limits.min_time_step && dt <= limits.max_time_step) {
             return Err(WorldError::BadTimeStep(dt.to_f64()));
         }
         let settings = self.settings;
         let h = dt / N::lit(f64::from(settings.substeps));
-        let Self { slots, broadphase, solver_bodies, contacts, colouring, solver, .. } = self;
+        self.events.begin_step();
+        if !self.targeted.is_empty() {
+            self.head_for_targets(dt);
+        }
+        if !self.loaded.is_empty() {
+            self.take_loads();
+        }
+        let Self {
+            slots,
+            broadphase,
+            solver_bodies,
+            contacts,
+            colouring,
+            solver,
+            events,
+            accelerations,
+            ..
+        } = self;
         let found = broadphase.update(slots, settings.speculative_margin, dt);
+        contacts.any_sensors = self.sensors > 0;
         solver_bodies.load(slots);
         let (reused_manifolds, contact_threads) =
             contacts.update(slots, found, &settings, dt, self.threads);
+        if settings.contact_events {
+            contacts.contact_events(events);
+        } else {
+            contacts.end_contact_events(events);
+        }
+        contacts.update_sensors(slots, events);
+        events.sort_ends();
         let mut report = StepReport {
             pairs: contacts.pairs().len(),
             reused_manifolds,
@@ -272,11 +363,16 @@ where
             ..StepReport::default()
         };
         let contact = contact_settings(&settings, h);
-        colouring.colour(slots, &solver_bodies.bodies, contacts.pairs(), contact, &mut report);
+        let pairs = contacts.pairs_mut();
+        colouring.colour(slots, &solver_bodies.bodies, pairs, contact, &mut report, hook);
         report.simd_bundles = solver.run(SolveInput {
             inputs: &colouring.inputs,
             waves: &colouring.waves,
-            pairs: contacts.pairs_mut(),
+            pairs,
+            surfaces: &colouring.surfaces,
+            accelerations,
+            hit_threshold: settings.hit_event_threshold,
+            hits: &mut events.hits,
             bodies: &mut solver_bodies.bodies,
             states: &mut solver_bodies.states,
             gravity: &self.gravity,
@@ -288,8 +384,58 @@ where
             linear_slop: settings.linear_slop,
         });
         write_back(slots, solver_bodies);
+        accelerations.clear();
+        if !self.targeted.is_empty() {
+            self.reach_targets();
+        }
         self.body_tree.update(&self.slots);
         Ok(report)
+    }
+
+    /// Gives each kinematic body with a target the velocity that takes it there in `dt`
+    /// (within the speed limits).
+    fn head_for_targets(&mut self, dt: N) {
+        let inv_dt = N::one() / dt;
+        for &slot in &self.targeted {
+            let Some(b) = self.slots[slot as usize].body.as_mut() else { continue };
+            let Some(target) = b.target else { continue };
+            let pose = &b.desc.pose;
+            let mut v = (target.translation() - pose.translation()) * inv_dt;
+            let turn =
+                Dim::<D>::rotation_delta(&Dim::<D>::rotation(&target), &Dim::<D>::rotation(pose));
+            let mut w = Dim::<D>::rotation_vector(&turn) * inv_dt;
+            SpeedLimits::envelope().clamp::<D>(&mut v, &mut w);
+            b.desc.linear_velocity = v;
+            b.desc.angular_velocity = w;
+        }
+    }
+
+    /// Places each kinematic body with a target on it (the step's integration of its velocity
+    /// lands there up to rounding) and forgets the targets.
+    fn reach_targets(&mut self) {
+        for &slot in &self.targeted {
+            let Some(b) = self.slots[slot as usize].body.as_mut() else { continue };
+            if let Some(target) = b.target.take() {
+                b.desc.pose = target;
+            }
+        }
+        self.targeted.clear();
+    }
+
+    /// Turns the forces and torques on bodies into accelerations for this step and clears them.
+    fn take_loads(&mut self) {
+        for &slot in &self.loaded {
+            let Some(b) = self.slots[slot as usize].body.as_mut() else { continue };
+            let Some(load) = b.load.take() else { continue };
+            if b.desc.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let rot = Dim::<D>::rotation(&b.desc.pose);
+            let inv_inertia = Dim::<D>::world_inverse_inertia(&b.inv_inertia_local, &rot);
+            let dw = Dim::<D>::apply_inertia(&inv_inertia, &load.torque);
+            self.accelerations.push((slot, load.force * b.inv_mass, dw));
+        }
+        self.loaded.clear();
     }
 }
 

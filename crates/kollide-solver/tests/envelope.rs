@@ -513,6 +513,9 @@ fn hostile_worlds<N: LaneScalar, const D: usize>(
             linear_slop: N::lit(extreme(&mut rng, 1e-6, f(l.max_coordinate))),
             speculative_margin: N::lit(extreme(&mut rng, 1e-6, f(l.max_coordinate))),
             manifold_reuse_distance: N::lit(extreme(&mut rng, 1e-6, f(l.max_coordinate))),
+            // Events observe and change nothing; reporting them must survive extreme scenes.
+            contact_events: true,
+            hit_event_threshold: Some(N::zero()),
         };
         w.set_settings(settings).unwrap();
         // The scene's scale: how big the shapes are and how far apart they start.

@@ -88,4 +88,7 @@ pub mod guide {
     /// Chapter 11: scene queries.
     #[doc = include_str!("../../../docs/guide/11-queries.md")]
     pub struct Guide11;
+    /// Chapter 12: events, sensors and contact hooks.
+    #[doc = include_str!("../../../docs/guide/12-events.md")]
+    pub struct Guide12;
 }

@@ -75,6 +75,16 @@ where
         }
     }
 
+    /// The body in `slot` was placed elsewhere (a teleport): its leaf follows its new AABB.
+    pub(crate) fn teleported(&mut self, slot: u32, aabb: &Aabb<N, D>) {
+        let Some(Some((id, tight))) = self.proxies.get_mut(slot as usize) else { return };
+        *tight = *aabb;
+        // A body inside the envelope has a finite box, which the tree accepts.
+        let moved = self.tree.move_proxy(*id, aabb, N::lit(TREE_MARGIN));
+        debug_assert!(moved.is_ok());
+        self.inserted += usize::from(moved == Ok(true));
+    }
+
     /// After a step: re-inserts the moving bodies whose AABB left their leaf's box. Static
     /// bodies do not move, so they are not even looked at. (Out of line, so that profiles show
     /// what it costs the step.)

@@ -18,19 +18,24 @@
 //! The constraints are then put in wave order by a stable counting sort (pair order within a
 //! wave), so the whole step stays deterministic.
 
-use kollide_math::Scalar;
+use kollide_math::{Scalar, Vector};
 
 use crate::contact_solver::{PrepareInput, Softness, SolverBody};
+use crate::hook::PreSolve;
 use crate::world::Slot;
-use crate::{ContactPair, Dim, SolverDim, StepReport};
+use crate::{
+    BodyDesc, BodyHandle, ContactHook, ContactImpulse, ContactPair, Dim, SolverDim, StepReport,
+};
 
 /// The constraints' solver inputs in wave order, with their waves, and the buffers that build
 /// them.
 #[derive(Clone, Debug)]
-pub(crate) struct Colouring<N: Scalar> {
+pub(crate) struct Colouring<N: Scalar, const D: usize> {
     /// The touching pairs' solver inputs in wave order, and the wave of each.
     pub(crate) inputs: Vec<PrepareInput<N>>,
     pub(crate) waves: Vec<u32>,
+    /// The tangent velocities a hook set, by pair index (sorted).
+    pub(crate) surfaces: Vec<(u32, Vector<N, D>)>,
     /// Per body: one more than the last wave that touched it, and the colours taken at it (one
     /// bit each).
     wave_of_body: Vec<u32>,
@@ -50,12 +55,16 @@ pub(crate) struct ContactSettings<N> {
     pub(crate) warm_start: bool,
 }
 
-impl<N: Scalar> Colouring<N> {
+impl<N: Scalar, const D: usize> Colouring<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
     /// Empty buffers.
     pub(crate) fn new() -> Self {
         Self {
             inputs: Vec::new(),
             waves: Vec::new(),
+            surfaces: Vec::new(),
             wave_of_body: Vec::new(),
             colours: Vec::new(),
             unsorted: Vec::new(),
@@ -65,47 +74,110 @@ impl<N: Scalar> Colouring<N> {
     }
 
     /// Gives each touching pair its wave and its solver input, counting the touching pairs and
-    /// their contacts into `report`, and sorts the inputs into wave order.
-    pub(crate) fn colour<const D: usize>(
+    /// their contacts into `report`, and sorts the inputs into wave order. A `hook` sees each
+    /// pair first, in pair order, and may disable it (then it gets no input and its impulses
+    /// are dropped) or change its friction, restitution and tangent velocity.
+    pub(crate) fn colour(
         &mut self,
         slots: &[Slot<N, D>],
         bodies: &[SolverBody<N, D>],
-        pairs: &[ContactPair<N, D>],
+        pairs: &mut [ContactPair<N, D>],
         settings: ContactSettings<N>,
         report: &mut StepReport,
-    ) where
-        Dim<D>: SolverDim<N, D>,
-    {
+        hook: Option<&mut dyn ContactHook<N, D>>,
+    ) {
         self.wave_of_body.clear();
         self.wave_of_body.resize(bodies.len(), 0);
         self.colours.clear();
         self.colours.resize(bodies.len(), 0);
         self.unsorted.clear();
         self.unsorted_waves.clear();
-        for (k, pair) in pairs.iter().enumerate() {
-            let m = &pair.manifold;
-            if m.is_empty() {
+        self.surfaces.clear();
+        let mut hook = hook;
+        for (k, pair) in pairs.iter_mut().enumerate() {
+            if pair.manifold.is_empty() {
                 continue;
             }
-            let (a, b) = (pair.a.index as usize, pair.b.index as usize);
-            let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
-            self.unsorted_waves.push(wave);
-            report.touching_pairs += 1;
-            report.contacts += m.len();
-            let desc = |i: usize| &slots[i].body.as_ref().expect("a live body").desc;
-            let (da, db) = (desc(a), desc(b));
-            let both_dynamic = bodies[a].dynamic && bodies[b].dynamic;
-            self.unsorted.push(PrepareInput {
-                pair: k as u32,
-                a: a as u32,
-                b: b as u32,
-                friction: (da.friction * db.friction).sqrt(),
-                restitution: da.restitution.max_of(db.restitution),
-                softness: if both_dynamic { settings.soft } else { settings.static_soft },
-                warm_start: settings.warm_start,
-            });
+            let (da, db) = descs(slots, pair);
+            let mut mix =
+                ((da.friction * db.friction).sqrt(), da.restitution.max_of(db.restitution));
+            if let Some(hook) = hook.as_deref_mut() {
+                match self.pre_solve(hook, k, pair, slots, mix) {
+                    Some(changed) => mix = changed,
+                    None => continue,
+                }
+            }
+            self.push(k, pair, bodies, settings, mix, report);
         }
         self.sort_by_wave();
+    }
+
+    /// Runs the hook on pair `k` with the mixed `(friction, restitution)`: `None` when it
+    /// disabled the contact (whose impulses are then dropped), else the friction and
+    /// restitution to solve it with; keeps a tangent velocity it set. (Out of line: a step
+    /// without a hook does not pay for it.)
+    #[inline(never)]
+    fn pre_solve(
+        &mut self,
+        hook: &mut dyn ContactHook<N, D>,
+        k: usize,
+        pair: &mut ContactPair<N, D>,
+        slots: &[Slot<N, D>],
+        (friction, restitution): (N, N),
+    ) -> Option<(N, N)> {
+        let body = |h: BodyHandle| slots[h.index as usize].body.as_ref().expect("a live body");
+        let mut c = PreSolve {
+            a: pair.a,
+            b: pair.b,
+            body_a: body(pair.a),
+            body_b: body(pair.b),
+            manifold: &pair.manifold,
+            enabled: true,
+            friction,
+            restitution,
+            tangent_velocity: Vector::zeros(),
+        };
+        hook.pre_solve(&mut c);
+        let (enabled, mix, tangent_velocity) =
+            (c.enabled, (c.friction, c.restitution), c.tangent_velocity);
+        if !enabled {
+            for contact in pair.manifold.contacts_mut() {
+                contact.user = ContactImpulse::default();
+            }
+            return None;
+        }
+        if tangent_velocity != Vector::<N, D>::zeros() {
+            self.surfaces.push((k as u32, tangent_velocity));
+        }
+        Some(mix)
+    }
+
+    /// Gives pair `k` (touching) its wave and its solver input, with `(friction, restitution)`.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        k: usize,
+        pair: &ContactPair<N, D>,
+        bodies: &[SolverBody<N, D>],
+        settings: ContactSettings<N>,
+        (friction, restitution): (N, N),
+        report: &mut StepReport,
+    ) {
+        let (a, b) = (pair.a.index as usize, pair.b.index as usize);
+        let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
+        self.unsorted_waves.push(wave);
+        report.touching_pairs += 1;
+        report.contacts += pair.manifold.len();
+        let both_dynamic = bodies[a].dynamic && bodies[b].dynamic;
+        self.unsorted.push(PrepareInput {
+            pair: k as u32,
+            a: a as u32,
+            b: b as u32,
+            friction,
+            restitution,
+            softness: if both_dynamic { settings.soft } else { settings.static_soft },
+            warm_start: settings.warm_start,
+        });
     }
 
     /// The wave of a constraint between bodies `a` and `b` (see the module docs), marking it
@@ -156,4 +228,17 @@ impl<N: Scalar> Colouring<N> {
             *slot += 1;
         }
     }
+}
+
+/// The descriptions of a pair's two bodies.
+#[inline(always)]
+fn descs<'a, N: Scalar, const D: usize>(
+    slots: &'a [Slot<N, D>],
+    pair: &ContactPair<N, D>,
+) -> (&'a BodyDesc<N, D>, &'a BodyDesc<N, D>)
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let desc = |i: u32| &slots[i as usize].body.as_ref().expect("a live body").desc;
+    (desc(pair.a.index), desc(pair.b.index))
 }

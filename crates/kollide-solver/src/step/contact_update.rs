@@ -16,10 +16,14 @@
 
 use kollide_manifold::Manifold;
 use kollide_math::{Pose, Scalar, Vector};
+use kollide_narrowphase::{QuerySettings, intersection_test};
 
 use super::pair_cache::PairCache;
 use crate::world::Slot;
-use crate::{BodyHandle, ContactPair, Dim, SolverDim, StepSettings};
+use crate::{
+    BodyHandle, ContactEvent, ContactImpulse, ContactPair, Dim, Events, SensorEvent, SolverDim,
+    StepSettings,
+};
 
 /// How far (as a fraction of the smaller shape's bounding radius) a contact may lie from last
 /// step's contact whose accumulated impulse it inherits when their feature ids differ (see
@@ -53,6 +57,21 @@ where
     spare_caches: Vec<PairCache<N, D>>,
     /// Per pair: the index of the same pair in last step's list, or [`NONE`].
     previous: Vec<u32>,
+    /// The pairs of a sensor and another body that the broadphase found this step.
+    sensor_candidates: Vec<(u32, u32)>,
+    /// The sensor overlaps after the last step, sorted by pair, and the list before it.
+    overlaps: Vec<SensorEvent>,
+    spare_overlaps: Vec<SensorEvent>,
+    /// Whether the last step reported contact events (and so which pairs touch, as far as the
+    /// user knows).
+    pub(crate) reported_contacts: bool,
+    /// Whether the world has sensors (without, pairs skip the test).
+    pub(crate) any_sensors: bool,
+}
+
+/// A pair touches when a point of its manifold has separation `≤ 0` (see [`crate::Events`]).
+pub(crate) fn touching<N: Scalar, const D: usize>(m: &Manifold<N, D, ContactImpulse<N>>) -> bool {
+    m.contacts().iter().any(|c| c.separation <= N::zero())
 }
 
 /// What every pair's update reads.
@@ -80,7 +99,17 @@ where
             spare_pairs: Vec::new(),
             spare_caches: Vec::new(),
             previous: Vec::new(),
+            sensor_candidates: Vec::new(),
+            overlaps: Vec::new(),
+            spare_overlaps: Vec::new(),
+            reported_contacts: false,
+            any_sensors: false,
         }
+    }
+
+    /// The sensor overlaps after the last step, sorted by pair.
+    pub(crate) fn overlaps(&self) -> &[SensorEvent] {
+        &self.overlaps
     }
 
     /// The pairs with their manifolds.
@@ -93,11 +122,122 @@ where
         &mut self.pairs
     }
 
-    /// Drops the pairs of the body in slot `index`. Removal is rare: every pair's manifold is
-    /// computed afresh next step.
-    pub(crate) fn remove_body(&mut self, index: u32) {
-        self.pairs.retain(|p| p.a.index != index && p.b.index != index);
+    /// Drops the pairs and sensor overlaps of the body in slot `index`, queueing the end
+    /// events of those the user was told of into `events`. Removal is rare: every pair's
+    /// manifold is computed afresh next step.
+    pub(crate) fn remove_body(&mut self, index: u32, events: &mut Events<N, D>) {
+        let has = |a: BodyHandle, b: BodyHandle| a.index == index || b.index == index;
+        if self.reported_contacts {
+            events.pending_contact_end.extend(
+                self.pairs
+                    .iter()
+                    .filter(|p| has(p.a, p.b) && touching(&p.manifold))
+                    .map(|p| ContactEvent { a: p.a, b: p.b }),
+            );
+        }
+        self.pairs.retain(|p| !has(p.a, p.b));
         self.caches.clear();
+        events.pending_sensor_end.extend(self.overlaps.iter().filter(|o| has(o.sensor, o.visitor)));
+        self.overlaps.retain(|o| !has(o.sensor, o.visitor));
+    }
+
+    /// Reports the contacts that began and ended with this step's update into `events` (both
+    /// pair lists are sorted by slot indices, and a slot index names the same body in both,
+    /// since a removal drops its pairs). When the last step did not report, every touching
+    /// pair begins.
+    pub(crate) fn contact_events(&mut self, events: &mut Events<N, D>) {
+        let old: &[ContactPair<N, D>] =
+            if self.reported_contacts { &self.spare_pairs } else { &[] };
+        let new = &self.pairs;
+        let key = |p: &ContactPair<N, D>| (p.a.index, p.b.index);
+        let event = |p: &ContactPair<N, D>| ContactEvent { a: p.a, b: p.b };
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            let (o, n) = (old.get(i), new.get(j));
+            match (o, n) {
+                (Some(o), Some(n)) if key(o) == key(n) => {
+                    match (touching(&o.manifold), touching(&n.manifold)) {
+                        (true, false) => events.contact_end.push(event(o)),
+                        (false, true) => events.contact_begin.push(event(n)),
+                        _ => {}
+                    }
+                    i += 1;
+                    j += 1;
+                }
+                (Some(o), n) if n.is_none_or(|n| key(o) < key(n)) => {
+                    if touching(&o.manifold) {
+                        events.contact_end.push(event(o));
+                    }
+                    i += 1;
+                }
+                (_, Some(n)) => {
+                    if touching(&n.manifold) {
+                        events.contact_begin.push(event(n));
+                    }
+                    j += 1;
+                }
+                (_, None) => unreachable!("the loop runs while a list has pairs left"),
+            }
+        }
+        self.reported_contacts = true;
+    }
+
+    /// Contact events were turned off: ends every contact the user was told of (those that
+    /// touched after the last step), so that every begin still has its end.
+    pub(crate) fn end_contact_events(&mut self, events: &mut Events<N, D>) {
+        if self.reported_contacts {
+            events.contact_end.extend(
+                self.spare_pairs
+                    .iter()
+                    .filter(|p| touching(&p.manifold))
+                    .map(|p| ContactEvent { a: p.a, b: p.b }),
+            );
+        }
+        self.reported_contacts = false;
+    }
+
+    /// Tests the sensor pairs the broadphase found this step and reports the overlaps that
+    /// began and ended into `events`.
+    pub(crate) fn update_sensors(&mut self, slots: &[Slot<N, D>], events: &mut Events<N, D>) {
+        if self.sensor_candidates.is_empty() && self.overlaps.is_empty() {
+            return;
+        }
+        core::mem::swap(&mut self.overlaps, &mut self.spare_overlaps);
+        self.overlaps.clear();
+        let settings = QuerySettings::default();
+        for &(i, j) in &self.sensor_candidates {
+            let (Some(bi), Some(bj)) = (&slots[i as usize].body, &slots[j as usize].body) else {
+                continue;
+            };
+            let (pi, pj) = (&bi.desc.pose, &bj.desc.pose);
+            let (si, sj) = (&bi.desc.shape, &bj.desc.shape);
+            if intersection_test(pi, si, pj, sj, None, &settings).intersecting {
+                let handle =
+                    |k: u32| BodyHandle { index: k, generation: slots[k as usize].generation };
+                let (sensor, visitor) =
+                    if bi.desc.sensor { (handle(i), handle(j)) } else { (handle(j), handle(i)) };
+                self.overlaps.push(SensorEvent { sensor, visitor });
+            }
+        }
+        let (old, new) = (&self.spare_overlaps, &self.overlaps);
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            match (old.get(i), new.get(j)) {
+                (Some(o), Some(n)) if o.key() == n.key() => {
+                    i += 1;
+                    j += 1;
+                }
+                (Some(o), n) if n.is_none_or(|n| o.key() < n.key()) => {
+                    events.sensor_end.push(*o);
+                    i += 1;
+                }
+                (_, Some(n)) => {
+                    events.sensor_begin.push(*n);
+                    j += 1;
+                }
+                (_, None) => unreachable!("the loop runs while a list has pairs left"),
+            }
+        }
     }
 
     /// Gives every pair in `found` (sorted slot pairs) its manifold for a step of `dt`, on up to
@@ -148,12 +288,21 @@ where
         let old = &self.spare_pairs;
         self.pairs.clear();
         self.previous.clear();
+        self.sensor_candidates.clear();
+        let any_sensors = self.any_sensors;
         let mut cursor = 0;
         for &(i, j) in found {
             let (Some(bi), Some(bj)) = (&slots[i as usize].body, &slots[j as usize].body) else {
                 continue;
             };
             if !bi.desc.collision_groups.interacts(&bj.desc.collision_groups) {
+                continue;
+            }
+            if any_sensors && (bi.desc.sensor | bj.desc.sensor) {
+                // Sensors get no contacts, and do not see each other.
+                if !(bi.desc.sensor & bj.desc.sensor) {
+                    self.sensor_candidates.push((i, j));
+                }
                 continue;
             }
             let (a, b) = (handle(i), handle(j));

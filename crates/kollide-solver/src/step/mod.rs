@@ -33,6 +33,6 @@ pub(crate) use broadphase_update::BroadphaseStage;
 pub(crate) use colouring::{Colouring, ContactSettings};
 pub(crate) use contact_update::ContactStage;
 pub use contact_update::WARM_START_MATCH_FRACTION;
-pub(crate) use solve::{SolveInput, SolveStage};
+pub(crate) use solve::{Acceleration, SolveInput, SolveStage};
 pub(crate) use solver_bodies::SolverBodies;
 pub(crate) use write_back::write_back;

@@ -4,14 +4,19 @@
 //! It is written over the lane type `L`; the world picks `L` at compile time from its scalar
 //! type ([`SolverDim::Lanes`]: four `f32` lanes, or one `f64`).
 
-use kollide_math::{Scalar, Vector};
+use kollide_math::{Point, Scalar, Vector};
 
 use crate::contact_prepare::{self, PrepareFrom};
 use crate::contact_solver::{
     self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
 };
 use crate::lane_dim::DimLanes;
-use crate::{ContactPair, Dim, SolverDim};
+use crate::{ContactPair, Dim, HitEvent, SolverDim};
+
+/// A force and a torque on a dynamic body during a step, as the changes of velocity per second
+/// they cause: `(slot, F / m, I⁻¹ τ)`.
+pub(crate) type Acceleration<N, const D: usize> =
+    (u32, Vector<N, D>, <Dim<D> as SolverDim<N, D>>::Angular);
 
 /// The solver's buffers, reused from step to step.
 #[derive(Clone, Debug)]
@@ -21,6 +26,8 @@ pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
     slots: Vec<L::Slot>,
     classes: Vec<u8>,
     order: Vec<u32>,
+    /// Each point's normal velocity at the start of the step (for hit events).
+    approach: Vec<L>,
 }
 
 impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
@@ -31,6 +38,7 @@ impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
             slots: Vec::new(),
             classes: Vec::new(),
             order: Vec::new(),
+            approach: Vec::new(),
         }
     }
 }
@@ -74,6 +82,13 @@ where
     pub inputs: &'a [PrepareInput<N>],
     pub waves: &'a [u32],
     pub pairs: &'a mut [ContactPair<N, D>],
+    /// The tangent velocities contact hooks set, by pair index (sorted).
+    pub surfaces: &'a [(u32, Vector<N, D>)],
+    /// The accelerations of the bodies that forces act on.
+    pub accelerations: &'a [Acceleration<N, D>],
+    /// Report the contacts that hit faster than this (m/s) into `hits`.
+    pub hit_threshold: Option<N>,
+    pub hits: &'a mut Vec<HitEvent<N, D>>,
     pub bodies: &'a mut [SolverBody<N, D>],
     pub states: &'a mut [BodyState<N, D>],
     pub gravity: &'a Vector<N, D>,
@@ -95,12 +110,25 @@ pub(crate) fn run<L: DimLanes<D>, const D: usize>(
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    let Scratch { bundles, points, slots, classes, order } = scratch;
+    let Scratch { bundles, points, slots, classes, order, approach } = scratch;
     let SolveInput { pairs, bodies, states, h, .. } = input;
     let spare = states.len() as u32;
-    let from = PrepareFrom { inputs: input.inputs, waves: input.waves, pairs, bodies, states };
+    let from = PrepareFrom {
+        inputs: input.inputs,
+        waves: input.waves,
+        pairs,
+        bodies,
+        states,
+        surfaces: input.surfaces,
+    };
     contact_prepare::prepare(&from, spare, classes, order, bundles, points);
     to_slots::<L, D>(states, slots);
+    if input.hit_threshold.is_some() {
+        // The solver overwrites a point's velocity with its approach speed at impact; hits
+        // are measured at the start of the step, as Box2D measures them.
+        approach.clear();
+        approach.extend(points.iter().map(|p| p.relative_velocity));
+    }
     // Odd substeps sweep the contacts backwards; the pass index, which picks the point that
     // leads in manifolds of three or more points, counts forward and backward substeps alike
     // (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
@@ -112,9 +140,13 @@ where
         use_bias,
         index: 2 * (sub / 2) + usize::from(!use_bias),
         reverse: sub % 2 == 1,
+        surfaces: !input.surfaces.is_empty(),
     };
     for sub in 0..input.substeps as usize {
         integrate_velocities::<L, D>(slots, bodies, input.gravity, h);
+        if !input.accelerations.is_empty() {
+            accelerate::<L, D>(slots, input.accelerations, h);
+        }
         if input.warm_starting {
             cs::warm_start(slots, bundles, points);
         }
@@ -125,6 +157,9 @@ where
     }
     cs::restitution(slots, bundles, points, input.restitution_threshold);
     from_slots::<L, D>(slots, states);
+    if let Some(threshold) = input.hit_threshold {
+        collect_hits(bundles, points, approach, pairs, threshold, input.hits);
+    }
     contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
     if L::LANES > 1 { bundles.len() } else { 0 }
 }
@@ -214,4 +249,63 @@ fn integrate_positions<L: DimLanes<D>, const D: usize>(
         cs::integrate_position(&mut s, b, h);
         *slot = slot_of::<L, D>(&s);
     }
+}
+
+/// Adds the velocity the forces on some bodies give them over a substep `h`.
+fn accelerate<L: DimLanes<D>, const D: usize>(
+    slots: &mut [L::Slot],
+    accelerations: &[Acceleration<L::Scalar, D>],
+    h: L::Scalar,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for &(slot, dv, dw) in accelerations {
+        let slot = &mut slots[slot as usize];
+        let mut s = state_of::<L, D>(slot);
+        s.v += dv * h;
+        s.w += dw * h;
+        *slot = slot_of::<L, D>(&s);
+    }
+}
+
+/// Appends a hit event for each solved pair whose fastest pushing point approached faster than
+/// `threshold` at the start of the step (`approach`: each point's normal velocity then; see
+/// [`HitEvent`]), in pair order.
+fn collect_hits<L: DimLanes<D>, const D: usize>(
+    bundles: &[Bundle<L, D>],
+    points: &[LanePoint<L, D>],
+    approach: &[L],
+    pairs: &[ContactPair<L::Scalar, D>],
+    threshold: L::Scalar,
+    hits: &mut Vec<HitEvent<L::Scalar, D>>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let zero = L::Scalar::lit(0.0);
+    let first = hits.len();
+    for b in bundles {
+        let range = b.first as usize..b.first as usize + b.count as usize;
+        let (pts, approach) = (&points[range.clone()], &approach[range]);
+        for l in 0..b.used as usize {
+            let pair = &pairs[L::index_lane(b.pair, l) as usize];
+            let mut best: Option<(L::Scalar, usize)> = None;
+            for (i, (p, v)) in pts.iter().zip(approach).enumerate().take(pair.manifold.len()) {
+                let speed = -v.lane(l);
+                if p.max_normal_impulse.lane(l) > zero
+                    && speed > threshold
+                    && best.is_none_or(|(s, _)| speed > s)
+                {
+                    best = Some((speed, i));
+                }
+            }
+            if let Some((speed, i)) = best {
+                let c = &pair.manifold.contacts()[i];
+                let point =
+                    Point::from((c.point_a.coords + c.point_b.coords) * L::Scalar::lit(0.5));
+                let normal = pair.manifold.normal;
+                hits.push(HitEvent { a: pair.a, b: pair.b, speed, point, normal });
+            }
+        }
+    }
+    hits[first..].sort_unstable_by_key(|h| (h.a, h.b));
 }

@@ -25,6 +25,7 @@ pub fn all() -> Vec<(&'static str, SvgFigure)> {
         ("epa", epa_steps()),
         ("manifold", manifold()),
         ("world2d", world2d()),
+        ("events", events()),
         ("shapes3d", shapes3d()),
     ]
 }
@@ -320,6 +321,99 @@ fn world2d() -> SvgFigure {
         .legend(palette::CONTACT, "contact (points on A and B)")
         .caption("Every pair whose AABBs overlap gets a manifold from the dispatcher manifold2, drawn with draw_manifold2. A solver draws its world the same way: Draw2 for each body's shape and AABB, draw_manifold2 for each contact.");
     fig.push(c);
+    fig
+}
+
+/// Events, sensors and the contact hook, from real runs: a box jumps up through a one-way
+/// platform (the hook turns the contact off) and lands on it (the contact is solved), and a
+/// ball falls through a sensor, which reports it entering and leaving.
+fn events() -> SvgFigure {
+    use kollide::solver::{BodyDesc, PreSolve, World2, WorldStyle};
+    let dt = 1.0 / 60.0;
+    let mut w = World2::<f64>::new(Vec2::new(0.0, -9.81)).unwrap();
+    let ground = Cuboid::new(Vec2::new(2.5, 0.25)).unwrap();
+    w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.25))).unwrap();
+    let slab = Cuboid::new(Vec2::new(2.0, 0.1)).unwrap();
+    let platform = w.add(BodyDesc::fixed(slab).pose(Iso2::translation(0.0, 3.0))).unwrap();
+    let crate_ = Cuboid::new(Vec2::new(0.5, 0.5)).unwrap();
+    let b = w
+        .add(
+            BodyDesc::dynamic(crate_)
+                .pose(Iso2::translation(-0.6, 0.5))
+                .linear_velocity(Vec2::new(0.5, 9.0)),
+        )
+        .unwrap();
+    let mut one_way = |c: &mut PreSolve<'_, f64, 2>| {
+        if c.a() != platform && c.b() != platform {
+            return;
+        }
+        let up = if c.a() == platform { c.normal() } else { -c.normal() };
+        let deepest = c.manifold().contacts().iter().map(|p| p.separation).fold(f64::MAX, f64::min);
+        if up.y < 0.7 || deepest < -0.05 {
+            c.disable();
+        }
+    };
+    let mut path = Vec::new();
+    let mut through = None;
+    for _ in 0..150 {
+        w.step_with_hook(dt, &mut one_way).unwrap();
+        let y = w.body(b).unwrap().pose().translation;
+        path.push(p(y.x, y.y));
+        let touching_platform = w
+            .contact_pairs()
+            .iter()
+            .any(|c| (c.a == platform || c.b == platform) && !c.manifold.is_empty());
+        if through.is_none() && y.y > 2.8 && touching_platform {
+            through = Some(w.clone());
+        }
+    }
+    let style = WorldStyle { aabbs: false, contacts: true, labels: false };
+    let trail = Style::stroke(Color::GREY).width(1.0).dashed();
+    let mut rising = SvgCanvas::with_title("rising through: the hook turns the contact off");
+    through.expect("the box reaches the platform").draw(&mut rising, &style);
+    rising.polyline(&path[..path.len() / 3], &trail);
+    let mut landed = SvgCanvas::with_title("landed: the contact is solved");
+    w.draw(&mut landed, &style);
+    landed.polyline(&path, &trail);
+
+    let mut w = World2::<f64>::new(Vec2::new(0.0, -9.81)).unwrap();
+    let zone_shape = Cuboid::new(Vec2::new(1.5, 0.6)).unwrap();
+    let zone_pose = Iso2::translation(0.0, 0.0);
+    w.add(BodyDesc::fixed(zone_shape).pose(zone_pose).sensor(true)).unwrap();
+    let ball = Ball::new(0.25).unwrap();
+    let b = w.add(BodyDesc::dynamic(ball).pose(Iso2::translation(0.0, 1.7))).unwrap();
+    let mut sensor = SvgCanvas::with_title("a sensor: in and out, never pushed");
+    zone_shape.draw2(&zone_pose, &mut sensor, &Style::filled(palette::SHAPE).dashed());
+    for step in 0..40 {
+        let before = *w.body(b).unwrap().pose();
+        w.step(dt).unwrap();
+        let events = w.events();
+        let inside = !w.sensor_overlaps().is_empty();
+        if step % 3 == 0 || !events.is_empty() {
+            let color = if inside { palette::SHAPE_B } else { palette::SHAPE_A };
+            let at = p(before.translation.x, before.translation.y);
+            sensor.circle(&at, 0.25, &Style::stroke(color).width(1.0));
+        }
+        let at = p(before.translation.x + 0.4, before.translation.y);
+        if !events.sensor_begin().is_empty() {
+            sensor.text(&at, "sensor begin", palette::TEXT);
+        }
+        if !events.sensor_end().is_empty() {
+            sensor.text(&at, "sensor end", palette::TEXT);
+        }
+    }
+    let mut fig = SvgFigure::new("Events, sensors and the contact hook")
+        .columns(3)
+        .panel_width(240.0)
+        .legend(palette::SHAPE_A, "dynamic body (ball: outside the sensor)")
+        .legend(palette::CSO, "static body")
+        .legend(palette::SHAPE_B, "ball overlapping the sensor")
+        .legend(palette::NORMAL, "manifold normal")
+        .legend(Color::GREY, "path of the box (dashed)")
+        .caption("Left and middle: a box jumps up through a one-way platform and lands on it. The contact hook of World::step_with_hook disables the pair while the normal from the platform points down or the box is sunk in it, so the manifold on the left is not solved; the one in the middle is. Right: a ball falls through a static sensor, drawn every third step at the pose the step tested; the step reports sensor begin and end events, and the ball falls freely.");
+    fig.push(rising);
+    fig.push(landed);
+    fig.push(sensor);
     fig
 }
 
