@@ -369,7 +369,7 @@ fn events() -> SvgFigure {
     }
     let style = WorldStyle { aabbs: false, contacts: true, labels: false };
     let trail = Style::stroke(Color::GREY).width(1.0).dashed();
-    let mut rising = SvgCanvas::with_title("rising through: the hook turns the contact off");
+    let mut rising = SvgCanvas::with_title("rising: the hook turns it off");
     through.expect("the box reaches the platform").draw(&mut rising, &style);
     rising.polyline(&path[..path.len() / 3], &trail);
     let mut landed = SvgCanvas::with_title("landed: the contact is solved");
@@ -384,7 +384,7 @@ fn events() -> SvgFigure {
     let b = w.add(BodyDesc::dynamic(ball).pose(Iso2::translation(0.0, 1.7))).unwrap();
     let mut sensor = SvgCanvas::with_title("a sensor: in and out, never pushed");
     zone_shape.draw2(&zone_pose, &mut sensor, &Style::filled(palette::SHAPE).dashed());
-    for step in 0..40 {
+    for step in 0..56 {
         let before = *w.body(b).unwrap().pose();
         w.step(dt).unwrap();
         let events = w.events();
