@@ -27,11 +27,12 @@
 use kollide_manifold::Manifold;
 use kollide_math::{Iso3, Pose, Scalar, Vec3};
 use kollide_shapes::{ConvexPolyhedron, MinkowskiDifference, SupportMap};
+use smallvec::SmallVec;
 
 use super::assemble3::bias_tolerance;
-use super::polyhedron_polyhedron::{Sat, edge_pair_axis, manifold_of};
+use super::polyhedron_polyhedron::{Sat, edge_pair_axis, lowest_along, manifold_of};
 use crate::query::contact_wide;
-use crate::{GjkOutcome, QuerySettings, Status, contact, gjk};
+use crate::{GjkOutcome, QuerySettings, ShapeContact, Status, contact, gjk};
 
 /// What [`contact_polyhedra_epa`] found.
 pub(crate) enum EpaManifold<N: Scalar, U> {
@@ -55,38 +56,67 @@ pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
 ) -> EpaManifold<N, U> {
     let pos_ab = pos_a.inv_compose(pos_b);
     let settings = QuerySettings::default();
-    // In `f32`, EPA's polytope arithmetic can stop "converged" short of its guarantee on thin
-    // hulls; the certificate below needs that guarantee, so `f32` runs it in `f64`.
-    let c = if N::EPSILON.to_f64() > 1e-10 {
-        contact_wide(a, b, &pos_ab, margin)
-    } else {
-        contact(&Iso3::identity(), a, &pos_ab, b, margin, &settings)
+    let Some(c) = contact(&Iso3::identity(), a, &pos_ab, b, margin, &settings) else {
+        return apart(a, b, &pos_ab, margin, &settings);
     };
-    let Some(c) = c else {
-        // Proven farther apart than the margin: GJK once more for the axis that proves it,
-        // which a caller's cache tests first next frame.
-        let md = MinkowskiDifference::new(a, b, pos_ab);
-        let g = gjk(&md, &pos_ab.translation.vector, margin, N::zero(), &settings);
-        return match g.outcome {
-            GjkOutcome::Separated { v, .. } => (-v)
-                .try_normalize(N::zero())
-                .map_or(EpaManifold::Found(Manifold::new()), EpaManifold::Apart),
-            GjkOutcome::Intersecting => EpaManifold::Found(Manifold::new()),
-        };
-    };
-    if c.status != Status::Converged {
-        return EpaManifold::Unproven;
+    let wide = N::EPSILON.to_f64() > 1e-10;
+    if let Some(sat) = certified(a, b, &pos_ab, &c, wide) {
+        return EpaManifold::Found(manifold_of(&sat, pos_a, a, pos_b, b, margin));
     }
-    let Some(sat) = candidates(a, b, &pos_ab, &c.normal) else { return EpaManifold::Unproven };
+    // In `f32`, EPA's polytope arithmetic can stop "converged" short of its guarantee on thin
+    // hulls, and the certificate needs that guarantee: `f32` pairs that the `f32` answer does
+    // not prove run EPA once more in `f64` (on the same support points).
+    if wide
+        && let Some(c) = contact_wide(a, b, &pos_ab, margin)
+        && let Some(sat) = certified(a, b, &pos_ab, &c, false)
+    {
+        return EpaManifold::Found(manifold_of(&sat, pos_a, a, pos_b, b, margin));
+    }
+    EpaManifold::Unproven
+}
+
+/// The shapes are proven farther apart than the margin: GJK once more for the axis that proves
+/// it, which a caller's cache tests first next frame.
+#[cold]
+fn apart<N: Scalar, U: Copy + Default>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> EpaManifold<N, U> {
+    let md = MinkowskiDifference::new(a, b, *pos_ab);
+    let g = gjk(&md, &pos_ab.translation.vector, margin, N::zero(), settings);
+    match g.outcome {
+        GjkOutcome::Separated { v, .. } => (-v)
+            .try_normalize(N::zero())
+            .map_or(EpaManifold::Found(Manifold::new()), EpaManifold::Apart),
+        GjkOutcome::Intersecting => EpaManifold::Found(Manifold::new()),
+    }
+}
+
+/// The candidates around the normal of the contact `c` (A's frame) when they prove it: EPA's
+/// separation is an upper bound on the true one, each candidate's a lower bound, so the best
+/// candidate within the tolerance of EPA's answer is the least penetrating axis. With
+/// `two_sided` (an answer whose arithmetic may not keep EPA's bound), a candidate better than
+/// EPA's answer by more than the tolerance proves that answer wrong and is not trusted either.
+fn certified<N: Scalar>(
+    a: &ConvexPolyhedron<N>,
+    b: &ConvexPolyhedron<N>,
+    pos_ab: &Iso3<N>,
+    c: &ShapeContact<N, 3>,
+    two_sided: bool,
+) -> Option<Sat<N>> {
+    if c.status != Status::Converged {
+        return None;
+    }
+    let sat = candidates(a, b, pos_ab, &c.normal)?;
     let best = sat.edge.map_or(sat.face_a.0.max_of(sat.face_b.0), |e| {
         e.0.max_of(sat.face_a.0).max_of(sat.face_b.0)
     });
-    // EPA's separation is an upper bound on the true one, each candidate's a lower bound.
     let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2);
-    if best < c.separation - tol {
-        return EpaManifold::Unproven;
-    }
-    EpaManifold::Found(manifold_of(&sat, pos_a, a, pos_b, b, margin))
+    let proven = best >= c.separation - tol && (!two_sided || best <= c.separation + tol);
+    proven.then_some(sat)
 }
 
 /// The best face of A and of B and the best edge pair around the support vertices along the
@@ -100,16 +130,10 @@ pub(crate) fn candidates<N: Scalar>(
 ) -> Option<Sat<N>> {
     let pos_ba = pos_ab.inverse();
     let nb = pos_ba.rotation * *n;
-    let va = a.climb_support_vertex(n, u32::MAX) as usize;
-    let vb = b.climb_support_vertex(&-nb, u32::MAX) as usize;
-    let face_a = best_of(
-        climb_faces(a, best_face(a, va, n)?, b, pos_ab),
-        climb_faces(a, a.support_face(n), b, pos_ab),
-    );
-    let face_b = best_of(
-        climb_faces(b, best_face(b, vb, &-nb)?, a, &pos_ba),
-        climb_faces(b, b.support_face(&-nb), a, &pos_ba),
-    );
+    let va = support_vertex(a, n) as usize;
+    let vb = support_vertex(b, &-nb) as usize;
+    let face_a = climb_faces(a, [best_face(a, va, n)?, a.support_face(n)], b, pos_ab);
+    let face_b = climb_faces(b, [best_face(b, vb, &-nb)?, b.support_face(&-nb)], a, &pos_ba);
     let edge = best_edge_pair(a, va, b, vb, &pos_ba, &nb).filter(|&(sep, _, _, l)| {
         // The pair is an edge contact only if its edges are the support features along its
         // axis (their arcs cross on the Gauss map): then the gap of the supports along the axis
@@ -127,9 +151,19 @@ fn support_gap<N: Scalar>(
     pos_ab: &Iso3<N>,
     l: &Vec3<N>,
 ) -> N {
-    let va = a.climb_support_vertex(l, u32::MAX) as usize;
-    let vb = b.climb_support_vertex(&-pos_ab.inverse_transform_vector(l), u32::MAX) as usize;
+    let va = support_vertex(a, l) as usize;
+    let vb = support_vertex(b, &-pos_ab.inverse_transform_vector(l)) as usize;
     l.dot(&(pos_ab * b.vertices()[vb] - a.vertices()[va]))
+}
+
+/// The support vertex of `p` along `dir`: scanned on a small hull, climbed on a large one.
+#[inline]
+fn support_vertex<N: Scalar>(p: &ConvexPolyhedron<N>, dir: &Vec3<N>) -> u32 {
+    if p.vertices().len() <= SCAN_UP_TO {
+        p.support_vertex(dir)
+    } else {
+        p.climb_support_vertex(dir, u32::MAX)
+    }
 }
 
 /// The face around vertex `v` of `p` whose normal is closest to `dir`.
@@ -166,29 +200,48 @@ const MAX_FACE_STEPS: usize = 16;
 /// vertex can be a near-tie that a clipped manifold answers more shallowly).
 fn climb_faces<N: Scalar>(
     p: &ConvexPolyhedron<N>,
-    start: usize,
+    starts: [usize; 2],
     other: &ConvexPolyhedron<N>,
     pos: &Iso3<N>,
 ) -> (N, usize) {
-    let (sep, mut hint) = face_separation(p, start, other, pos, u32::MAX);
-    let mut best = (sep, start);
-    for _ in 0..MAX_FACE_STEPS {
-        let here = best.1;
-        let from = hint;
-        for &e in p.face_edges(here) {
-            let [f0, f1] = p.edges()[e as usize].faces;
-            let f = if f0 as usize == here { f1 } else { f0 } as usize;
-            // Neighbouring faces have nearby deepest vertices: each climb starts at this face's.
-            let (sep, v) = face_separation(p, f, other, pos, from);
-            if sep > best.0 {
-                (best, hint) = ((sep, f), v);
+    // Every face's separation once: the climbs revisit faces (the face they came from, the
+    // faces around a vertex, the other climb's path). Any face seen before is no better than
+    // the best so far, so a revisit never changes the path, only saves the scan.
+    let mut seen: SmallVec<[(usize, N, u32); 32]> = SmallVec::new();
+    let mut separation = |f: usize, hint: u32| {
+        if let Some(&(_, sep, v)) = seen.iter().find(|x| x.0 == f) {
+            return (sep, v);
+        }
+        let (sep, v) = face_separation(p, f, other, pos, hint);
+        seen.push((f, sep, v));
+        (sep, v)
+    };
+    let mut climbs = starts.map(|start| {
+        let (sep, hint) = separation(start, u32::MAX);
+        (sep, start, hint)
+    });
+    for climb in &mut climbs {
+        let (mut best, mut hint) = ((climb.0, climb.1), climb.2);
+        for _ in 0..MAX_FACE_STEPS {
+            let here = best.1;
+            let from = hint;
+            for &e in p.face_edges(here) {
+                let [f0, f1] = p.edges()[e as usize].faces;
+                let f = if f0 as usize == here { f1 } else { f0 } as usize;
+                // Neighbouring faces have nearby deepest vertices: each climb starts at this
+                // face's.
+                let (sep, v) = separation(f, from);
+                if sep > best.0 {
+                    (best, hint) = ((sep, f), v);
+                }
+            }
+            if best.1 == here {
+                break;
             }
         }
-        if best.1 == here {
-            break;
-        }
+        (climb.0, climb.1) = best;
     }
-    best
+    best_of((climbs[0].0, climbs[0].1), (climbs[1].0, climbs[1].1))
 }
 
 /// The separation of `other` (placed by `pos`, in `p`'s frame) along the normal of face `face`
@@ -203,13 +256,14 @@ fn face_separation<N: Scalar>(
 ) -> (N, u32) {
     let n = p.face_normal(face).into_inner();
     let n_other = pos.inverse_transform_vector(&n);
-    let deepest = if other.vertices().len() <= SCAN_UP_TO {
-        other.support_vertex(&-n_other)
-    } else {
-        other.climb_support_vertex(&-n_other, hint)
-    };
-    let q = pos * other.vertices()[deepest as usize];
     let corner = p.vertices()[p.face(face)[0] as usize];
+    if other.vertices().len() <= SCAN_UP_TO {
+        // (The separation as the full test's face scan computes it.)
+        let lowest = lowest_along(other, &n_other);
+        return (lowest + pos.translation.vector.dot(&n) - n.dot(&corner.coords), hint);
+    }
+    let deepest = other.climb_support_vertex(&-n_other, hint);
+    let q = pos * other.vertices()[deepest as usize];
     (n.dot(&(q - corner)), deepest)
 }
 

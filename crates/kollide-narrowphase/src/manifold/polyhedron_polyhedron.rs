@@ -74,23 +74,10 @@ fn face_query<N: Scalar>(
     pos_ab: &Iso3<N>,
 ) -> (N, usize) {
     let t = pos_ab.translation.vector;
-    let [xs, ys, zs] = b.vertex_lanes();
     let mut best = (-N::MAX, 0);
     for i in 0..a.num_faces() {
         let n = a.face_normal(i).into_inner();
-        let nb = pos_ab.inverse_transform_vector(&n);
-        let mut mins = [N::MAX; 8];
-        for ((x, y), z) in xs.chunks_exact(8).zip(ys.chunks_exact(8)).zip(zs.chunks_exact(8)) {
-            for l in 0..8 {
-                // (The dot product in nalgebra's order: `nb.dot(&v.coords)`.)
-                let d = nb.x * x[l] + nb.y * y[l] + nb.z * z[l];
-                mins[l] = if d < mins[l] { d } else { mins[l] };
-            }
-        }
-        // A tree of minima (none is NaN: `d < m` never takes a NaN).
-        let lesser = |a: N, b: N| if b < a { b } else { a };
-        let m4: [N; 4] = core::array::from_fn(|l| lesser(mins[l], mins[l + 4]));
-        let min = lesser(lesser(m4[0], m4[2]), lesser(m4[1], m4[3]));
+        let min = lowest_along(b, &pos_ab.inverse_transform_vector(&n));
         let v0 = a.vertices()[a.face(i)[0] as usize];
         let sep = min + t.dot(&n) - n.dot(&v0.coords);
         if sep > best.0 {
@@ -98,6 +85,25 @@ fn face_query<N: Scalar>(
         }
     }
     best
+}
+
+/// The smallest `d · v` over the vertices `v` of `b`, in eight running minima over B's vertex
+/// lanes (see [`face_query`]): the plain scan's minimum, bit for bit.
+#[inline]
+pub(crate) fn lowest_along<N: Scalar>(b: &ConvexPolyhedron<N>, d: &Vec3<N>) -> N {
+    let [xs, ys, zs] = b.vertex_lanes();
+    let mut mins = [N::MAX; 8];
+    for ((x, y), z) in xs.chunks_exact(8).zip(ys.chunks_exact(8)).zip(zs.chunks_exact(8)) {
+        for l in 0..8 {
+            // (The dot product in nalgebra's order: `d.dot(&v.coords)`.)
+            let dot = d.x * x[l] + d.y * y[l] + d.z * z[l];
+            mins[l] = if dot < mins[l] { dot } else { mins[l] };
+        }
+    }
+    // A tree of minima (none is NaN: `d < m` never takes a NaN).
+    let lesser = |a: N, b: N| if b < a { b } else { a };
+    let m4: [N; 4] = core::array::from_fn(|l| lesser(mins[l], mins[l + 4]));
+    lesser(lesser(m4[0], m4[2]), lesser(m4[1], m4[3]))
 }
 
 #[cfg(test)]
