@@ -25,7 +25,7 @@
 //! features are a vertex and a vertex, rounding), the full test runs instead.
 
 use kollide_manifold::Manifold;
-use kollide_math::{Iso3, Pose, Scalar, Vec3};
+use kollide_math::{Iso3, Point3, Pose, Scalar, Tolerances, Vec3};
 use kollide_shapes::{ConvexPolyhedron, MinkowskiDifference, SupportMap};
 use smallvec::SmallVec;
 
@@ -270,6 +270,14 @@ fn face_separation<N: Scalar>(
 /// The edge pair, one edge at vertex `va` of A and one at `vb` of B, whose common perpendicular
 /// is closest to the normal (`nb`, in B's frame), with its separation and axis (B's frame, from
 /// A to B) as the separating axis test reports an edge pair. `None` when every pair is parallel.
+///
+/// The pairs are ranked by the signed square of their axis's cosine with the normal,
+/// `(l·n)|l·n| / |l|²` for the unnormalised axis `l` oriented as [`edge_pair_axis`] orients it
+/// (the cosine's order, without a root or a division per pair), and only the best pair's axis
+/// and separation are computed. Most pairs are not even ranked: the axis is perpendicular to
+/// both edges, so an edge that makes the cosine `c` with the normal bounds the axis's squared
+/// cosine by `1 − c²`. The edges are taken in order of `c²` on each side, and the search stops
+/// where they cannot beat the best pair so far.
 fn best_edge_pair<N: Scalar>(
     a: &ConvexPolyhedron<N>,
     va: usize,
@@ -279,25 +287,74 @@ fn best_edge_pair<N: Scalar>(
     nb: &Vec3<N>,
 ) -> Option<(N, usize, usize, Vec3<N>)> {
     let centroid = pos_ba * a.vertex_centroid();
-    let mut best: Option<(N, N, usize, usize, Vec3<N>)> = None;
-    for &ea in a.vertex_edges(va) {
-        let [i, j] = a.edges()[ea as usize].vertices;
-        let p1 = pos_ba * a.vertices()[i as usize];
-        let da = pos_ba * a.vertices()[j as usize] - p1;
-        for &eb in b.vertex_edges(vb) {
+    let parallel = Tolerances::<N>::default().parallel_cosine;
+    let lengths_b = b.edge_lengths();
+    // (c², the edge's start, direction, length, index), by c².
+    let squared_cosine = |d: &Vec3<N>, len: N| {
+        let c = d.dot(nb);
+        c * c / (len * len)
+    };
+    let mut edges_a: SmallVec<[(N, Point3<N>, Vec3<N>, N, usize); 16]> = a
+        .vertex_edges(va)
+        .iter()
+        .map(|&ea| {
+            let [i, j] = a.edges()[ea as usize].vertices;
+            let p1 = pos_ba * a.vertices()[i as usize];
+            let da = pos_ba * a.vertices()[j as usize] - p1;
+            let len = a.edge_lengths()[ea as usize];
+            (squared_cosine(&da, len), p1, da, len, ea as usize)
+        })
+        .collect();
+    let mut edges_b: SmallVec<[(N, Point3<N>, Vec3<N>, N, usize); 16]> = b
+        .vertex_edges(vb)
+        .iter()
+        .map(|&eb| {
             let [k, l] = b.edges()[eb as usize].vertices;
             let q1 = b.vertices()[k as usize];
             let db = b.vertices()[l as usize] - q1;
-            let Some((sep, axis)) =
-                edge_pair_axis(&p1, &da, da.norm(), &q1, &db, db.norm(), &centroid)
-            else {
+            let len = lengths_b[eb as usize];
+            (squared_cosine(&db, len), q1, db, len, eb as usize)
+        })
+        .collect();
+    let by_cosine = |x: &(N, Point3<N>, Vec3<N>, N, usize), y: &(N, Point3<N>, Vec3<N>, N, usize)| {
+        x.0.partial_cmp(&y.0).unwrap_or(core::cmp::Ordering::Equal)
+    };
+    edges_a.sort_unstable_by(by_cosine);
+    edges_b.sort_unstable_by(by_cosine);
+    // Pairs whose edges' c² exceed `limit` cannot beat the best; the slack covers the rounding
+    // of the ranks and the cosines.
+    let slack = N::lit(1e-3);
+    let mut limit = N::MAX;
+    let mut best: Option<(N, usize, usize)> = None;
+    for (ia, &(ca, p1, da, da_len, _)) in edges_a.iter().enumerate() {
+        if ca > limit {
+            break;
+        }
+        let outward = p1 - centroid;
+        for (ib, &(cb, _, db, db_len, _)) in edges_b.iter().enumerate() {
+            if cb > limit {
+                break;
+            }
+            let axis = da.cross(&db);
+            let len2 = axis.norm_squared();
+            let floor = parallel * da_len * db_len;
+            if len2 <= floor * floor {
                 continue;
-            };
-            let align = axis.dot(nb);
-            if best.as_ref().is_none_or(|x| align > x.0) {
-                best = Some((align, sep, ea as usize, eb as usize, axis));
+            }
+            let along = axis.dot(nb);
+            let along = if axis.dot(&outward) < N::zero() { -along } else { along };
+            let rank = along * along.abs() / len2;
+            if best.is_none_or(|x| rank > x.0) {
+                best = Some((rank, ia, ib));
+                if rank > N::zero() {
+                    limit = N::one() - rank + slack;
+                }
             }
         }
     }
-    best.map(|(_, sep, ea, eb, axis)| (sep, ea, eb, axis))
+    let (_, ia, ib) = best?;
+    let (_, p1, da, da_len, ea) = edges_a[ia];
+    let (_, q1, db, db_len, eb) = edges_b[ib];
+    let (sep, axis) = edge_pair_axis(&p1, &da, da_len, &q1, &db, db_len, &centroid)?;
+    Some((sep, ea, eb, axis))
 }
