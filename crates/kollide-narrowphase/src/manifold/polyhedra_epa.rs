@@ -132,8 +132,9 @@ pub(crate) fn candidates<N: Scalar>(
     let nb = pos_ba.rotation * *n;
     let va = support_vertex(a, n) as usize;
     let vb = support_vertex(b, &-nb) as usize;
-    let face_a = climb_faces(a, [best_face(a, va, n)?, a.support_face(n)], b, pos_ab);
-    let face_b = climb_faces(b, [best_face(b, vb, &-nb)?, b.support_face(&-nb)], a, &pos_ba);
+    let (start_a, start_b) = (best_face(a, va, n)?, best_face(b, vb, &-nb)?);
+    let face_a = climb_faces(a, [start_a, aligned_face(a, start_a, n)], b, pos_ab);
+    let face_b = climb_faces(b, [start_b, aligned_face(b, start_b, &-nb)], a, &pos_ba);
     let edge = best_edge_pair(a, va, b, vb, &pos_ba, &nb).filter(|&(sep, _, _, l)| {
         // The pair is an edge contact only if its edges are the support features along its
         // axis (their arcs cross on the Gauss map): then the gap of the supports along the axis
@@ -167,7 +168,7 @@ fn support_vertex<N: Scalar>(p: &ConvexPolyhedron<N>, dir: &Vec3<N>) -> u32 {
 }
 
 /// The face around vertex `v` of `p` whose normal is closest to `dir`.
-fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3<N>) -> Option<usize> {
+pub(crate) fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3<N>) -> Option<usize> {
     let mut best: Option<(N, usize)> = None;
     for &e in p.vertex_edges(v) {
         for f in p.edges()[e as usize].faces {
@@ -178,6 +179,30 @@ fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3<N>) -> Opt
         }
     }
     best.map(|(_, f)| f)
+}
+
+/// The face of `p` whose normal is closest to `dir`, climbing from face `start` to the
+/// neighbour (across an edge) whose normal is closer while one is. From the face around the
+/// support vertex along `dir` ([`best_face`]) this is a step or two; it stands in for the scan
+/// over every face ([`ConvexPolyhedron::support_face`]), which it matches unless the Gauss map
+/// has a local maximum of `normal · dir` away from the global one (then the face it stops at
+/// is still nearly as close, and only a starting point).
+pub(crate) fn aligned_face<N: Scalar>(p: &ConvexPolyhedron<N>, start: usize, dir: &Vec3<N>) -> usize {
+    let (mut face, mut best) = (start, p.face_normal(start).dot(dir));
+    for _ in 0..p.num_faces() {
+        let here = face;
+        for &e in p.face_edges(here) {
+            let g = p.edges()[e as usize].other_face(here as u32) as usize;
+            let d = p.face_normal(g).dot(dir);
+            if d > best {
+                (face, best) = (g, d);
+            }
+        }
+        if face == here {
+            break;
+        }
+    }
+    face
 }
 
 /// The face with the larger separation (the first on ties).

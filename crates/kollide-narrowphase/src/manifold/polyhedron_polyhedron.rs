@@ -56,7 +56,7 @@ use super::assemble3::{
 };
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 use super::gauss_walk::{Want, walk_gauss_maps};
-use super::polyhedra_epa::{EpaManifold, contact_polyhedra_epa};
+use super::polyhedra_epa::{EpaManifold, aligned_face, best_face, contact_polyhedra_epa};
 use super::segment_closest::segments_closest;
 
 /// The largest separation of `b` (placed by `pos_ab`) over the face normals of `a`, with the face.
@@ -464,15 +464,7 @@ fn face_contact<N: Scalar, U: Copy + Default>(
 ) -> Manifold<N, 3, U> {
     let n = r.face_normal(face).into_inner();
     let n_inc = pos_ri.inverse_transform_vector(&n);
-    let mut fi = 0;
-    let mut best = N::MAX;
-    for j in 0..inc.num_faces() {
-        let d = inc.face_normal(j).dot(&n_inc);
-        if d < best {
-            best = d;
-            fi = j;
-        }
-    }
+    let fi = incident_face(inc, &n_inc);
     let ids = |idx: &[u32], edge: bool| -> SmallVec<[FeatureId; 16]> {
         idx.iter().map(|&i| if edge { FeatureId::Edge(i) } else { FeatureId::Vertex(i) }).collect()
     };
@@ -501,6 +493,31 @@ fn face_contact<N: Scalar, U: Copy + Default>(
     clip_reference_face(&reference, &incident, &n, margin, slack, &mut cands);
     cands.into_manifold(n)
 }
+
+/// The face of `inc` most anti-parallel to `n` (the reference normal in `inc`'s frame): a scan
+/// of every face on a small hull; on a large one, a climb over neighbouring faces from the
+/// faces around the support vertex along `−n` ([`aligned_face`]).
+fn incident_face<N: Scalar>(inc: &ConvexPolyhedron<N>, n: &Vec3<N>) -> usize {
+    if inc.vertices().len() > SCAN_INCIDENT_UP_TO {
+        let v = inc.climb_support_vertex(&-n, u32::MAX) as usize;
+        if let Some(start) = best_face(inc, v, &-n) {
+            return aligned_face(inc, start, &-n);
+        }
+    }
+    let mut fi = 0;
+    let mut best = N::MAX;
+    for j in 0..inc.num_faces() {
+        let d = inc.face_normal(j).dot(n);
+        if d < best {
+            best = d;
+            fi = j;
+        }
+    }
+    fi
+}
+
+/// Incident hulls of up to this many vertices have every face scanned for the incident face.
+const SCAN_INCIDENT_UP_TO: usize = 64;
 
 /// The edge contact of edge `ea` of A and `eb` of B along `normal` (A's frame, from A to B).
 fn edge_contact<N: Scalar, U: Copy + Default>(
