@@ -61,6 +61,8 @@ pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
     };
     let wide = N::EPSILON.to_f64() > 1e-10;
     if let Some(sat) = certified(a, b, &pos_ab, &c, wide) {
+        #[cfg(test)]
+        paths::count(0);
         return EpaManifold::Found(manifold_of(&sat, pos_a, a, pos_b, b, margin));
     }
     // In `f32`, EPA's polytope arithmetic can stop "converged" short of its guarantee on thin
@@ -70,9 +72,38 @@ pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
         && let Some(c) = contact_wide(a, b, &pos_ab, margin)
         && let Some(sat) = certified(a, b, &pos_ab, &c, false)
     {
+        #[cfg(test)]
+        paths::count(1);
         return EpaManifold::Found(manifold_of(&sat, pos_a, a, pos_b, b, margin));
     }
+    #[cfg(test)]
+    paths::count(2);
     EpaManifold::Unproven
+}
+
+#[cfg(test)]
+/// How often each way out of [`contact_polyhedra_epa`] was taken on this thread, for the tests
+/// to assert that the path they test ran: proven by the answer in the shapes' own scalar type,
+/// proven by the `f64` retry of an `f32` pair, unproven.
+pub(crate) mod paths {
+    use core::cell::Cell;
+
+    thread_local! {
+        static TAKEN: Cell<[usize; 3]> = const { Cell::new([0; 3]) };
+    }
+
+    pub(crate) fn count(path: usize) {
+        TAKEN.with(|t| {
+            let mut v = t.get();
+            v[path] += 1;
+            t.set(v);
+        });
+    }
+
+    /// The counts so far: `[own scalar, f64 retry, unproven]`.
+    pub(crate) fn taken() -> [usize; 3] {
+        TAKEN.with(Cell::get)
+    }
 }
 
 /// The shapes are proven farther apart than the margin: GJK once more for the axis that proves
@@ -168,7 +199,11 @@ fn support_vertex<N: Scalar>(p: &ConvexPolyhedron<N>, dir: &Vec3<N>) -> u32 {
 }
 
 /// The face around vertex `v` of `p` whose normal is closest to `dir`.
-pub(crate) fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3<N>) -> Option<usize> {
+pub(crate) fn best_face<N: Scalar>(
+    p: &ConvexPolyhedron<N>,
+    v: usize,
+    dir: &Vec3<N>,
+) -> Option<usize> {
     let mut best: Option<(N, usize)> = None;
     for &e in p.vertex_edges(v) {
         for f in p.edges()[e as usize].faces {
@@ -187,7 +222,11 @@ pub(crate) fn best_face<N: Scalar>(p: &ConvexPolyhedron<N>, v: usize, dir: &Vec3
 /// over every face ([`ConvexPolyhedron::support_face`]), which it matches unless the Gauss map
 /// has a local maximum of `normal · dir` away from the global one (then the face it stops at
 /// is still nearly as close, and only a starting point).
-pub(crate) fn aligned_face<N: Scalar>(p: &ConvexPolyhedron<N>, start: usize, dir: &Vec3<N>) -> usize {
+pub(crate) fn aligned_face<N: Scalar>(
+    p: &ConvexPolyhedron<N>,
+    start: usize,
+    dir: &Vec3<N>,
+) -> usize {
     let (mut face, mut best) = (start, p.face_normal(start).dot(dir));
     for _ in 0..p.num_faces() {
         let here = face;
@@ -292,6 +331,10 @@ fn face_separation<N: Scalar>(
     (n.dot(&(q - corner)), deepest)
 }
 
+/// An edge at a support vertex, for [`best_edge_pair`]: the squared cosine `c²` of its direction
+/// with the normal, its first vertex, its direction and length (in B's frame), and its index.
+type EdgeNearNormal<N> = (N, Point3<N>, Vec3<N>, N, usize);
+
 /// The edge pair, one edge at vertex `va` of A and one at `vb` of B, whose common perpendicular
 /// is closest to the normal (`nb`, in B's frame), with its separation and axis (B's frame, from
 /// A to B) as the separating axis test reports an edge pair. `None` when every pair is parallel.
@@ -314,12 +357,11 @@ fn best_edge_pair<N: Scalar>(
     let centroid = pos_ba * a.vertex_centroid();
     let parallel = Tolerances::<N>::default().parallel_cosine;
     let lengths_b = b.edge_lengths();
-    // (c², the edge's start, direction, length, index), by c².
     let squared_cosine = |d: &Vec3<N>, len: N| {
         let c = d.dot(nb);
         c * c / (len * len)
     };
-    let mut edges_a: SmallVec<[(N, Point3<N>, Vec3<N>, N, usize); 16]> = a
+    let mut edges_a: SmallVec<[EdgeNearNormal<N>; 16]> = a
         .vertex_edges(va)
         .iter()
         .map(|&ea| {
@@ -330,7 +372,7 @@ fn best_edge_pair<N: Scalar>(
             (squared_cosine(&da, len), p1, da, len, ea as usize)
         })
         .collect();
-    let mut edges_b: SmallVec<[(N, Point3<N>, Vec3<N>, N, usize); 16]> = b
+    let mut edges_b: SmallVec<[EdgeNearNormal<N>; 16]> = b
         .vertex_edges(vb)
         .iter()
         .map(|&eb| {
@@ -341,7 +383,7 @@ fn best_edge_pair<N: Scalar>(
             (squared_cosine(&db, len), q1, db, len, eb as usize)
         })
         .collect();
-    let by_cosine = |x: &(N, Point3<N>, Vec3<N>, N, usize), y: &(N, Point3<N>, Vec3<N>, N, usize)| {
+    let by_cosine = |x: &EdgeNearNormal<N>, y: &EdgeNearNormal<N>| {
         x.0.partial_cmp(&y.0).unwrap_or(core::cmp::Ordering::Equal)
     };
     edges_a.sort_unstable_by(by_cosine);
@@ -382,4 +424,153 @@ fn best_edge_pair<N: Scalar>(
     let (_, q1, db, db_len, eb) = edges_b[ib];
     let (sep, axis) = edge_pair_axis(&p1, &da, da_len, &q1, &db, db_len, &centroid)?;
     Some((sep, ea, eb, axis))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random_hull<N: Scalar>(r: &mut ChaCha8Rng, n: usize) -> ConvexPolyhedron<N> {
+        loop {
+            let pts: Vec<Point3<N>> = (0..n)
+                .map(|_| {
+                    let x: [f64; 3] = core::array::from_fn(|_| r.random_range(-1.0..1.0));
+                    Point3::new(N::lit(x[0]), N::lit(0.8 * x[1]), N::lit(0.6 * x[2]))
+                })
+                .collect();
+            if let Ok(p) = ConvexPolyhedron::from_points(&pts) {
+                return p;
+            }
+        }
+    }
+
+    fn random_unit<N: Scalar>(r: &mut ChaCha8Rng) -> Vec3<N> {
+        loop {
+            let v: [f64; 3] = core::array::from_fn(|_| r.random_range(-1.0..1.0));
+            let v = Vec3::new(v[0], v[1], v[2]);
+            if v.norm() > 0.1 {
+                let v = v.normalize();
+                return Vec3::new(N::lit(v.x), N::lit(v.y), N::lit(v.z));
+            }
+        }
+    }
+
+    /// Whether no neighbour of face `f` of `p` has a normal closer to `d`.
+    fn locally_best<N: Scalar>(p: &ConvexPolyhedron<N>, f: usize, d: &Vec3<N>) -> bool {
+        let here = p.face_normal(f).dot(d);
+        p.face_edges(f).iter().all(|&e| {
+            let g = p.edges()[e as usize].other_face(f as u32) as usize;
+            p.face_normal(g).dot(d) <= here
+        })
+    }
+
+    /// The climb over neighbouring faces ends on a face at least as close to the direction as
+    /// every face around the support vertex, and closer than all its neighbours, on hulls of 8
+    /// to 1000 vertices, in `f32` and `f64`; it takes steps (the start is not already the answer
+    /// every time), and it almost always ends on the scan's face (the Gauss map of a hull with
+    /// long thin faces can hold a local maximum of `normal · dir` away from the global one).
+    fn aligned_face_matches_the_scan<N: Scalar>(seed: u64) {
+        let mut r = ChaCha8Rng::seed_from_u64(seed);
+        let (mut moved, mut same, mut total) = (0, 0, 0);
+        for k in 0..300 {
+            let p: ConvexPolyhedron<N> = random_hull(&mut r, [8, 24, 64, 256, 1000][k % 5]);
+            for _ in 0..20 {
+                let d = random_unit::<N>(&mut r);
+                let v = support_vertex(&p, &d) as usize;
+                let start = best_face(&p, v, &d).expect("a vertex has faces");
+                let climbed = aligned_face(&p, start, &d);
+                let dc = p.face_normal(climbed).dot(&d);
+                assert!(dc >= p.face_normal(start).dot(&d), "{k}: {climbed} below its start");
+                assert!(locally_best(&p, climbed, &d), "{k}: {climbed} has a better neighbour");
+                moved += usize::from(climbed != start);
+                same += usize::from(climbed == p.support_face(&d));
+                total += 1;
+            }
+        }
+        eprintln!("moved {moved}, the scan's face {same} of {total}");
+        assert!(moved > 100 && same * 100 > 95 * total, "moved {moved}, same {same} of {total}");
+    }
+
+    #[test]
+    fn aligned_face_matches_the_scan_f64() {
+        aligned_face_matches_the_scan::<f64>(0xa119);
+    }
+
+    #[test]
+    fn aligned_face_matches_the_scan_f32() {
+        aligned_face_matches_the_scan::<f32>(0xa11a);
+    }
+
+    /// Every pair of edges at the two vertices ranked by the cosine of its axis with the normal,
+    /// without pruning: the pruned search must find a pair as well aligned.
+    fn best_edge_pair_unpruned<N: Scalar>(
+        a: &ConvexPolyhedron<N>,
+        va: usize,
+        b: &ConvexPolyhedron<N>,
+        vb: usize,
+        pos_ba: &Iso3<N>,
+        nb: &Vec3<N>,
+    ) -> Option<f64> {
+        let centroid = pos_ba * a.vertex_centroid();
+        let mut best: Option<f64> = None;
+        for &ea in a.vertex_edges(va) {
+            let [i, j] = a.edges()[ea as usize].vertices;
+            let p1 = pos_ba * a.vertices()[i as usize];
+            let da = pos_ba * a.vertices()[j as usize] - p1;
+            for &eb in b.vertex_edges(vb) {
+                let [k, l] = b.edges()[eb as usize].vertices;
+                let q1 = b.vertices()[k as usize];
+                let db = b.vertices()[l as usize] - q1;
+                let len = b.edge_lengths()[eb as usize];
+                let a_len = a.edge_lengths()[ea as usize];
+                if let Some((_, axis)) = edge_pair_axis(&p1, &da, a_len, &q1, &db, len, &centroid) {
+                    let c = axis.dot(nb).to_f64();
+                    best = Some(best.map_or(c, |x: f64| x.max(c)));
+                }
+            }
+        }
+        best
+    }
+
+    /// The pruned edge-pair search finds the best-aligned pair of the plain search (to
+    /// rounding), on hulls of 8 to 1000 vertices in `f32` and `f64`, and it prunes.
+    fn pruned_edge_pairs_match<N: Scalar>(seed: u64, eps: f64) {
+        let mut r = ChaCha8Rng::seed_from_u64(seed);
+        let mut found = 0;
+        for k in 0..600 {
+            let a: ConvexPolyhedron<N> = random_hull(&mut r, [8, 24, 64, 256, 1000][k % 5]);
+            let b: ConvexPolyhedron<N> = random_hull(&mut r, [24, 8, 1000, 64, 256][k % 5]);
+            let axis = random_unit::<f64>(&mut r) * r.random_range(0.0..3.0);
+            let t = random_unit::<f64>(&mut r) * r.random_range(0.0..2.0);
+            let pos_ab = Iso3::new(t.map(N::lit), axis.map(N::lit));
+            let pos_ba = pos_ab.inverse();
+            let n = random_unit::<N>(&mut r);
+            let nb = pos_ba.rotation * n;
+            let (va, vb) = (support_vertex(&a, &n) as usize, support_vertex(&b, &-nb) as usize);
+            let plain = best_edge_pair_unpruned(&a, va, &b, vb, &pos_ba, &nb);
+            let pruned = best_edge_pair(&a, va, &b, vb, &pos_ba, &nb);
+            match (plain, pruned) {
+                (Some(c), Some((_, _, _, l))) => {
+                    let cp = l.dot(&nb).to_f64();
+                    assert!(cp >= c - eps, "{k}: pruned {cp} vs plain {c}");
+                    found += 1;
+                }
+                (None, None) => {}
+                (x, y) => panic!("{k}: {x:?} vs {y:?}"),
+            }
+        }
+        assert!(found > 550, "{found}");
+    }
+
+    #[test]
+    fn pruned_edge_pairs_match_f64() {
+        pruned_edge_pairs_match::<f64>(0xed9e, 1e-9);
+    }
+
+    #[test]
+    fn pruned_edge_pairs_match_f32() {
+        pruned_edge_pairs_match::<f32>(0xed9f, 1e-4);
+    }
 }
