@@ -23,10 +23,24 @@
 //! true separation, so a candidate within the tolerance of EPA's answer is the least penetrating
 //! axis to that tolerance. When none is (EPA stopped early, a separated pair whose closest
 //! features are a vertex and a vertex, rounding), the full test runs instead.
+//!
+//! **`f32`.** EPA runs in the shapes' own scalar type first. In `f32` its polytope arithmetic
+//! can stop "converged" short of its bound on thin hulls, so an `f32` answer is trusted only
+//! when the candidates prove it from both sides (the best candidate within the tolerance of
+//! EPA's separation, neither below nor above: a candidate above it proves EPA's bound broken);
+//! otherwise EPA runs again in `f64` on the same support points, and only then the full test.
+//!
+//! **Cost.** The candidates are found by local searches, each a few steps from the support
+//! vertices: the faces around them and a climb over neighbouring faces to the face whose normal
+//! is closest to `n` ([`aligned_face`]); the climbs on separation, which remember each face's
+//! separation (a small hull's faces are scanned against the other hull's vertex lanes, a large
+//! hull's are climbed to); and the edge pairs at the two vertices, ranked without a root and
+//! pruned by how far each edge is from perpendicular to `n` ([`best_edge_pair`]).
 
 use kollide_manifold::Manifold;
 use kollide_math::{Iso3, Point3, Pose, Scalar, Tolerances, Vec3};
 use kollide_shapes::{ConvexPolyhedron, MinkowskiDifference, SupportMap};
+use nalgebra::Rotation3;
 use smallvec::SmallVec;
 
 use super::assemble3::bias_tolerance;
@@ -166,10 +180,15 @@ pub(crate) fn candidates<N: Scalar>(
     let (start_a, start_b) = (best_face(a, va, n)?, best_face(b, vb, &-nb)?);
     let face_a = climb_faces(a, [start_a, aligned_face(a, start_a, n)], b, pos_ab);
     let face_b = climb_faces(b, [start_b, aligned_face(b, start_b, &-nb)], a, &pos_ba);
+    let faces = face_a.0.max_of(face_b.0);
     let edge = best_edge_pair(a, va, b, vb, &pos_ba, &nb).filter(|&(sep, _, _, l)| {
         // The pair is an edge contact only if its edges are the support features along its
         // axis (their arcs cross on the Gauss map): then the gap of the supports along the axis
-        // is the edges' offset.
+        // is the edges' offset. A pair no better than the faces is neither picked nor the
+        // largest separation ([`manifold_of`]), whatever it is: it needs no check.
+        if sep <= faces {
+            return true;
+        }
         let gap = support_gap(a, b, pos_ab, &(pos_ab.rotation * l));
         (gap - sep).abs() <= bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2)
     });
@@ -272,11 +291,13 @@ fn climb_faces<N: Scalar>(
     // faces around a vertex, the other climb's path). Any face seen before is no better than
     // the best so far, so a revisit never changes the path, only saves the scan.
     let mut seen: SmallVec<[(usize, N, u32); 32]> = SmallVec::new();
+    // (The rotation as a matrix: a third of the arithmetic of the quaternion's, per face.)
+    let rot = pos.rotation.to_rotation_matrix();
     let mut separation = |f: usize, hint: u32| {
         if let Some(&(_, sep, v)) = seen.iter().find(|x| x.0 == f) {
             return (sep, v);
         }
-        let (sep, v) = face_separation(p, f, other, pos, hint);
+        let (sep, v) = face_separation(p, f, other, (pos, &rot), hint);
         seen.push((f, sep, v));
         (sep, v)
     };
@@ -315,14 +336,15 @@ fn face_separation<N: Scalar>(
     p: &ConvexPolyhedron<N>,
     face: usize,
     other: &ConvexPolyhedron<N>,
-    pos: &Iso3<N>,
+    (pos, rot): (&Iso3<N>, &Rotation3<N>),
     hint: u32,
 ) -> (N, u32) {
     let n = p.face_normal(face).into_inner();
-    let n_other = pos.inverse_transform_vector(&n);
+    let n_other = rot.inverse_transform_vector(&n);
     let corner = p.vertices()[p.face(face)[0] as usize];
     if other.vertices().len() <= SCAN_UP_TO {
-        // (The separation as the full test's face scan computes it.)
+        // (The separation as the full test's face scan computes it, up to the rounding of the
+        // rotation, which is a matrix here.)
         let lowest = lowest_along(other, &n_other);
         return (lowest + pos.translation.vector.dot(&n) - n.dot(&corner.coords), hint);
     }
