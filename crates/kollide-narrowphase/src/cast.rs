@@ -76,7 +76,7 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
     let limits = Limits { max_t, tolerance, margin: N::zero() };
     // Nothing else to ask about the set: a stall at the start is left as it is.
-    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|_| None)
+    ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|_, _| None)
         .map(|r| (r.t, r.normal, r.closest, r.status))
 }
 
@@ -109,6 +109,11 @@ impl<N: Scalar, const D: usize> RawCast<N, D> {
 /// `x` itself is still right (it only ever moves to separating planes), so the cast goes on from
 /// there with only the support points near it.
 const MAX_RESTARTS: u32 = 2;
+
+/// The caller's proof that a cast's start is apart: given the simplex's `v` and whether the
+/// simplex holds the start point, the separation vector (`x` minus the closest point of the
+/// cores' set) when the shapes are proven apart, `None` otherwise.
+type Apart<'f, N, const D: usize> = &'f dyn Fn(&Vector<N, D>, bool) -> Option<Vector<N, D>>;
 
 /// Where a ray cast stops: `λ ≤ max_t`, and `x` within `tolerance` of the set grown by `margin`.
 struct Limits<N> {
@@ -164,14 +169,16 @@ impl<N: Scalar, const D: usize> CastVertex<N, D> for Vector<N, D> {
 
 /// [`gjk_ray_cast`] against `cso` grown by `limits.margin`, with the simplex vertices of type
 /// `V` (see [`CastVertex`]): with bare points, the returned support point carries the closest
-/// point with both witnesses at the origin.
+/// point with both witnesses at the origin. `apart_at_start(v, inside)` is the caller's proof
+/// that the start is apart ([`start_stall`], [`inside_at_start`]; `inside` when the simplex
+/// holds the start point).
 fn ray_cast_cso<N, const D: usize, C, V>(
     cso: &C,
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,
     limits: &Limits<N>,
     settings: &QuerySettings<N>,
-    apart_at_start: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+    apart_at_start: Apart<'_, N, D>,
 ) -> Option<RawCast<N, D>>
 where
     N: Scalar,
@@ -358,7 +365,7 @@ fn widened_cast<N, const D: usize, C>(
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,
     limits: &Limits<N>,
-    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+    apart: Apart<'_, N, D>,
 ) -> Option<RawCast<N, D>>
 where
     N: Scalar,
@@ -372,7 +379,7 @@ where
         tolerance: limits.tolerance.to_f64(),
         margin: limits.margin.to_f64(),
     };
-    let apart64 = |v: &Vector<f64, D>| apart(&narrow(v)).map(|u| wide(&u));
+    let apart64 = |v: &Vector<f64, D>, inside: bool| apart(&narrow(v), inside).map(|u| wide(&u));
     let r = ray_cast_cso::<f64, D, _, SupportPoint<f64, D>>(
         &Widened::new(cso),
         &wide(origin),
@@ -401,7 +408,7 @@ fn cast_settled<N, const D: usize, C, V>(
     dir: &Vector<N, D>,
     limits: &Limits<N>,
     settings: &QuerySettings<N>,
-    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+    apart: Apart<'_, N, D>,
 ) -> Option<RawCast<N, D>>
 where
     N: Scalar,
@@ -506,13 +513,13 @@ fn start_stall<N: Scalar, const D: usize, V: SimplexVertex<N, D>>(
     ps: &[V],
     x: &Vector<N, D>,
     limits: &Limits<N>,
-    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+    apart: Apart<'_, N, D>,
 ) -> StartStall<N, D> {
     let margin = limits.margin;
     if v.norm() <= margin + limits.tolerance + noise(ps, x) {
         return StartStall::Unresolved;
     }
-    apart(v).map_or(StartStall::Unresolved, |u| step_from_apart(&u, dir, limits))
+    apart(v, false).map_or(StartStall::Unresolved, |u| step_from_apart(&u, dir, limits))
 }
 
 /// A cast whose simplex holds its start point (`x` never moved) would report an overlap at
@@ -524,9 +531,9 @@ fn inside_at_start<N: Scalar, const D: usize>(
     v: &Vector<N, D>,
     dir: &Vector<N, D>,
     limits: &Limits<N>,
-    apart: &dyn Fn(&Vector<N, D>) -> Option<Vector<N, D>>,
+    apart: Apart<'_, N, D>,
 ) -> StartStall<N, D> {
-    match apart(v) {
+    match apart(v, true) {
         Some(u) if u.norm() > limits.margin + limits.tolerance => step_from_apart(&u, dir, limits),
         _ => StartStall::Unresolved,
     }
@@ -647,7 +654,7 @@ where
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
     // Apart at the start only across a proven separating plane: the core's support plane along
     // `v`, with the ray's origin beyond it (asked only while the cast is still at its origin).
-    let apart = |v: &Vector<N, D>| {
+    let apart = |v: &Vector<N, D>, _inside: bool| {
         let n = v.try_normalize(N::zero())?;
         let gap = (origin - shape.local_core_support(&n).coords).dot(&n);
         (gap > N::zero()).then(|| n * gap)
@@ -693,7 +700,12 @@ where
     // A Minkowski difference's simplex can be a sliver whose closest point rounding gets wrong
     // by more than its own noise estimate: a stalled start is taken for a miss only when the
     // pair query (with its exact fallbacks) agrees that the shapes are apart.
-    let apart = |_: &Vector<N, D>| {
+    let apart = |_: &Vector<N, D>, inside: bool| {
+        // Asked because the simplex holds the start: overlapping shapes, the usual case then, are
+        // told apart by the boolean query alone (`closest_points` would compute the penetration).
+        if inside && crate::intersection_test(pos_a, a, pos_b, b, None, settings).intersecting {
+            return None;
+        }
         let c = crate::closest_points(pos_a, a, pos_b, b, settings);
         let n = pos_a.inverse_transform_vector(&c.normal);
         // `x − closest point` of the cores' difference: along the normal, by the core distance.
@@ -756,10 +768,17 @@ where
     let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
     let RawCast { t: s, normal: n, closest: w, status, .. } =
-        cast_settled::<N, D, _, SupportPoint<N, D>>(&md, &start, &-d, &limits, settings, &|_| {
-            // The shapes overlap (tested above): the exit point exists.
-            None
-        })?;
+        cast_settled::<N, D, _, SupportPoint<N, D>>(
+            &md,
+            &start,
+            &-d,
+            &limits,
+            settings,
+            &|_, _| {
+                // The shapes overlap (tested above): the exit point exists.
+                None
+            },
+        )?;
     let t = (far - s).max_of(N::zero());
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.
