@@ -268,7 +268,7 @@ where
     if let Some((ca, d)) = point_cores(pos_a, a, pos_b, b) {
         return ball_ball_contact(pos_a, ca, d, a.radius(), b.radius(), margin);
     }
-    contact_gjk(pos_a, a, pos_b, b, margin, settings)
+    contact_gjk(pos_a, a, pos_b, b, margin, settings, true)
 }
 
 /// `Some(c)` when `c` is within `margin` (any `c` for an unbounded margin).
@@ -280,8 +280,29 @@ fn within<N: Scalar, const D: usize>(
     if margin < N::MAX.sqrt() && c.separation > margin.max_of(N::zero()) { None } else { Some(c) }
 }
 
+/// [`contact`] for a caller that needs the normal and the separation but not the points (the
+/// hull manifold, which builds its own): the witnesses are left as EPA gives them, without the
+/// move onto both contact features ([`crate::witness`]), which scans every vertex.
+pub(crate) fn contact_normal<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    contact_gjk(pos_a, a, pos_b, b, margin, settings, false)
+}
+
 /// [`contact`] through GJK and EPA (everything but the ball–ball closed form, which stays in
-/// the small, inlinable [`contact`]).
+/// the small, inlinable [`contact`]); `witnesses` says whether the points are wanted on both
+/// contact features.
 fn contact_gjk<N, const D: usize, P, A, B>(
     pos_a: &P,
     a: &A,
@@ -289,6 +310,7 @@ fn contact_gjk<N, const D: usize, P, A, B>(
     b: &B,
     margin: N,
     settings: &QuerySettings<N>,
+    witnesses: bool,
 ) -> Option<ShapeContact<N, D>>
 where
     N: Scalar,
@@ -310,7 +332,11 @@ where
         contact_on(&md, pos_ab.translation(), &pair, margin, settings)?
     };
     let on_features = |c: LocalContact<N, D>| {
-        if c.clamped && !pair.curved { on_both_features(a, b, &pos_ab, c, settings) } else { c }
+        if witnesses && c.clamped && !pair.curved {
+            on_both_features(a, b, &pos_ab, c, settings)
+        } else {
+            c
+        }
     };
     let c = on_features(c);
     if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, settings))
@@ -619,7 +645,7 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    contact_gjk(pos_a, a, pos_b, b, N::MAX, settings)
+    contact_gjk(pos_a, a, pos_b, b, N::MAX, settings, true)
 }
 
 /// GJK's separation of a curved pair (normal `n`, witnesses, distance `dist`), with a normal

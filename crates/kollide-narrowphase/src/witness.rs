@@ -230,13 +230,14 @@ fn segments_meet(a: &Poly, b: &Poly, tol: f64) -> Option<P2> {
     (dist2(&(*p, *q)) <= tol * tol).then(|| [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])])
 }
 
-/// The vertices of a shape's core when it has finitely many (a polytope, a segment, a point),
-/// placed by `rot` (matrix columns) and `t`, in `f64`.
-fn core_vertices<N, const D: usize, S>(
+/// Calls `f` with each vertex of a shape's core, placed by `rot` (matrix columns) and `t`, in
+/// `f64`, when the core has finitely many (a polytope, a segment, a point); `false` otherwise.
+fn each_core_vertex<N, const D: usize, S>(
     s: &S,
     rot: &[Vector<f64, D>; D],
     t: &Vector<f64, D>,
-) -> Option<SmallVec<[Vector<f64, D>; 16]>>
+    f: &mut dyn FnMut(Vector<f64, D>),
+) -> bool
 where
     N: Scalar,
     S: SupportMap<N, D> + ?Sized,
@@ -249,10 +250,43 @@ where
         out
     };
     if let Some(poly) = s.polytope() {
-        Some((0..poly.vertex_count()).map(|i| place(poly.vertex(i))).collect())
+        (0..poly.vertex_count()).for_each(|i| f(place(poly.vertex(i))));
+    } else if let Some(ends) = s.core_segment() {
+        ends.into_iter().for_each(|p| f(place(p)));
     } else {
-        s.core_segment().map(|ends| ends.into_iter().map(place).collect())
+        return false;
     }
+    true
+}
+
+/// The supporting feature along `dir` of a shape's core ([`each_core_vertex`]) and the largest
+/// `v·dir`: the shape's support point gives the largest, one pass over the vertices the rest,
+/// and only the feature is stored.
+fn core_feature<N, const D: usize, S>(
+    s: &S,
+    rot: &[Vector<f64, D>; D],
+    t: &Vector<f64, D>,
+    dir: &Vector<f64, D>,
+    tol: f64,
+) -> Option<(Feature<D>, f64)>
+where
+    N: Scalar,
+    S: SupportMap<N, D> + ?Sized,
+{
+    // The direction in the shape's frame: the transposed rotation (a rotation's inverse).
+    let local = Vector::<N, D>::from_fn(|i, _| N::lit(rot[i].dot(dir)));
+    let p = s.local_core_support(&local);
+    let mut top = (0..D).fold(*t, |acc, i| acc + rot[i] * p[i].to_f64()).dot(dir);
+    let mut on = Feature::new();
+    let finite = each_core_vertex(s, rot, t, &mut |v| {
+        let h = v.dot(dir);
+        if h >= top - tol {
+            on.push(v);
+            // Rounding in `N` can pick a support point a hair below the largest.
+            top = top.max(h);
+        }
+    });
+    finite.then_some((on, top))
 }
 
 /// Witnesses on both cores for a penetration of `a` and `b` (B placed by `pos_ab` in A's frame)
@@ -279,16 +313,11 @@ where
         c[i] = 1.0;
         c
     });
-    let va = core_vertices(a, &identity, &Vector::zeros())?;
-    let vb = core_vertices(
-        b,
-        &pos_ab.rotation_columns_f64(),
-        &pos_ab.translation().map(|x| x.to_f64()),
-    )?;
     let n = normal.map(|x| x.to_f64());
     let tol = tol.to_f64();
-    let (fa, top_a) = feature(&va, &n, tol);
-    let (fb, _) = feature(&vb, &-n, tol);
+    let (fa, top_a) = core_feature(a, &identity, &Vector::zeros(), &n, tol)?;
+    let (rot_b, t_b) = (pos_ab.rotation_columns_f64(), pos_ab.translation().map(|x| x.to_f64()));
+    let (fb, _) = core_feature(b, &rot_b, &t_b, &-n, tol)?;
     let x = common_point(&fa, &fb, &n, &hint.coords.map(|x| x.to_f64()), tol)?;
     let pa = x + n * top_a;
     let pb = pa + n * sep.to_f64();

@@ -45,8 +45,8 @@ use smallvec::SmallVec;
 
 use super::assemble3::bias_tolerance;
 use super::polyhedron_polyhedron::{Sat, edge_pair_axis, lowest_along, manifold_of};
-use crate::query::contact_wide;
-use crate::{GjkOutcome, QuerySettings, ShapeContact, Status, contact, gjk};
+use crate::query::{contact_normal, contact_wide};
+use crate::{GjkOutcome, QuerySettings, ShapeContact, Status, gjk};
 
 /// What [`contact_polyhedra_epa`] found.
 pub(crate) enum EpaManifold<N: Scalar, U> {
@@ -70,7 +70,7 @@ pub(crate) fn contact_polyhedra_epa<N: Scalar, U: Copy + Default>(
 ) -> EpaManifold<N, U> {
     let pos_ab = pos_a.inv_compose(pos_b);
     let settings = QuerySettings::default();
-    let Some(c) = contact(&Iso3::identity(), a, &pos_ab, b, margin, &settings) else {
+    let Some(c) = contact_normal(&Iso3::identity(), a, &pos_ab, b, margin, &settings) else {
         return apart(a, b, &pos_ab, margin, &settings);
     };
     let wide = N::EPSILON.to_f64() > 1e-10;
