@@ -711,15 +711,17 @@ where
         // `x − closest point` of the cores' difference: along the normal, by the core distance.
         (c.separation > tolerance).then(|| n * (c.separation + a.radius() + b.radius()))
     };
+    let zero = Vector::zeros();
+    let r =
+        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &zero, &rel, &limits, settings, &apart)?;
+    // Settled here rather than through [`cast_settled`]: the same code, but measured cheaper
+    // this way on casts that do not stall (the compiler lays out the loop differently).
     let RawCast { t, normal: n, closest: w, status, .. } =
-        cast_settled::<N, D, _, SupportPoint<N, D>>(
-            &md,
-            &Vector::zeros(),
-            &rel,
-            &limits,
-            settings,
-            &apart,
-        )?;
+        if r.stalled && N::EPSILON.to_f64() > 1e-10 {
+            widened_cast(&md, &zero, &rel, &limits, &apart)?
+        } else {
+            r
+        };
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
     }
