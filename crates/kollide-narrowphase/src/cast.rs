@@ -400,27 +400,26 @@ where
     })
 }
 
-/// [`ray_cast_cso`], settled in `f64` ([`widened_cast`]) when an `f32` cast stalls.
+/// `r`, or for an `f32` cast that stalled, the same cast settled in `f64` ([`widened_cast`]).
+/// Callers run [`ray_cast_cso`] themselves and pass its answer: with the cast inside the helper,
+/// the compiler laid the cast's loop out worse in some builds.
 #[inline(always)]
-fn cast_settled<N, const D: usize, C, V>(
+fn settled<N, const D: usize, C>(
+    r: RawCast<N, D>,
     cso: &C,
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,
     limits: &Limits<N>,
-    settings: &QuerySettings<N>,
     apart: Apart<'_, N, D>,
 ) -> Option<RawCast<N, D>>
 where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
-    V: CastVertex<N, D>,
 {
-    let r = ray_cast_cso::<N, D, C, V>(cso, origin, dir, limits, settings, apart);
-    match r {
-        Some(r) if r.stalled && N::EPSILON.to_f64() > 1e-10 => {
-            widened_cast(cso, origin, dir, limits, apart)
-        }
-        r => r,
+    if r.stalled && N::EPSILON.to_f64() > 1e-10 {
+        widened_cast(cso, origin, dir, limits, apart)
+    } else {
+        Some(r)
     }
 }
 
@@ -659,8 +658,8 @@ where
         let gap = (origin - shape.local_core_support(&n).coords).dot(&n);
         (gap > N::zero()).then(|| n * gap)
     };
-    let RawCast { t, normal: n, status, .. } =
-        cast_settled::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
+    let r = ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
+    let RawCast { t, normal: n, status, .. } = settled(r, &cso, &origin, &dir, &limits, &apart)?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
         return None;
@@ -714,14 +713,8 @@ where
     let zero = Vector::zeros();
     let r =
         ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &zero, &rel, &limits, settings, &apart)?;
-    // Settled here rather than through [`cast_settled`]: the same code, but measured cheaper
-    // this way on casts that do not stall (the compiler lays out the loop differently).
     let RawCast { t, normal: n, closest: w, status, .. } =
-        if r.stalled && N::EPSILON.to_f64() > 1e-10 {
-            widened_cast(&md, &zero, &rel, &limits, &apart)?
-        } else {
-            r
-        };
+        settled(r, &md, &zero, &rel, &limits, &apart)?;
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
     }
@@ -769,18 +762,13 @@ where
     let start = d * far;
     let tolerance = cast_tolerance(settings, scale, pos_ab.translation().norm());
     let limits = Limits { max_t: far, tolerance, margin };
+    // The shapes overlap (tested above): the exit point exists, and no start is apart.
+    let apart = |_: &Vector<N, D>, _: bool| None;
+    let back = -d;
+    let r =
+        ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &back, &limits, settings, &apart)?;
     let RawCast { t: s, normal: n, closest: w, status, .. } =
-        cast_settled::<N, D, _, SupportPoint<N, D>>(
-            &md,
-            &start,
-            &-d,
-            &limits,
-            settings,
-            &|_, _| {
-                // The shapes overlap (tested above): the exit point exists.
-                None
-            },
-        )?;
+        settled(r, &md, &start, &back, &limits, &apart)?;
     let t = (far - s).max_of(N::zero());
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.
