@@ -573,13 +573,11 @@ where
         let n = e.normal;
         // EPA's witnesses come from the face it stopped at, which on a flat part of the CSO
         // (many faces in one plane) or after a stall need not hold the origin's projection:
-        // they can disagree with the depth. Build both from their midpoint instead, so that
-        // `point_b − point_a = separation · normal` holds by construction.
-        let mid = (e.point_a + e.point_b) * N::lit(0.5);
-        let half = n * (e.depth * N::lit(0.5));
+        // they can disagree with the depth.
+        let (pa, pb) = about_midpoint(&e);
         LocalContact {
-            point_a: Point::from(mid + half + n * ra),
-            point_b: Point::from(mid - half - n * rb),
+            point_a: Point::from(pa + n * ra),
+            point_b: Point::from(pb - n * rb),
             normal: n,
             separation: -(e.depth + radii),
             status: status.worst(e.status),
@@ -682,11 +680,20 @@ where
         clamped: false,
     };
     let p = polish_penetration(cso, e, scale, settings);
-    // The polish's witnesses agree with its distance to within its tolerance; rebuilt about
-    // their midpoint they agree exactly (`point_b − point_a = dist · normal`).
-    let mid = (p.point_a + p.point_b) * N::lit(0.5);
-    let half = p.normal * (p.depth * N::lit(0.5));
-    (p.normal, mid + half, mid - half, -p.depth)
+    // The polish's witnesses agree with its distance to within its tolerance.
+    let (pa, pb) = about_midpoint(&p);
+    (p.normal, pa, pb, -p.depth)
+}
+
+/// `e`'s witnesses rebuilt about their midpoint, `depth / 2` along the normal on either side,
+/// so that `point_b − point_a = −depth · normal` holds by construction.
+#[inline]
+fn about_midpoint<N: Scalar, const D: usize>(
+    e: &crate::EpaResult<N, D>,
+) -> (Vector<N, D>, Vector<N, D>) {
+    let mid = (e.point_a + e.point_b) * N::lit(0.5);
+    let half = e.normal * (e.depth * N::lit(0.5));
+    (mid + half, mid - half)
 }
 
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
