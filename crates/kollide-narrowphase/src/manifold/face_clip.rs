@@ -16,8 +16,10 @@
 //! 4. Each point `p` left is **lifted** back to the reference face along `d`:
 //!    `t = n_R · (p − r₀) / (n_R · d)`, the reference point is `p − t·d`, and `t` is the gap
 //!    between the cores along `d` (negative when `p` is below the face). Rounded shapes move the
-//!    points out by their radii along `d` and subtract the radii from the separation. Points with
-//!    a separation above the margin are dropped.
+//!    points out to their surfaces along `d` and subtract that from the separation: the radius,
+//!    except where a side plane cut a tilted capsule axis, whose surface lies `r / cos θ` below
+//!    the cut ([`super::segment_closest::drop_to_capsule_surface`]). Points with a separation
+//!    above the margin are dropped.
 //!
 //! ```text
 //!          incident face          d ↑
@@ -47,6 +49,7 @@ use smallvec::SmallVec;
 
 use super::assemble3::Candidates;
 use super::clip3::{ClipEdge, ClipVertex3, SidePlane, clip_polygon};
+use super::segment_closest::drop_to_capsule_surface;
 
 /// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
 /// other, and get the clipping slack.
@@ -154,15 +157,21 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         }
     };
     let origin = r.vertices[0];
-    let radii = r.radius + inc.radius;
+    // How far below a clipped point the incident surface lies: the radius, or more where a side
+    // plane cut a tilted rounded segment (a capsule's axis).
+    let drop = |p: &Point3<N>| match inc.vertices {
+        [a, b] if inc.radius > N::zero() => drop_to_capsule_surface(p, &[*a, *b], dir, inc.radius),
+        _ => inc.radius,
+    };
     let mut pushed = 0;
     for v in &clipped {
         let v = &ClipVertex3 { p: corner(v), ..*v };
         let gap = r.normal.dot(&(v.p - origin)) / denom;
-        let sep = gap - radii;
+        let below = drop(&v.p);
+        let sep = gap - r.radius - below;
         if sep <= margin {
             let on_ref = v.p - dir * gap;
-            out.push(Contact::new(on_ref + dir * r.radius, v.p - dir * inc.radius, sep, v.id));
+            out.push(Contact::new(on_ref + dir * r.radius, v.p - dir * below, sep, v.id));
             pushed += 1;
         }
     }

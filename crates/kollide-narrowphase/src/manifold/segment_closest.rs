@@ -133,6 +133,41 @@ pub fn clip_parallel_segments<N: Scalar, const D: usize>(
     true
 }
 
+/// The distance from `core`, a point of the segment `ends`, along `−n` (`n` a unit vector) to the
+/// surface of the capsule of radius `r` around the segment: how far below a clipped core point
+/// a rounded incident feature's surface lies.
+///
+/// Where the line crosses the capsule's side that is `r / sin φ`, `φ` the angle between the line
+/// and the segment (`r / cos θ` for a segment tilted by `θ` from the reference face); past an end
+/// the line leaves through the end's ball instead. At an end of the segment itself it is
+/// exactly `r`, the plain offset.
+pub fn drop_to_capsule_surface<N: Scalar, const D: usize>(
+    core: &Point<N, D>,
+    ends: &[Point<N, D>; 2],
+    n: &Vector<N, D>,
+    r: N,
+) -> N {
+    let e = ends[1] - ends[0];
+    let len_sq = e.norm_squared();
+    let ne = n.dot(&e);
+    // |n × e|²: the squared sine between the line and the segment, times |e|².
+    let perp_sq = len_sq - ne * ne;
+    if len_sq > N::zero() && perp_sq > N::zero() {
+        let s = r * (len_sq / perp_sq).sqrt();
+        let t = (core - n * s - ends[0]).dot(&e) / len_sq;
+        if t >= N::zero() && t <= N::one() {
+            return s;
+        }
+    }
+    // The end the line passes (its foot on the segment runs towards `ends[0]` when `n · e > 0`):
+    // |w − s n| = r with w = core − end, the larger root. The ball of radius `r` about `core` is
+    // inside the capsule, so the answer is at least `r`.
+    let w = core - if ne > N::zero() { ends[0] } else { ends[1] };
+    let b = w.dot(n);
+    let disc = b * b - w.norm_squared() + r * r;
+    (b + disc.max(N::zero()).sqrt()).max(r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
