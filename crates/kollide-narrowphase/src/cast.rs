@@ -225,8 +225,14 @@ where
     for _ in 0..settings.cast_max_iterations {
         if v.norm_squared() <= reach2 {
             let n = hit_normal(&normal, &v, margin);
+            // The witnesses come from the simplex's barycentric weights, `v` from its facet
+            // ([`facet_closest_point`]). On a long thin facet rounding can leave the weights'
+            // point off `x − v` by more than the tolerance while `v` itself is right: the
+            // witnesses would not meet at the hit. That is a stall of the weights, settled as
+            // the others are.
+            let off = x - closest.point - v;
             return Some(RawCast {
-                stalled: false,
+                stalled: off.norm_squared() > reach2,
                 ..RawCast::new(lambda, n, closest, Status::Converged)
             });
         }

@@ -21,9 +21,9 @@
 //! shared with the closed-form box routine ([`super::contact_boxes`]), which finds steps 1 and 3
 //! for two boxes without searching.
 //!
-//! **World points.** Contacts are kept in the reference polygon's frame as the incident core
-//! points; each is moved to the world once, and the two surface points are placed from it along
-//! the world normal (the incident radius below it, and the separation below that).
+//! **World points.** Contacts are kept in the reference polygon's frame as the incident surface
+//! points; each is moved to the world once, and the reference surface point is placed the
+//! separation below it along the world normal.
 //!
 //! Rounded polygons whose cores are apart may touch vertex to vertex (two capsules end to end):
 //! then the closest points of the reference and incident edges are both end points and the normal
@@ -416,20 +416,18 @@ fn polygon_size<N: Scalar>(p: &PolygonView<'_, N>) -> N {
 
 /// Up to two contacts in the reference polygon's frame, before they are moved to the world: a
 /// few plain values, so no whole [`Manifold`] is built and copied. A contact is the incident
-/// polygon's core point where it was kept, with its separation and id; [`to_world`] places the
-/// two surface points from it.
+/// polygon's surface point where it was kept, with its separation and id; [`to_world`] places
+/// the reference surface point from it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Clipped<N: Scalar> {
     /// The normal from the reference polygon to the incident one.
     normal: Vec2<N>,
-    /// The incident polygon's core points.
+    /// The incident polygon's surface points.
     points: [Point2<N>; 2],
     /// Their separations (radii included).
     seps: [N; 2],
     /// Their feature ids, reference feature first.
     ids: [ContactId; 2],
-    /// How far below each core point (along the normal) the incident surface lies.
-    drops: [N; 2],
     /// How many contacts were kept (the first `len`).
     pub(super) len: usize,
 }
@@ -438,14 +436,7 @@ impl<N: Scalar> Clipped<N> {
     fn none(normal: Vec2<N>) -> Self {
         let zero = N::zero();
         let ids = [ContactId::default(); 2];
-        Self {
-            normal,
-            points: [Point2::origin(); 2],
-            seps: [zero; 2],
-            ids,
-            drops: [zero; 2],
-            len: 0,
-        }
+        Self { normal, points: [Point2::origin(); 2], seps: [zero; 2], ids, len: 0 }
     }
 }
 
@@ -551,10 +542,9 @@ pub(super) fn clip_edges<N: Scalar>(
                 let fi = if t <= N::zero() { i1 } else { i2 };
                 let id = ContactId::new(FeatureId::Vertex(fr as u32), FeatureId::Vertex(fi as u32));
                 m = Clipped {
-                    points: [pi; 2],
+                    points: [pi - normal * incident.radius; 2],
                     seps: [sep; 2],
                     ids: [id; 2],
-                    drops: [incident.radius; 2],
                     len: 1,
                     ..m
                 };
@@ -576,20 +566,14 @@ pub(super) fn clip_edges<N: Scalar>(
     };
     let face = n.dot(&v1.coords);
     // How far below each core point the incident surface lies: its radius, or more where a
-    // tilted rounded edge was cut by a side plane. For a box or a capsule, whose corners turn by
-    // at most a right angle, the edge's own capsule is the whole story: the line starts on the
-    // edge and heads within a right angle of its outward normal, so no neighbouring edge's band
-    // reaches further.
-    let drop = |cv: &ClipVertex<N>| {
-        if incident.radius > N::zero() {
-            drop_to_capsule_surface(&cv.p, &incident.ends, &n, incident.radius)
-        } else {
-            N::zero()
-        }
-    };
-    let (drop0, drop1) = (drop(&out[0]), drop(&out[1]));
-    let sep0 = (n.dot(&out[0].p.coords) - face) - r_radius - drop0;
-    let sep1 = (n.dot(&out[1].p.coords) - face) - r_radius - drop1;
+    // tilted rounded edge was cut by a side plane ([`rounded_drops`]). Sharp polygons, the
+    // common case, skip it.
+    let sep = |cv: &ClipVertex<N>| (n.dot(&cv.p.coords) - face) - radius;
+    let (mut sep0, mut sep1) = (sep(&out[0]), sep(&out[1]));
+    let mut out = out;
+    if incident.radius > N::zero() {
+        (sep0, sep1) = rounded_drops(&mut out, incident, &n, [sep0, sep1]);
+    }
     let (keep0, keep1) = (sep0 <= margin, sep1 <= margin);
     // The kept points are moved to the front: selects, not stores at a running index.
     let first = if keep0 { 0 } else { 1 };
@@ -598,18 +582,37 @@ pub(super) fn clip_edges<N: Scalar>(
         points: [out[first].p, out[1].p],
         seps: [if keep0 { sep0 } else { sep1 }, sep1],
         ids: [out[first].id, out[1].id],
-        drops: [if keep0 { drop0 } else { drop1 }, drop1],
         len: usize::from(keep0) + usize::from(keep1),
     }
+}
+
+/// Moves the clipped core points `out` of a rounded incident polygon down along `−n` to its
+/// surface, and deepens their separations `seps` (which count the plain radius) to match. For
+/// a box or a capsule, whose corners turn by at most a right angle, the incident edge's own
+/// capsule is the whole story: the line starts on the edge and heads within a right angle of
+/// its outward normal (the most anti-parallel to `n`), so no neighbouring edge's band reaches
+/// further. Out of line: sharp polygons never call it.
+#[inline(never)]
+fn rounded_drops<N: Scalar>(
+    out: &mut [ClipVertex<N>; 2],
+    incident: &IncidentEdge<N>,
+    n: &Vec2<N>,
+    seps: [N; 2],
+) -> (N, N) {
+    let mut drop = |k: usize| {
+        let d = drop_to_capsule_surface(&out[k].p, &incident.ends, n, incident.radius);
+        out[k].p -= n * d;
+        seps[k] - (d - incident.radius)
+    };
+    (drop(0), drop(1))
 }
 
 /// The world manifold of contacts built in the reference polygon's frame, placed in the world by
 /// `frame` (the reference polygon's pose). `flip` is whether the reference was B: the normal is
 /// then negated, and points and feature ids swapped, to go from A to B.
 ///
-/// Each contact's incident core point is moved to the world once; the incident surface point
-/// lies the incident radius below it along the normal, and the reference surface point the
-/// separation below that (`point_b − point_a = separation · normal`).
+/// Each contact's incident surface point is moved to the world once; the reference surface point
+/// lies the separation below it along the normal (`point_b − point_a = separation · normal`).
 #[inline(always)]
 pub(super) fn to_world<N: Scalar, U: Copy + Default>(
     clipped: &Clipped<N>,
@@ -620,7 +623,7 @@ pub(super) fn to_world<N: Scalar, U: Copy + Default>(
     // Both slots are placed (the second may be unused: a few products, no branch), and the
     // manifold is written once.
     let world = |k: usize| {
-        let on_inc = frame * clipped.points[k] - n * clipped.drops[k];
+        let on_inc = frame * clipped.points[k];
         let on_ref = on_inc - n * clipped.seps[k];
         let (sep, id) = (clipped.seps[k], clipped.ids[k]);
         if flip {
