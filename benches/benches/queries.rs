@@ -15,6 +15,12 @@
 //! `50·dir`); rapier's rays are `solid`, as kollide's and Box2D's are. The overlap queries return
 //! bodies whose *AABB* overlaps the box in all three (rapier's `intersect_aabb_conservative`,
 //! kollide's `intersect_aabb`, Box2D's `overlap_aabb`).
+//!
+//! **Same answers.** Before timing, each engine's answer is checked against an oracle in f64:
+//! the number of rays that hit a body (closed forms), and the number of (query, body) pairs
+//! whose boxes overlap. kollide reports the bodies' own AABBs; rapier and Box2D report the
+//! boxes of their trees, grown by a skin (0.04 m and 0.02 m), so their oracle grows the boxes
+//! by as much. A bench whose engine answers otherwise panics instead of timing it.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -30,6 +36,11 @@ const SIDE: f32 = 1000.0;
 const QUERIES: usize = 100;
 const RAY_LENGTH: f32 = 50.0;
 const BOX_HALF: f32 = 5.0;
+/// How much rapier 0.36 grows a collider's box in its tree (`BroadPhaseBvh`'s change-detection
+/// skin, 4 % of the length unit), which its `intersect_aabb_conservative` reports.
+const RAPIER_SKIN: f32 = 0.04;
+/// How much Box2D v3.2 grows a static shape's box in its tree (its speculative distance).
+const BOX2D_SKIN: f32 = 0.02;
 
 /// One body of the scene: centre, and half extents (a box) or radius (a disc).
 #[derive(Clone, Copy)]
@@ -141,6 +152,61 @@ fn box2d_world(bodies: &[Body]) -> Box2dWorld {
     Box2dWorld { world }
 }
 
+/// How many of `rays` hit some body within `RAY_LENGTH`: the oracle every engine's answer is
+/// checked against (closed forms in f64: a quadratic for the discs, slabs for the boxes).
+fn ray_oracle(bodies: &[Body], rays: &[([f32; 2], [f32; 2])]) -> usize {
+    let hits = |o: [f64; 2], d: [f64; 2], b: &Body| match *b {
+        Body::Disc(c, r) => {
+            let m = [o[0] - f64::from(c[0]), o[1] - f64::from(c[1])];
+            let (b, c) =
+                (m[0] * d[0] + m[1] * d[1], m[0] * m[0] + m[1] * m[1] - f64::from(r).powi(2));
+            let disc = b * b - (d[0] * d[0] + d[1] * d[1]) * c;
+            c <= 0.0 || (b < 0.0 && disc >= 0.0 && (-b - disc.sqrt()) <= f64::from(RAY_LENGTH))
+        }
+        Body::Box(c, h) => {
+            let (mut lo, mut hi) = (0.0f64, f64::from(RAY_LENGTH));
+            for k in 0..2 {
+                let (min, max) = (f64::from(c[k] - h[k]), f64::from(c[k] + h[k]));
+                let (t1, t2) = ((min - o[k]) / d[k], (max - o[k]) / d[k]);
+                lo = lo.max(t1.min(t2));
+                hi = hi.min(t1.max(t2));
+            }
+            lo <= hi
+        }
+    };
+    rays.iter()
+        .filter(|(o, d)| {
+            let (o, d) = ([f64::from(o[0]), f64::from(o[1])], [f64::from(d[0]), f64::from(d[1])]);
+            bodies.iter().any(|b| hits(o, d, b))
+        })
+        .count()
+}
+
+/// How many (body, query) pairs there are whose AABB, grown by `grow`, overlaps or touches the
+/// query box: kollide's answer with no growth; Box2D and rapier report the boxes of their trees,
+/// which are the bodies' AABBs grown by a margin.
+fn overlap_oracle(bodies: &[Body], centres: &[[f32; 2]], grow: f32) -> usize {
+    let aabb = |b: &Body| match *b {
+        Body::Box(c, h) => (c, h),
+        Body::Disc(c, r) => (c, [r, r]),
+    };
+    centres
+        .iter()
+        .map(|q| {
+            bodies
+                .iter()
+                .filter(|b| {
+                    let (c, h) = aabb(b);
+                    (0..2).all(|k| {
+                        let gap = (f64::from(c[k]) - f64::from(q[k])).abs();
+                        gap <= f64::from(h[k]) + f64::from(grow) + f64::from(BOX_HALF)
+                    })
+                })
+                .count()
+        })
+        .sum()
+}
+
 /// Prints what an engine answered (outside the timing; not when counting instructions), so the
 /// engines can be seen to answer the same questions.
 fn report(group: &str, id: &str, answer: usize) {
@@ -149,14 +215,18 @@ fn report(group: &str, id: &str, answer: usize) {
     }
 }
 
-/// Times `run`, after reporting its answer.
+/// Times `run`, after checking (and reporting) its answer: every engine must answer the
+/// oracle's `expected`, so all of them are timed on the same work.
 fn time(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     group: &str,
     id: &str,
+    expected: usize,
     run: impl Fn() -> usize,
 ) {
-    report(group, id, run());
+    let answer = run();
+    report(group, id, answer);
+    assert_eq!(answer, expected, "{group}/{id} answered {answer}, the oracle {expected}");
     g.bench_function(id, |b| b.iter(|| one_iteration(|| black_box(run()))));
 }
 
@@ -171,10 +241,11 @@ fn ray_closest(c: &mut Criterion) {
         }
         return;
     }
+    let expected = ray_oracle(&bodies, &rays);
     if wanted(GROUP, "kollide") {
         let w = kollide_world(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", || {
+        time(&mut g, GROUP, "kollide", expected, || {
             let mut hits = 0;
             for (o, d) in &rays {
                 let ray = Ray { origin: Point2::new(o[0], o[1]), dir: Vec2::new(d[0], d[1]) };
@@ -186,7 +257,7 @@ fn ray_closest(c: &mut Criterion) {
     if wanted(GROUP, "rapier") {
         use rapier2d::prelude::*;
         let w = rapier_world(&bodies);
-        time(&mut g, GROUP, "rapier", || {
+        time(&mut g, GROUP, "rapier", expected, || {
             let q = w.query_pipeline();
             let mut hits = 0;
             for (o, d) in &rays {
@@ -198,7 +269,7 @@ fn ray_closest(c: &mut Criterion) {
     }
     if wanted(GROUP, "box2d") {
         let w = box2d_world(&bodies);
-        time(&mut g, GROUP, "box2d", || {
+        time(&mut g, GROUP, "box2d", expected, || {
             let q = w.world.query().expect("a query");
             let mut hits = 0;
             for (o, d) in &rays {
@@ -227,7 +298,7 @@ fn overlap_aabb(c: &mut Criterion) {
     if wanted(GROUP, "kollide") {
         let w = kollide_world(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", || {
+        time(&mut g, GROUP, "kollide", overlap_oracle(&bodies, &centres, 0.0), || {
             let mut found = 0;
             for c in &centres {
                 let c = Point2::new(c[0], c[1]);
@@ -244,7 +315,7 @@ fn overlap_aabb(c: &mut Criterion) {
     if wanted(GROUP, "rapier") {
         use rapier2d::prelude::*;
         let w = rapier_world(&bodies);
-        time(&mut g, GROUP, "rapier", || {
+        time(&mut g, GROUP, "rapier", overlap_oracle(&bodies, &centres, RAPIER_SKIN), || {
             let q = w.query_pipeline();
             let mut found = 0;
             for c in &centres {
@@ -260,7 +331,7 @@ fn overlap_aabb(c: &mut Criterion) {
     if wanted(GROUP, "box2d") {
         let w = box2d_world(&bodies);
         let buffer = std::cell::RefCell::new(boxdd::query::ShapeQueryBuffer::new());
-        time(&mut g, GROUP, "box2d", || {
+        time(&mut g, GROUP, "box2d", overlap_oracle(&bodies, &centres, BOX2D_SKIN), || {
             let q = w.world.query().expect("a query");
             let mut buffer = buffer.borrow_mut();
             let mut found = 0;
