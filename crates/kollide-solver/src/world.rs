@@ -10,6 +10,7 @@ use kollide_math::{Pose, Scalar, Vector};
 
 use crate::body::check_velocities;
 use crate::contact_solver::{Softness, SpeedLimits};
+use crate::events::HitThresholds;
 use crate::query::index::{BodyTree, body_aabb};
 use crate::step::{
     Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput,
@@ -89,7 +90,9 @@ where
     pub(crate) targeted: Vec<u32>,
     accelerations: Vec<Acceleration<N, D>>,
     /// The number of sensors among the bodies.
-    sensors: usize,
+    pub(crate) sensors: usize,
+    /// The number of bodies with a hit threshold of their own.
+    pub(crate) hit_thresholds: usize,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -127,6 +130,7 @@ where
             targeted: Vec::new(),
             accelerations: Vec::new(),
             sensors: 0,
+            hit_thresholds: 0,
         })
     }
 
@@ -192,6 +196,7 @@ where
         self.broadphase.bodies_changed();
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);
+        self.hit_thresholds -= usize::from(body.hit_threshold.is_some());
         Ok(body)
     }
 
@@ -371,7 +376,11 @@ where
             pairs,
             surfaces: &colouring.surfaces,
             accelerations,
-            hit_threshold: settings.hit_event_threshold,
+            hits_above: HitThresholds::new(
+                settings.hit_event_threshold,
+                slots,
+                self.hit_thresholds,
+            ),
             hits: &mut events.hits,
             bodies: &mut solver_bodies.bodies,
             states: &mut solver_bodies.states,
