@@ -10,7 +10,6 @@
 use kollide_math::{Point, Scalar, Vector};
 
 use crate::body::{Load, check_velocities, checked_pose};
-use crate::query::index::body_aabb;
 use crate::{
     Body, BodyHandle, BodyKind, CollisionGroups, Dim, SolverDim, World, WorldError, WorldLimits,
 };
@@ -58,10 +57,10 @@ where
     pub fn set_pose(&mut self, h: BodyHandle, pose: PoseOf<N, D>) -> Result<(), WorldError> {
         self.body(h)?;
         let pose = checked_pose::<N, D>(&pose, &WorldLimits::new())?;
-        let body = self.body_mut(h)?;
-        body.desc.pose = pose;
-        let aabb = body_aabb(body);
-        self.body_tree.teleported(h.index, &aabb);
+        self.body_mut(h)?.desc.pose = pose;
+        if let Some(body) = &self.slots[h.index as usize].body {
+            self.body_tree.teleported(h.index, body);
+        }
         Ok(())
     }
 

@@ -11,7 +11,7 @@ use kollide_math::{Pose, Scalar, Vector};
 use crate::body::check_velocities;
 use crate::contact_solver::{Softness, SpeedLimits};
 use crate::events::HitThresholds;
-use crate::query::index::{BodyTree, body_aabb};
+use crate::query::index::BodyTree;
 use crate::step::{
     Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput,
     SolveStage, SolverBodies, write_back,
@@ -169,9 +169,7 @@ where
         let body = Body::new(desc)?;
         let index = self.free.last().copied().unwrap_or(self.slots.len() as u32);
         // A body inside the envelope has a finite box, which the tree accepts.
-        self.body_tree
-            .insert(index, &body_aabb(&body))
-            .map_err(|_| WorldError::NonFinite("bounding box"))?;
+        self.body_tree.insert(index, &body).map_err(|_| WorldError::NonFinite("bounding box"))?;
         if self.free.pop().is_none() {
             self.slots.push(Slot { generation: 0, body: None });
         }
