@@ -1,5 +1,7 @@
 //! Ray casts against the world's bodies: the closest hit, every hit, or any hit.
 
+use core::cmp::Ordering;
+
 use kollide_math::{Point, Pose, Scalar, Tolerances, Vector};
 use kollide_narrowphase::{QuerySettings, Ray, ray_cast};
 
@@ -146,8 +148,8 @@ where
     let (mm, b, dd) = (m.norm_squared(), m.dot(&ray.dir), ray.dir.norm_squared());
     let r = body.bounding_radius + rel * body.bounding_radius.max_of(mm.sqrt());
     let r2 = r * r;
-    if !(mm > r2) {
-        // Starts inside.
+    if mm.partial_cmp(&r2) != Some(Ordering::Greater) {
+        // Starts inside (or a NaN).
         return true;
     }
     if b >= N::zero() {
@@ -162,7 +164,7 @@ where
         return false;
     }
     let entry = (-b - ((r2 - perp2) * dd).sqrt()) / dd;
-    !(entry > bound)
+    entry.partial_cmp(&bound) != Some(Ordering::Greater)
 }
 
 #[cfg(test)]

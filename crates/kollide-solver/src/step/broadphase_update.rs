@@ -12,9 +12,8 @@
 //! inside are kept as they were. After bodies were added or removed the tree is rebuilt top down
 //! and every dynamic body asks it. The pairs are those of a full sweep: every two fat AABBs that
 //! overlap or touch, with at least one dynamic body, sorted. The tree replaced the sweep and
-//! prune of [`crate::SweepAndPrune`], which gives the same pairs: on Box2D's large pyramid the
-//! tree's step costs 2 % fewer instructions (its sweep walked every body to repair its order),
-//! and a scene built at once no longer needs a quadratic insertion sort.
+//! prune of [`crate::SweepAndPrune`], which gives the same pairs but walks every body each step
+//! to repair its order (the measurements are in `docs/performance.md`).
 
 use kollide_math::Scalar;
 use kollide_shapes::tree::{ProxyId, Tree};
