@@ -292,6 +292,7 @@ where
         body.desc.angular_velocity = self.desc.angular_velocity;
         body.load = self.load;
         body.target = self.target;
+        body.hit_threshold = self.hit_threshold;
         Ok(body)
     }
 

@@ -560,6 +560,10 @@ fn a_body_hit_threshold_overrides_the_world_default() {
         assert!(w.set_hit_event_threshold(h, Some(bad)).is_err(), "{bad}");
         assert_eq!(w.body(h).unwrap().hit_event_threshold(), Some(2.0));
     }
+    // Other setters keep it.
+    w.set_friction(h, 0.3).unwrap();
+    w.set_density(h, 2.0).unwrap();
+    assert_eq!(w.body(h).unwrap().hit_event_threshold(), Some(2.0));
     let removed = w.remove(h).unwrap();
     assert_eq!(removed.hit_event_threshold(), Some(2.0));
     assert_eq!(
