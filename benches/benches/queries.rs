@@ -1,11 +1,14 @@
 //! World query benchmarks: closest-hit ray casts and box overlap queries on the same seeded
 //! 10,000-body 2D scene in kollide, rapier 0.36 (its `QueryPipeline` over `BroadPhaseBvh`) and
-//! Box2D v3.2 (`b2World_CastRayClosest` and `b2World_OverlapAABB`, through `boxdd`).
+//! Box2D v3.2 (`b2World_CastRayClosest` and `b2World_OverlapAABB`, through `boxdd`), and on a
+//! 3D scene of the same kind in kollide and rapier3d.
 //!
 //! | group | one iteration | ids |
 //! |---|---|---|
 //! | `queries2d/ray_closest` | 100 closest-hit rays of length 50 from random points in random directions | `kollide`, `rapier`, `box2d` |
 //! | `queries2d/overlap_aabb` | 100 queries for the bodies whose AABB overlaps a random 10 × 10 box | `kollide`, `rapier`, `box2d` |
+//! | `queries3d/ray_closest` | the same in 3D: 100 closest-hit rays of length 50 | `kollide`, `rapier` |
+//! | `queries3d/overlap_aabb` | the same in 3D: 100 random 10 × 10 × 10 boxes | `kollide`, `rapier` |
 //!
 //! **Scene.** 10,000 static bodies in a 1,000 × 1,000 m square: boxes of half extents in
 //! [0.25, 1.5] m and discs of radius in [0.25, 1.5] m, every engine given the same shapes at the
@@ -15,6 +18,16 @@
 //! `50·dir`); rapier's rays are `solid`, as kollide's and Box2D's are. The overlap queries return
 //! bodies whose *AABB* overlaps the box in all three (rapier's `intersect_aabb_conservative`,
 //! kollide's `intersect_aabb`, Box2D's `overlap_aabb`).
+//!
+//! **3D scene.** The same 10,000 static bodies (boxes and balls, the same sizes) in a 100 m
+//! cube, so that a ray of length 50 meets about as many bodies as in 2D; rays from random
+//! points in directions uniform on the sphere; against rapier3d 0.36 only (Box2D is 2D).
+//!
+//! **Same answers.** Before timing, each engine's answer is checked against an oracle in f64:
+//! the number of rays that hit a body (closed forms), and the number of (query, body) pairs
+//! whose boxes overlap. kollide reports the bodies' own AABBs; rapier and Box2D report the
+//! boxes of their trees, grown by a skin (0.01 m and 0.02 m), so their oracle grows the boxes
+//! by as much. A bench whose engine answers otherwise panics instead of timing it.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -30,22 +43,51 @@ const SIDE: f32 = 1000.0;
 const QUERIES: usize = 100;
 const RAY_LENGTH: f32 = 50.0;
 const BOX_HALF: f32 = 5.0;
+/// How much rapier 0.36 grows a collider's box in its tree (half its default prediction
+/// distance, 0.02 m; a leaf inserted once carries no change-detection skin yet), which its
+/// `intersect_aabb_conservative` reports.
+const RAPIER_SKIN: f32 = 0.01;
+/// How much Box2D v3.2 grows a static shape's box in its tree (its speculative distance).
+const BOX2D_SKIN: f32 = 0.02;
 
-/// One body of the scene: centre, and half extents (a box) or radius (a disc).
+/// The side of the 3D scene's cube (m): 10,000 bodies in it are as dense per ray as the 2D
+/// scene's (about 0.7 hits per ray of length 50).
+const SIDE_3D: f32 = 100.0;
+
+/// One body of the scene: centre, and half extents (a box) or radius (a disc or a ball).
 #[derive(Clone, Copy)]
-enum Body {
-    Box([f32; 2], [f32; 2]),
-    Disc([f32; 2], f32),
+enum Body<const D: usize> {
+    Box([f32; D], [f32; D]),
+    Ball([f32; D], f32),
 }
 
-fn scene() -> Vec<Body> {
+impl<const D: usize> Body<D> {
+    /// Centre and half extents of the body's AABB.
+    fn aabb(&self) -> ([f32; D], [f32; D]) {
+        match *self {
+            Body::Box(c, h) => (c, h),
+            Body::Ball(c, r) => (c, [r; D]),
+        }
+    }
+}
+
+/// A point drawn uniformly in the cube of side `side` about the origin.
+fn point<const D: usize>(r: &mut impl Rng, side: f32) -> [f32; D] {
+    core::array::from_fn(|_| r.random::<f32>() * side - side / 2.0)
+}
+
+fn scene<const D: usize>(side: f32) -> Vec<Body<D>> {
     let mut r = rng(16);
     (0..BODIES)
         .map(|_| {
-            let c = [r.random::<f32>() * SIDE - SIDE / 2.0, r.random::<f32>() * SIDE - SIDE / 2.0];
+            let c = point(&mut r, side);
             let is_box = r.random::<bool>();
             let mut size = || 0.25 + r.random::<f32>() * 1.25;
-            if is_box { Body::Box(c, [size(), size()]) } else { Body::Disc(c, size()) }
+            if is_box {
+                Body::Box(c, core::array::from_fn(|_| size()))
+            } else {
+                Body::Ball(c, size())
+            }
         })
         .collect()
 }
@@ -55,28 +97,110 @@ fn rays() -> Vec<([f32; 2], [f32; 2])> {
     let mut r = rng(17);
     (0..QUERIES)
         .map(|_| {
-            let o = [r.random::<f32>() * SIDE - SIDE / 2.0, r.random::<f32>() * SIDE - SIDE / 2.0];
+            let o = point(&mut r, SIDE);
             let a = r.random::<f32>() * std::f32::consts::TAU;
             (o, [a.cos(), a.sin()])
         })
         .collect()
 }
 
-/// `QUERIES` box centres.
-fn centres() -> Vec<[f32; 2]> {
-    let mut r = rng(18);
-    (0..QUERIES)
-        .map(|_| [r.random::<f32>() * SIDE - SIDE / 2.0, r.random::<f32>() * SIDE - SIDE / 2.0])
-        .collect()
+/// `QUERIES` rays in 3D: origin and unit direction (uniform on the sphere).
+fn rays_3d() -> Vec<([f32; 3], [f32; 3])> {
+    let mut r = rng(17);
+    let dirs = kollide_benches::unit_directions::<3>(19, QUERIES);
+    dirs.iter().map(|d| (point(&mut r, SIDE_3D), d.map(|x| x as f32))).collect()
 }
 
-fn kollide_world(bodies: &[Body]) -> World2<f32> {
+/// `QUERIES` box centres.
+fn centres<const D: usize>(side: f32) -> Vec<[f32; D]> {
+    let mut r = rng(18);
+    (0..QUERIES).map(|_| point(&mut r, side)).collect()
+}
+
+/// How many of `rays` hit some body within `RAY_LENGTH`: the oracle every engine's answer is
+/// checked against (closed forms in f64: a quadratic for the balls, slabs for the boxes).
+fn ray_oracle<const D: usize>(bodies: &[Body<D>], rays: &[([f32; D], [f32; D])]) -> usize {
+    let dot = |a: [f64; D], b: [f64; D]| (0..D).map(|k| a[k] * b[k]).sum::<f64>();
+    let hits = |o: [f64; D], d: [f64; D], b: &Body<D>| match *b {
+        Body::Ball(c, r) => {
+            let m: [f64; D] = core::array::from_fn(|k| o[k] - f64::from(c[k]));
+            let (b, c) = (dot(m, d), dot(m, m) - f64::from(r).powi(2));
+            let disc = b * b - dot(d, d) * c;
+            c <= 0.0
+                || (b < 0.0
+                    && disc >= 0.0
+                    && (-b - disc.sqrt()) / dot(d, d) <= f64::from(RAY_LENGTH))
+        }
+        Body::Box(c, h) => {
+            let (mut lo, mut hi) = (0.0f64, f64::from(RAY_LENGTH));
+            for k in 0..D {
+                let (min, max) = (f64::from(c[k] - h[k]), f64::from(c[k] + h[k]));
+                let (t1, t2) = ((min - o[k]) / d[k], (max - o[k]) / d[k]);
+                lo = lo.max(t1.min(t2));
+                hi = hi.min(t1.max(t2));
+            }
+            lo <= hi
+        }
+    };
+    rays.iter()
+        .filter(|(o, d)| {
+            let (o, d) = (o.map(f64::from), d.map(f64::from));
+            bodies.iter().any(|b| hits(o, d, b))
+        })
+        .count()
+}
+
+/// How many (body, query) pairs there are whose AABB, grown by `grow`, overlaps or touches the
+/// query box: kollide's answer with no growth; Box2D and rapier report the boxes of their trees,
+/// which are the bodies' AABBs grown by a margin.
+fn overlap_oracle<const D: usize>(bodies: &[Body<D>], centres: &[[f32; D]], grow: f32) -> usize {
+    centres
+        .iter()
+        .map(|q| {
+            bodies
+                .iter()
+                .filter(|b| {
+                    let (c, h) = b.aabb();
+                    (0..D).all(|k| {
+                        let gap = (f64::from(c[k]) - f64::from(q[k])).abs();
+                        gap <= f64::from(h[k]) + f64::from(grow) + f64::from(BOX_HALF)
+                    })
+                })
+                .count()
+        })
+        .sum()
+}
+
+/// Prints what an engine answered (outside the timing; not when counting instructions), so the
+/// engines can be seen to answer the same questions.
+fn report(group: &str, id: &str, answer: usize) {
+    if !counting_instructions() {
+        eprintln!("{group}/{id}: {answer}");
+    }
+}
+
+/// Times `run`, after checking (and reporting) its answer: every engine must answer the
+/// oracle's `expected`, so all of them are timed on the same work.
+fn time(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &str,
+    id: &str,
+    expected: usize,
+    run: impl Fn() -> usize,
+) {
+    let answer = run();
+    report(group, id, answer);
+    assert_eq!(answer, expected, "{group}/{id} answered {answer}, the oracle {expected}");
+    g.bench_function(id, |b| b.iter(|| one_iteration(|| black_box(run()))));
+}
+
+fn kollide_world(bodies: &[Body<2>]) -> World2<f32> {
     let mut w = World2::new(Vec2::zeros()).unwrap();
     for b in bodies {
         let desc = match *b {
             Body::Box(c, h) => BodyDesc::fixed(Cuboid::new(Vec2::new(h[0], h[1])).unwrap())
                 .pose(Iso2::translation(c[0], c[1])),
-            Body::Disc(c, r) => {
+            Body::Ball(c, r) => {
                 BodyDesc::fixed(Circle::new(r).unwrap()).pose(Iso2::translation(c[0], c[1]))
             }
         };
@@ -86,14 +210,14 @@ fn kollide_world(bodies: &[Body]) -> World2<f32> {
     w
 }
 
-fn rapier_world(bodies: &[Body]) -> rapier2d::prelude::PhysicsWorld {
+fn rapier_world(bodies: &[Body<2>]) -> rapier2d::prelude::PhysicsWorld {
     use rapier2d::prelude::*;
     let mut w = PhysicsWorld::new();
     w.gravity = Vector::new(0.0, 0.0);
     for b in bodies {
         let (c, collider) = match *b {
             Body::Box(c, h) => (c, ColliderBuilder::cuboid(h[0], h[1])),
-            Body::Disc(c, r) => (c, ColliderBuilder::ball(r)),
+            Body::Ball(c, r) => (c, ColliderBuilder::ball(r)),
         };
         w.insert(RigidBodyBuilder::fixed().translation(Vector::new(c[0], c[1])), collider);
     }
@@ -105,7 +229,7 @@ struct Box2dWorld {
     world: boxdd::World,
 }
 
-fn box2d_world(bodies: &[Body]) -> Box2dWorld {
+fn box2d_world(bodies: &[Body<2>]) -> Box2dWorld {
     let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
     let def = boxdd::WorldBuilder::from(foundation.world_def())
         .gravity(boxdd::Vec2::new(0.0, 0.0))
@@ -115,7 +239,7 @@ fn box2d_world(bodies: &[Body]) -> Box2dWorld {
     let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
     for b in bodies {
         let c = match *b {
-            Body::Box(c, _) | Body::Disc(c, _) => c,
+            Body::Box(c, _) | Body::Ball(c, _) => c,
         };
         let def = boxdd::BodyBuilder::from(foundation.body_def())
             .position(boxdd::Position::new(c[0], c[1]))
@@ -128,7 +252,7 @@ fn box2d_world(bodies: &[Body]) -> Box2dWorld {
                 let p = boxdd::shapes::box_polygon(h[0], h[1]).expect("extents");
                 body.create_polygon(&shape, &p).expect("a box");
             }
-            Body::Disc(_, r) => {
+            Body::Ball(_, r) => {
                 let circle = boxdd::shapes::circle([0.0, 0.0], r).expect("a radius");
                 body.create_circle(&shape, &circle).expect("a disc");
             }
@@ -141,40 +265,22 @@ fn box2d_world(bodies: &[Body]) -> Box2dWorld {
     Box2dWorld { world }
 }
 
-/// Prints what an engine answered (outside the timing; not when counting instructions), so the
-/// engines can be seen to answer the same questions.
-fn report(group: &str, id: &str, answer: usize) {
-    if !counting_instructions() {
-        eprintln!("{group}/{id}: {answer}");
-    }
-}
-
-/// Times `run`, after reporting its answer.
-fn time(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    group: &str,
-    id: &str,
-    run: impl Fn() -> usize,
-) {
-    report(group, id, run());
-    g.bench_function(id, |b| b.iter(|| one_iteration(|| black_box(run()))));
-}
-
 fn ray_closest(c: &mut Criterion) {
     const GROUP: &str = "queries2d/ray_closest";
     let mut g = c.benchmark_group(GROUP);
     let rays = rays();
-    let bodies = if listing() { Vec::new() } else { scene() };
+    let bodies = if listing() { Vec::new() } else { scene::<2>(SIDE) };
     if listing() {
         for id in ["kollide", "rapier", "box2d"] {
             g.bench_function(id, |b| b.iter(|| ()));
         }
         return;
     }
+    let expected = ray_oracle(&bodies, &rays);
     if wanted(GROUP, "kollide") {
         let w = kollide_world(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", || {
+        time(&mut g, GROUP, "kollide", expected, || {
             let mut hits = 0;
             for (o, d) in &rays {
                 let ray = Ray { origin: Point2::new(o[0], o[1]), dir: Vec2::new(d[0], d[1]) };
@@ -186,7 +292,7 @@ fn ray_closest(c: &mut Criterion) {
     if wanted(GROUP, "rapier") {
         use rapier2d::prelude::*;
         let w = rapier_world(&bodies);
-        time(&mut g, GROUP, "rapier", || {
+        time(&mut g, GROUP, "rapier", expected, || {
             let q = w.query_pipeline();
             let mut hits = 0;
             for (o, d) in &rays {
@@ -198,7 +304,7 @@ fn ray_closest(c: &mut Criterion) {
     }
     if wanted(GROUP, "box2d") {
         let w = box2d_world(&bodies);
-        time(&mut g, GROUP, "box2d", || {
+        time(&mut g, GROUP, "box2d", expected, || {
             let q = w.world.query().expect("a query");
             let mut hits = 0;
             for (o, d) in &rays {
@@ -216,18 +322,18 @@ fn ray_closest(c: &mut Criterion) {
 fn overlap_aabb(c: &mut Criterion) {
     const GROUP: &str = "queries2d/overlap_aabb";
     let mut g = c.benchmark_group(GROUP);
-    let centres = centres();
+    let centres = centres::<2>(SIDE);
     if listing() {
         for id in ["kollide", "rapier", "box2d"] {
             g.bench_function(id, |b| b.iter(|| ()));
         }
         return;
     }
-    let bodies = scene();
+    let bodies = scene::<2>(SIDE);
     if wanted(GROUP, "kollide") {
         let w = kollide_world(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", || {
+        time(&mut g, GROUP, "kollide", overlap_oracle(&bodies, &centres, 0.0), || {
             let mut found = 0;
             for c in &centres {
                 let c = Point2::new(c[0], c[1]);
@@ -244,7 +350,7 @@ fn overlap_aabb(c: &mut Criterion) {
     if wanted(GROUP, "rapier") {
         use rapier2d::prelude::*;
         let w = rapier_world(&bodies);
-        time(&mut g, GROUP, "rapier", || {
+        time(&mut g, GROUP, "rapier", overlap_oracle(&bodies, &centres, RAPIER_SKIN), || {
             let q = w.query_pipeline();
             let mut found = 0;
             for c in &centres {
@@ -260,7 +366,7 @@ fn overlap_aabb(c: &mut Criterion) {
     if wanted(GROUP, "box2d") {
         let w = box2d_world(&bodies);
         let buffer = std::cell::RefCell::new(boxdd::query::ShapeQueryBuffer::new());
-        time(&mut g, GROUP, "box2d", || {
+        time(&mut g, GROUP, "box2d", overlap_oracle(&bodies, &centres, BOX2D_SKIN), || {
             let q = w.world.query().expect("a query");
             let mut buffer = buffer.borrow_mut();
             let mut found = 0;
@@ -281,6 +387,120 @@ fn overlap_aabb(c: &mut Criterion) {
     g.finish();
 }
 
+fn kollide_world_3d(bodies: &[Body<3>]) -> World3<f32> {
+    let mut w = World3::new(Vec3::zeros()).unwrap();
+    for b in bodies {
+        let desc = match *b {
+            Body::Box(c, h) => BodyDesc::fixed(Cuboid::new(Vec3::from(h)).unwrap())
+                .pose(Iso3::translation(c[0], c[1], c[2])),
+            Body::Ball(c, r) => {
+                BodyDesc::fixed(Ball::new(r).unwrap()).pose(Iso3::translation(c[0], c[1], c[2]))
+            }
+        };
+        w.add(desc).unwrap();
+    }
+    w.step(1.0 / 60.0).unwrap();
+    w
+}
+
+fn rapier_world_3d(bodies: &[Body<3>]) -> rapier3d::prelude::PhysicsWorld {
+    use rapier3d::prelude::*;
+    let mut w = PhysicsWorld::new();
+    w.gravity = Vector::new(0.0, 0.0, 0.0);
+    for b in bodies {
+        let (c, collider) = match *b {
+            Body::Box(c, h) => (c, ColliderBuilder::cuboid(h[0], h[1], h[2])),
+            Body::Ball(c, r) => (c, ColliderBuilder::ball(r)),
+        };
+        w.insert(RigidBodyBuilder::fixed().translation(Vector::new(c[0], c[1], c[2])), collider);
+    }
+    w.step();
+    w
+}
+
+fn ray_closest_3d(c: &mut Criterion) {
+    const GROUP: &str = "queries3d/ray_closest";
+    let mut g = c.benchmark_group(GROUP);
+    if listing() {
+        for id in ["kollide", "rapier"] {
+            g.bench_function(id, |b| b.iter(|| ()));
+        }
+        return;
+    }
+    let (bodies, rays) = (scene::<3>(SIDE_3D), rays_3d());
+    let expected = ray_oracle(&bodies, &rays);
+    if wanted(GROUP, "kollide") {
+        let w = kollide_world_3d(&bodies);
+        let f = QueryFilter::new();
+        time(&mut g, GROUP, "kollide", expected, || {
+            let mut hits = 0;
+            for (o, d) in &rays {
+                let ray = Ray { origin: Point3::from(*o), dir: Vec3::from(*d) };
+                hits += usize::from(w.cast_ray(&ray, RAY_LENGTH, &f).unwrap().is_some());
+            }
+            hits
+        });
+    }
+    if wanted(GROUP, "rapier") {
+        use rapier3d::prelude::*;
+        let w = rapier_world_3d(&bodies);
+        time(&mut g, GROUP, "rapier", expected, || {
+            let q = w.query_pipeline();
+            let mut hits = 0;
+            for (o, d) in &rays {
+                let ray = Ray::new(Vector::new(o[0], o[1], o[2]), Vector::new(d[0], d[1], d[2]));
+                hits += usize::from(q.cast_ray(&ray, RAY_LENGTH, true).is_some());
+            }
+            hits
+        });
+    }
+    g.finish();
+}
+
+fn overlap_aabb_3d(c: &mut Criterion) {
+    const GROUP: &str = "queries3d/overlap_aabb";
+    let mut g = c.benchmark_group(GROUP);
+    if listing() {
+        for id in ["kollide", "rapier"] {
+            g.bench_function(id, |b| b.iter(|| ()));
+        }
+        return;
+    }
+    let (bodies, centres) = (scene::<3>(SIDE_3D), centres::<3>(SIDE_3D));
+    if wanted(GROUP, "kollide") {
+        let w = kollide_world_3d(&bodies);
+        let f = QueryFilter::new();
+        time(&mut g, GROUP, "kollide", overlap_oracle(&bodies, &centres, 0.0), || {
+            let mut found = 0;
+            for c in &centres {
+                let aabb = Aabb::from_half_extents(Point3::from(*c), Vec3::repeat(BOX_HALF));
+                w.intersect_aabb(&aabb, &f, |_| {
+                    found += 1;
+                    true
+                })
+                .unwrap();
+            }
+            found
+        });
+    }
+    if wanted(GROUP, "rapier") {
+        use rapier3d::prelude::*;
+        let w = rapier_world_3d(&bodies);
+        time(&mut g, GROUP, "rapier", overlap_oracle(&bodies, &centres, RAPIER_SKIN), || {
+            let q = w.query_pipeline();
+            let mut found = 0;
+            for c in &centres {
+                let (lo, hi) = (c.map(|x| x - BOX_HALF), c.map(|x| x + BOX_HALF));
+                let aabb =
+                    Aabb::new(Vector::new(lo[0], lo[1], lo[2]), Vector::new(hi[0], hi[1], hi[2]));
+                found += q.intersect_aabb_conservative(aabb).count();
+            }
+            found
+        });
+    }
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(20)
@@ -293,7 +513,7 @@ mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
-        targets = super::ray_closest, super::overlap_aabb
+        targets = super::ray_closest, super::overlap_aabb, super::ray_closest_3d, super::overlap_aabb_3d
     }
 }
 

@@ -398,3 +398,39 @@ fn bad_input_is_refused() {
     // A zero direction is a point query along no axis.
     assert_eq!(calls(&tree, o, Vector::<f32, 2>::zeros(), 1.0), 1);
 }
+
+/// A tree taller than the queries' inline stack (box centres `2^(14·i)` apart, so each binned
+/// split cuts off only the farthest box): every query still walks it whole, on a stack taken
+/// from the heap.
+#[test]
+fn queries_walk_trees_taller_than_the_inline_stack() {
+    let boxes: Vec<Aabb<f64, 2>> = (0..70)
+        .map(|i| {
+            let x = 2f64.powi(14 * i);
+            Aabb::new(Point2::new(x, -1.0), Point2::new(x + 0.5, 1.0))
+        })
+        .collect();
+    let tree = Tree::build(&boxes).unwrap();
+    tree.check_invariants().unwrap();
+    assert!(tree.height() >= 64, "height {}", tree.height());
+    let everything = Aabb::new(Point2::new(0.0, -2.0), Point2::new(1e300, 2.0));
+    let mut found = 0;
+    tree.query_aabb(&everything, |_| {
+        found += 1;
+        true
+    });
+    assert_eq!(found, 70);
+    // A ray along the row enters every box, nearest first.
+    let mut order = Vec::new();
+    tree.cast_ray(&Point2::new(0.0, 0.0), &Vec2::new(1.0, 0.0), f64::INFINITY, |i, t| {
+        order.push(i);
+        Some(t)
+    });
+    assert_eq!(order, (0..70).collect::<Vec<u32>>());
+    let mut near = Vec::new();
+    tree.nearest(&Point2::new(0.0, 0.0), f64::INFINITY, |i, d| {
+        near.push(i);
+        Some(d)
+    });
+    assert_eq!(near, (0..70).collect::<Vec<u32>>());
+}

@@ -209,6 +209,9 @@ where
     pub(crate) load: Option<Load<N, D>>,
     /// The pose a kinematic body is to reach at the end of the next step, if any.
     pub(crate) target: Option<<Dim<D> as SolverDim<N, D>>::Pose>,
+    /// The body's own hit threshold (m/s), if it has one (see
+    /// [`crate::World::set_hit_event_threshold`]).
+    pub(crate) hit_threshold: Option<N>,
 }
 
 impl<N: Scalar, const D: usize> Body<N, D>
@@ -266,6 +269,7 @@ where
             bounding_radius,
             load: None,
             target: None,
+            hit_threshold: None,
         })
     }
 
@@ -288,6 +292,7 @@ where
         body.desc.angular_velocity = self.desc.angular_velocity;
         body.load = self.load;
         body.target = self.target;
+        body.hit_threshold = self.hit_threshold;
         Ok(body)
     }
 
@@ -324,6 +329,13 @@ where
     /// `true` for a sensor.
     pub fn is_sensor(&self) -> bool {
         self.desc.sensor
+    }
+
+    /// The body's own hit-event threshold (m/s), `None` when it takes the world's
+    /// ([`crate::StepSettings::hit_event_threshold`]); see
+    /// [`World::set_hit_event_threshold`](crate::World::set_hit_event_threshold).
+    pub fn hit_event_threshold(&self) -> Option<N> {
+        self.hit_threshold
     }
 
     /// The user data.

@@ -10,7 +10,6 @@
 use kollide_math::{Point, Scalar, Vector};
 
 use crate::body::{Load, check_velocities, checked_pose};
-use crate::query::index::body_aabb;
 use crate::{
     Body, BodyHandle, BodyKind, CollisionGroups, Dim, SolverDim, World, WorldError, WorldLimits,
 };
@@ -58,10 +57,10 @@ where
     pub fn set_pose(&mut self, h: BodyHandle, pose: PoseOf<N, D>) -> Result<(), WorldError> {
         self.body(h)?;
         let pose = checked_pose::<N, D>(&pose, &WorldLimits::new())?;
-        let body = self.body_mut(h)?;
-        body.desc.pose = pose;
-        let aabb = body_aabb(body);
-        self.body_tree.teleported(h.index, &aabb);
+        self.body_mut(h)?.desc.pose = pose;
+        if let Some(body) = &self.slots[h.index as usize].body {
+            self.body_tree.teleported(h.index, body);
+        }
         Ok(())
     }
 
@@ -234,6 +233,44 @@ where
         groups: CollisionGroups,
     ) -> Result<(), WorldError> {
         self.body_mut(h)?.desc.collision_groups = groups;
+        Ok(())
+    }
+
+    /// Gives a body a hit-event threshold of its own (m/s, in
+    /// `[0, WorldLimits::max_linear_speed]`), or `None` to take the world's again
+    /// ([`crate::StepSettings::hit_event_threshold`], the default). A contact reports a hit
+    /// when its bodies approach faster than the lower of their two thresholds, so a body with
+    /// its own reports hits even when the world reports none (see [`crate::HitEvent`]). A
+    /// threshold out of range or not finite is refused.
+    pub fn set_hit_event_threshold(
+        &mut self,
+        h: BodyHandle,
+        threshold: Option<N>,
+    ) -> Result<(), WorldError> {
+        self.body(h)?;
+        if let Some(v) = threshold {
+            let max = WorldLimits::<N>::new().max_linear_speed;
+            WorldLimits::check("hit event threshold", v, N::zero(), max)?;
+        }
+        let body = self.body_mut(h)?;
+        let had = body.hit_threshold.is_some();
+        body.hit_threshold = threshold;
+        self.hit_thresholds =
+            self.hit_thresholds - usize::from(had) + usize::from(threshold.is_some());
+        Ok(())
+    }
+
+    /// Makes a body a sensor or a solid body from the next step on (see
+    /// [`BodyDesc::sensor`](crate::BodyDesc#structfield.sensor)). Its events stay paired, as if
+    /// the body had been removed and added back in the other role: a body that becomes a sensor
+    /// ends its contacts (end events in the next step's events, when contact events are on) and
+    /// begins overlapping what it overlaps; a sensor that becomes solid ends its overlaps (end
+    /// events in the next step's events) and begins the contacts it touches. Setting the flag a
+    /// body already has changes nothing.
+    pub fn set_sensor(&mut self, h: BodyHandle, sensor: bool) -> Result<(), WorldError> {
+        let body = self.body_mut(h)?;
+        let was = core::mem::replace(&mut body.desc.sensor, sensor);
+        self.sensors = self.sensors - usize::from(was) + usize::from(sensor);
         Ok(())
     }
 

@@ -1,4 +1,7 @@
-//! Sweep and prune: the broadphase that finds which bodies' AABBs overlap.
+//! Sweep and prune: a broadphase that finds which bodies' AABBs overlap. The world's step now
+//! finds its pairs with a dynamic tree (`step/broadphase_update.rs`), which measured cheaper per
+//! step; this one stays as a standalone broadphase and as the oracle the tree's pairs are tested
+//! against (the same boxes give the same sorted pairs).
 //!
 //! Bodies are kept sorted by the lower x bound of their AABB. Between steps bodies move a little,
 //! so the order is almost right and an insertion sort repairs it in near-linear time. A sweep

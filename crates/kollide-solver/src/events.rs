@@ -8,7 +8,10 @@
 //! which its pair touches and did not touch after the step before, and *ends* in the step after
 //! which it no longer touches (or no longer has a pair: the bodies moved apart, or their
 //! collision groups no longer interact). A sensor overlap begins and ends the same way, with
-//! [`kollide_narrowphase::intersection_test`] in place of the manifold.
+//! [`kollide_narrowphase::intersection_test`] in place of the manifold. A body made a sensor
+//! or made solid ([`crate::World::set_sensor`]) ends, in the next step, what it had in its old
+//! role (its contacts, or its overlaps) and begins what it has in the new one; an overlap whose
+//! sensor and visitor swap roles ends and begins again.
 //!
 //! **Every begin has exactly one end.** [`crate::World::remove`] ends the removed body's
 //! contacts and overlaps: their end events are reported with the next step's events (when the
@@ -26,7 +29,8 @@
 
 use kollide_math::{Point, Scalar, Vector};
 
-use crate::BodyHandle;
+use crate::world::Slot;
+use crate::{BodyHandle, Dim, SolverDim};
 
 /// A contact that began or ended in the last step, between the bodies `a` and `b` (`a` has the
 /// lower slot index, as in [`crate::ContactPair`]).
@@ -55,8 +59,10 @@ impl SensorEvent {
     }
 }
 
-/// A contact that pushed while its bodies approached faster than the hit threshold
-/// ([`crate::StepSettings::hit_event_threshold`]), at its fastest point.
+/// A contact that pushed while its bodies approached faster than the pair's hit threshold, at
+/// its fastest point. The threshold is the lower of the two bodies' own
+/// ([`crate::World::set_hit_event_threshold`]), a body without one taking the world's
+/// ([`crate::StepSettings::hit_event_threshold`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HitEvent<N: Scalar, const D: usize> {
     /// The body with the lower slot index.
@@ -69,6 +75,47 @@ pub struct HitEvent<N: Scalar, const D: usize> {
     pub point: Point<N, D>,
     /// The manifold's normal, from A to B.
     pub normal: Vector<N, D>,
+}
+
+/// Which contacts report hits in a step: a pair whose bodies approach faster than the *lower*
+/// of their two thresholds, where a body without a threshold of its own
+/// ([`crate::World::set_hit_event_threshold`]) takes the world's
+/// ([`crate::StepSettings::hit_event_threshold`]); a pair with no threshold at all reports
+/// none. So a body given a low threshold hears of every hard hit on it, whatever it hit
+/// (rapier's rule for its per-collider contact-force thresholds).
+#[derive(Clone, Copy)]
+pub(crate) struct HitThresholds<'a, N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    world: Option<N>,
+    /// The bodies, looked up only when some of them has a threshold of its own.
+    slots: Option<&'a [Slot<N, D>]>,
+}
+
+impl<'a, N: Scalar, const D: usize> HitThresholds<'a, N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The world's threshold, and the bodies (`per_body` of them have their own).
+    pub(crate) fn new(world: Option<N>, slots: &'a [Slot<N, D>], per_body: usize) -> Self {
+        Self { world, slots: (per_body > 0).then_some(slots) }
+    }
+
+    /// `true` when some pair may report a hit.
+    pub(crate) fn any(&self) -> bool {
+        self.world.is_some() || self.slots.is_some()
+    }
+
+    /// The threshold of the pair of the bodies in slots `a` and `b`, if it has one.
+    pub(crate) fn of_pair(&self, a: u32, b: u32) -> Option<N> {
+        let Some(slots) = self.slots else { return self.world };
+        let own = |i: u32| slots.get(i as usize)?.body.as_ref()?.hit_threshold;
+        match (own(a).or(self.world), own(b).or(self.world)) {
+            (Some(x), Some(y)) => Some(x.min_of(y)),
+            (x, y) => x.or(y),
+        }
+    }
 }
 
 /// The events of the last step (see the module docs for the rules). Read them with

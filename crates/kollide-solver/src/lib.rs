@@ -1,6 +1,6 @@
 //! # kollide-solver
 //!
-//! Rigid bodies, a sweep-and-prune broadphase with persistent pairs, and a world step with
+//! Rigid bodies, a broadphase (a dynamic AABB tree) with persistent pairs, and a world step with
 //! sequential impulses: accumulated clamping, Coulomb friction, restitution above a threshold,
 //! warm starting from feature-matched contacts, speculative contacts and soft (spring-damper)
 //! position correction with substeps, after Box2D v3's soft step. One implementation serves 2D

@@ -10,7 +10,8 @@ use kollide_math::{Pose, Scalar, Vector};
 
 use crate::body::check_velocities;
 use crate::contact_solver::{Softness, SpeedLimits};
-use crate::query::index::{BodyTree, body_aabb};
+use crate::events::HitThresholds;
+use crate::query::index::BodyTree;
 use crate::step::{
     Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput,
     SolveStage, SolverBodies, write_back,
@@ -89,7 +90,9 @@ where
     pub(crate) targeted: Vec<u32>,
     accelerations: Vec<Acceleration<N, D>>,
     /// The number of sensors among the bodies.
-    sensors: usize,
+    pub(crate) sensors: usize,
+    /// The number of bodies with a hit threshold of their own.
+    pub(crate) hit_thresholds: usize,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -127,6 +130,7 @@ where
             targeted: Vec::new(),
             accelerations: Vec::new(),
             sensors: 0,
+            hit_thresholds: 0,
         })
     }
 
@@ -165,9 +169,7 @@ where
         let body = Body::new(desc)?;
         let index = self.free.last().copied().unwrap_or(self.slots.len() as u32);
         // A body inside the envelope has a finite box, which the tree accepts.
-        self.body_tree
-            .insert(index, &body_aabb(&body))
-            .map_err(|_| WorldError::NonFinite("bounding box"))?;
+        self.body_tree.insert(index, &body).map_err(|_| WorldError::NonFinite("bounding box"))?;
         if self.free.pop().is_none() {
             self.slots.push(Slot { generation: 0, body: None });
         }
@@ -192,6 +194,7 @@ where
         self.broadphase.bodies_changed();
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);
+        self.hit_thresholds -= usize::from(body.hit_threshold.is_some());
         Ok(body)
     }
 
@@ -371,7 +374,11 @@ where
             pairs,
             surfaces: &colouring.surfaces,
             accelerations,
-            hit_threshold: settings.hit_event_threshold,
+            hits_above: HitThresholds::new(
+                settings.hit_event_threshold,
+                slots,
+                self.hit_thresholds,
+            ),
             hits: &mut events.hits,
             bodies: &mut solver_bodies.bodies,
             states: &mut solver_bodies.states,

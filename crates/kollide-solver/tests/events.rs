@@ -511,3 +511,152 @@ fn turning_contact_events_on_reports_ongoing_contacts() {
     w.step(1.0 / 60.0).unwrap();
     assert!(w.events().is_empty());
 }
+
+/// Drops a ball from 1.8 m beside another one on the ground (both hit at 6 m/s) and returns
+/// the hits of 180 steps, with the world's threshold and the first ball's own.
+fn two_balls_hits(
+    world: Option<f64>,
+    own: Option<f64>,
+) -> (Vec<(BodyHandle, BodyHandle)>, [BodyHandle; 3]) {
+    let mut w = World2::<f64>::new(Vec2::new(0.0, -10.0)).unwrap();
+    w.set_settings(StepSettings { hit_event_threshold: world, ..*w.settings() }).unwrap();
+    let ground = Cuboid::new(Vec2::new(5.0, 0.5)).unwrap();
+    let g = w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.5))).unwrap();
+    let ball = Ball::new(0.2).unwrap();
+    let a = w.add(BodyDesc::dynamic(ball).pose(Iso2::translation(-2.0, 2.0))).unwrap();
+    let b = w.add(BodyDesc::dynamic(ball).pose(Iso2::translation(2.0, 2.0))).unwrap();
+    w.set_hit_event_threshold(a, own).unwrap();
+    assert_eq!(w.body(a).unwrap().hit_event_threshold(), own);
+    assert_eq!(w.body(b).unwrap().hit_event_threshold(), None);
+    let mut hits = Vec::new();
+    for _ in 0..180 {
+        w.step(1.0 / 60.0).unwrap();
+        hits.extend(w.events().hits().iter().map(|h| (h.a, h.b)));
+    }
+    (hits, [g, a, b])
+}
+
+/// A body's own hit threshold: the pair reports above the lower of its bodies' thresholds, a
+/// body without one taking the world's; bad thresholds are refused and change nothing.
+#[test]
+fn a_body_hit_threshold_overrides_the_world_default() {
+    // The world reports nothing; the first ball asks for its hits.
+    let (hits, [g, a, _]) = two_balls_hits(None, Some(1.0));
+    assert_eq!(hits, vec![(g, a)]);
+    // The world's threshold is above the impact speed; the first ball's is below.
+    let (hits, [g, a, _]) = two_balls_hits(Some(7.0), Some(1.0));
+    assert_eq!(hits, vec![(g, a)]);
+    // Both balls take the world's threshold, below the impact speed.
+    let (hits, [g, a, b]) = two_balls_hits(Some(1.0), None);
+    assert_eq!(hits, vec![(g, a), (g, b)]);
+    // Only a ball's own threshold, above the speed: nothing.
+    let (hits, _) = two_balls_hits(None, Some(7.0));
+    assert!(hits.is_empty(), "{hits:?}");
+    // Refused thresholds leave the body as it was.
+    let mut w = World2::<f64>::new(Vec2::new(0.0, -10.0)).unwrap();
+    let h = w.add(BodyDesc::dynamic(Ball::new(0.2).unwrap())).unwrap();
+    w.set_hit_event_threshold(h, Some(2.0)).unwrap();
+    for bad in [-1.0, f64::NAN, f64::INFINITY, 1e9] {
+        assert!(w.set_hit_event_threshold(h, Some(bad)).is_err(), "{bad}");
+        assert_eq!(w.body(h).unwrap().hit_event_threshold(), Some(2.0));
+    }
+    // Other setters keep it.
+    w.set_friction(h, 0.3).unwrap();
+    w.set_density(h, 2.0).unwrap();
+    assert_eq!(w.body(h).unwrap().hit_event_threshold(), Some(2.0));
+    let removed = w.remove(h).unwrap();
+    assert_eq!(removed.hit_event_threshold(), Some(2.0));
+    assert_eq!(
+        w.set_hit_event_threshold(h, Some(1.0)),
+        Err(kollide_solver::WorldError::StaleHandle)
+    );
+}
+
+/// The events of one step, as lists of pairs.
+#[derive(Debug, Default, PartialEq)]
+struct StepEvents {
+    contact_begin: Vec<ContactEvent>,
+    contact_end: Vec<ContactEvent>,
+    sensor_begin: Vec<SensorEvent>,
+    sensor_end: Vec<SensorEvent>,
+}
+
+fn step_events(w: &mut World2<f64>) -> StepEvents {
+    w.step(1.0 / 60.0).unwrap();
+    let e = w.events();
+    StepEvents {
+        contact_begin: e.contact_begin().to_vec(),
+        contact_end: e.contact_end().to_vec(),
+        sensor_begin: e.sensor_begin().to_vec(),
+        sensor_end: e.sensor_end().to_vec(),
+    }
+}
+
+/// Toggling a body's sensor flag ends what it had in its old role and begins what it has in
+/// the new one, in the next step's events.
+#[test]
+fn set_sensor_ends_the_old_role_and_begins_the_new() {
+    let mut w = World2::<f64>::new(Vec2::new(0.0, -10.0)).unwrap();
+    w.set_settings(StepSettings { contact_events: true, ..*w.settings() }).unwrap();
+    let slab = Cuboid::new(Vec2::new(5.0, 0.5)).unwrap();
+    let g = w.add(BodyDesc::fixed(slab).pose(Iso2::translation(0.0, -0.5))).unwrap();
+    let b = w
+        .add(BodyDesc::dynamic(Ball::new(0.25).unwrap()).pose(Iso2::translation(0.0, 0.25)))
+        .unwrap();
+    let contact = ContactEvent { a: g, b };
+    let overlap = SensorEvent { sensor: g, visitor: b };
+    assert_eq!(step_events(&mut w).contact_begin, vec![contact]);
+    for _ in 0..10 {
+        assert_eq!(step_events(&mut w), StepEvents::default());
+    }
+    // Solid to sensor: the contact ends, the overlap begins, and the ball sinks in.
+    w.set_sensor(g, true).unwrap();
+    assert!(w.body(g).unwrap().is_sensor());
+    let e = step_events(&mut w);
+    assert_eq!((e.contact_end, e.sensor_begin), (vec![contact], vec![overlap]));
+    assert!(e.contact_begin.is_empty() && e.sensor_end.is_empty());
+    for _ in 0..20 {
+        assert_eq!(step_events(&mut w), StepEvents::default());
+        assert!(w.contact_pairs().is_empty());
+    }
+    assert!(w.body(b).unwrap().pose().translation.y < 0.0, "the ball fell into the sensor");
+    // Setting the flag it has changes nothing.
+    w.set_sensor(g, true).unwrap();
+    assert_eq!(step_events(&mut w), StepEvents::default());
+    // Sensor to solid, the ball inside: the overlap ends and the contact begins.
+    w.set_sensor(g, false).unwrap();
+    let e = step_events(&mut w);
+    assert_eq!((e.sensor_end, e.contact_begin), (vec![overlap], vec![contact]));
+    assert!(e.contact_end.is_empty() && e.sensor_begin.is_empty());
+    assert!(w.sensor_overlaps().is_empty());
+    // A stale handle is refused.
+    let gone = w.add(BodyDesc::fixed(slab).pose(Iso2::translation(20.0, 0.0))).unwrap();
+    w.remove(gone).unwrap();
+    assert_eq!(w.set_sensor(gone, true), Err(kollide_solver::WorldError::StaleHandle));
+}
+
+/// A sensor and its visitor swap roles: the overlap ends and begins again with the roles
+/// swapped (a dynamic sensor sees the static body), and nothing touches.
+#[test]
+fn set_sensor_swapping_roles_ends_and_begins_the_overlap() {
+    let mut w = World2::<f64>::new(Vec2::zeros()).unwrap();
+    w.set_settings(StepSettings { contact_events: true, ..*w.settings() }).unwrap();
+    let slab = Cuboid::new(Vec2::new(5.0, 0.5)).unwrap();
+    let g = w.add(BodyDesc::fixed(slab).sensor(true)).unwrap();
+    let b = w.add(BodyDesc::dynamic(Ball::new(0.25).unwrap())).unwrap();
+    let before = SensorEvent { sensor: g, visitor: b };
+    assert_eq!(step_events(&mut w).sensor_begin, vec![before]);
+    w.set_sensor(g, false).unwrap();
+    w.set_sensor(b, true).unwrap();
+    let e = step_events(&mut w);
+    let after = SensorEvent { sensor: b, visitor: g };
+    assert_eq!((e.sensor_end, e.sensor_begin), (vec![before], vec![after]));
+    assert!(e.contact_begin.is_empty() && e.contact_end.is_empty());
+    assert_eq!(w.sensor_overlaps(), &[after]);
+    assert_eq!(step_events(&mut w), StepEvents::default());
+    // The last sensor made solid: its overlap ends, and the two bodies now touch.
+    w.set_sensor(b, false).unwrap();
+    let e = step_events(&mut w);
+    assert_eq!(e.sensor_end, vec![after]);
+    assert_eq!(e.contact_begin, vec![ContactEvent { a: g, b }]);
+}

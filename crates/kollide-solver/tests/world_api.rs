@@ -84,6 +84,11 @@ fn refused_calls_leave_the_world_bit_identical() {
         ("stale friction", Box::new(move |w| w.set_friction(stale, 0.5))),
         ("stale groups", Box::new(move |w| w.set_collision_groups(stale, CollisionGroups::NONE))),
         ("stale user data", Box::new(move |w| w.set_user_data(stale, 7))),
+        ("negative hit threshold", Box::new(move |w| w.set_hit_event_threshold(d, Some(-1.0)))),
+        ("NaN hit threshold", Box::new(move |w| w.set_hit_event_threshold(d, Some(nan)))),
+        ("huge hit threshold", Box::new(move |w| w.set_hit_event_threshold(d, Some(1e9)))),
+        ("stale hit threshold", Box::new(move |w| w.set_hit_event_threshold(stale, None))),
+        ("stale sensor", Box::new(move |w| w.set_sensor(stale, true))),
     ];
     for (what, call) in &calls {
         assert!(call(&mut w).is_err(), "{what} was accepted");

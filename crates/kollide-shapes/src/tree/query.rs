@@ -2,47 +2,111 @@
 //! with a ray the caller can shorten), and boxes near a point (nearest first, with a distance
 //! the caller can shorten).
 //!
-//! Each walks the tree depth first with an explicit stack held inline up to [`INLINE_STACK`]
-//! entries (it spills to the heap only beyond that, which a height-balanced tree reaches only
-//! past about 2^40 leaves), and returns the number of nodes it visited.
+//! Each walks the tree depth first with an explicit stack sized by the tree's height: an array
+//! of [`INLINE_STACK`] entries on the call stack, or a `Vec` for a taller tree (which a
+//! height-balanced tree reaches only past about 2^40 leaves), and returns the number of nodes
+//! it visited.
 
 use kollide_math::{Point, Scalar, Vector};
-use smallvec::SmallVec;
 
-use super::node::{NULL, Tree};
+use super::node::{NULL, Node, Tree};
 use crate::Aabb;
 
 /// Pending nodes the query stacks hold without allocating.
 pub(super) const INLINE_STACK: usize = 64;
 
-type Stack<T> = SmallVec<[T; INLINE_STACK]>;
+/// A stack of pending nodes over a buffer sized for the tree: a walk that pops a node and
+/// pushes at most its two children holds at most one pending sibling per level of its path,
+/// and two at the bottom, so `height + 1` entries. The buffer is an array on the call stack
+/// ([`INLINE_STACK`] entries) for any tree up to that height, and a `Vec` beyond.
+struct Stack<'a, T: Copy> {
+    items: &'a mut [T],
+    len: usize,
+}
+
+impl<T: Copy> Stack<'_, T> {
+    #[inline(always)]
+    fn push(&mut self, x: T) {
+        self.items[self.len] = x;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.items[self.len])
+    }
+}
+
+/// Declares `$stack`, a [`Stack`] of `$fill`s (any value; it is overwritten before it is read)
+/// with room for a walk of `$tree`. A macro, not a function, because the array must live in
+/// the caller's frame.
+macro_rules! stack_for {
+    ($tree:expr, $stack:ident, $fill:expr) => {
+        let fill = $fill;
+        let need = $tree.height() as usize + 1;
+        let mut inline = [fill; INLINE_STACK];
+        let mut heap = Vec::new();
+        let items: &mut [_] = if need <= INLINE_STACK {
+            &mut inline
+        } else {
+            heap.resize(need, fill);
+            &mut heap
+        };
+        let mut $stack = Stack { items, len: 0 };
+    };
+}
+
+/// The smaller of two numbers that are not NaN (one comparison; `min_of` also checks for NaN).
+#[inline(always)]
+fn min2<N: Scalar>(a: N, b: N) -> N {
+    if a < b { a } else { b }
+}
+
+/// The larger of two numbers that are not NaN.
+#[inline(always)]
+fn max2<N: Scalar>(a: N, b: N) -> N {
+    if a > b { a } else { b }
+}
 
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Calls `f` with the data of every leaf whose box overlaps or touches `aabb`, until `f`
-    /// returns `false`. Returns the number of nodes visited.
+    /// returns `false`. Returns the number of nodes visited (whose box was tested).
     pub fn query_aabb(&self, aabb: &Aabb<N, D>, mut f: impl FnMut(u32) -> bool) -> usize {
-        let mut visited = 0;
-        if self.root == NULL {
-            return 0;
+        let Some(root) = self.nodes.get(self.root as usize) else { return 0 };
+        if !root.aabb.intersects(aabb) {
+            return 1;
         }
-        let mut stack: Stack<u32> = SmallVec::new();
-        stack.push(self.root);
-        while let Some(i) = stack.pop() {
-            visited += 1;
-            let node = &self.nodes[i as usize];
-            if !node.aabb.intersects(aabb) {
-                continue;
-            }
+        let mut visited = 1;
+        stack_for!(self, stack, NULL);
+        let mut node = root;
+        // `node` overlaps the box: report it (a leaf), or push the children that overlap it
+        // too, so a box that misses is tested once and never pushed.
+        loop {
             if node.is_leaf() {
                 if !f(node.data) {
                     break;
                 }
             } else {
-                stack.push(node.children[0]);
-                stack.push(node.children[1]);
+                visited += 2;
+                for c in node.children {
+                    if self.node(c).aabb.intersects(aabb) {
+                        stack.push(c);
+                    }
+                }
+            }
+            match stack.pop() {
+                Some(i) => node = self.node(i),
+                None => break,
             }
         }
         visited
+    }
+
+    /// The node at `i`, which the tree's links name.
+    #[inline(always)]
+    fn node(&self, i: u32) -> &Node<N, D> {
+        &self.nodes[i as usize]
     }
 
     /// Calls `f` with the data of every leaf whose box contains `p` (boundary included), until
@@ -55,7 +119,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// boxes first. `f` gets a leaf's data and the current `max_t`, and returns `Some(t)` to go
     /// on with `max_t` lowered to `t` (return the `max_t` it got to keep it; a closest-hit
     /// search returns its best hit's `t`, and every box entered beyond it is skipped), or
-    /// `None` to stop. Returns the number of nodes visited.
+    /// `None` to stop. Returns the number of nodes visited (whose box was tested).
     ///
     /// Boxes are tested with the slab method; an axis along which `dir` is zero is a slab the
     /// origin must lie in. A non-finite origin or direction, or a `max_t` that is negative or
@@ -65,43 +129,61 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         origin: &Point<N, D>,
         dir: &Vector<N, D>,
         max_t: N,
-        mut f: impl FnMut(u32, N) -> Option<N>,
+        f: impl FnMut(u32, N) -> Option<N>,
     ) -> usize {
         let finite = origin.iter().chain(dir.iter()).all(|x| x.is_finite_value());
         if self.root == NULL || !finite || max_t.is_nan_value() || max_t < N::zero() {
             return 0;
         }
         let ray = Slabs::new(origin, dir);
-        let mut max_t = max_t;
-        let mut visited = 0;
-        let mut stack: Stack<(u32, N)> = SmallVec::new();
-        if let Some(t) = ray.entry(&self.nodes[self.root as usize].aabb, max_t) {
-            stack.push((self.root, t));
+        // The walk is compiled twice: without the parallel-axis checks for the usual ray, which
+        // moves along every axis, and with them.
+        if ray.parallel.iter().any(|&p| p) {
+            self.walk_ray::<true>(&ray, max_t, f)
+        } else {
+            self.walk_ray::<false>(&ray, max_t, f)
         }
+    }
+
+    /// The walk of [`Tree::cast_ray`]: a node is pushed with the `t` at which the ray enters
+    /// its box, tested when its parent is expanded; the nearer child is pushed last, so it is
+    /// popped first, and a node whose entry lies beyond the (shortened) ray is dropped when
+    /// popped.
+    #[inline(always)]
+    fn walk_ray<const PARALLEL: bool>(
+        &self,
+        ray: &Slabs<N, D>,
+        max_t: N,
+        mut f: impl FnMut(u32, N) -> Option<N>,
+    ) -> usize {
+        let mut max_t = max_t;
+        let mut visited = 1;
+        let root = self.root;
+        let Some(t) = ray.entry::<PARALLEL>(&self.node(root).aabb, max_t) else { return visited };
+        stack_for!(self, stack, (root, N::zero()));
+        stack.push((root, t));
         while let Some((i, entry)) = stack.pop() {
-            visited += 1;
             if entry > max_t {
                 continue;
             }
-            let node = &self.nodes[i as usize];
+            let node = self.node(i);
             if node.is_leaf() {
                 match f(node.data, max_t) {
-                    Some(t) => max_t = max_t.min_of(t),
+                    Some(t) => max_t = min2(max_t, t),
                     None => break,
                 }
                 continue;
             }
+            visited += 2;
             let [a, b] = node.children;
-            let ta = ray.entry(&self.nodes[a as usize].aabb, max_t);
-            let tb = ray.entry(&self.nodes[b as usize].aabb, max_t);
+            let ta = ray.entry::<PARALLEL>(&self.node(a).aabb, max_t);
+            let tb = ray.entry::<PARALLEL>(&self.node(b).aabb, max_t);
             match (ta, tb) {
-                (Some(ta), Some(tb)) if ta <= tb => {
-                    stack.push((b, tb));
-                    stack.push((a, ta));
-                }
                 (Some(ta), Some(tb)) => {
-                    stack.push((a, ta));
-                    stack.push((b, tb));
+                    let ((near, tn), (far, tf)) =
+                        if ta <= tb { ((a, ta), (b, tb)) } else { ((b, tb), (a, ta)) };
+                    stack.push((far, tf));
+                    stack.push((near, tn));
                 }
                 (Some(ta), None) => stack.push((a, ta)),
                 (None, Some(tb)) => stack.push((b, tb)),
@@ -128,14 +210,14 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
         let mut bound = max_dist;
         let mut visited = 0;
-        let mut stack: Stack<(u32, N)> = SmallVec::new();
-        stack.push((self.root, distance_squared(&self.nodes[self.root as usize].aabb, p)));
+        stack_for!(self, stack, (NULL, N::zero()));
+        stack.push((self.root, distance_squared(&self.node(self.root).aabb, p)));
         while let Some((i, d2)) = stack.pop() {
             visited += 1;
             if d2 > bound * bound {
                 continue;
             }
-            let node = &self.nodes[i as usize];
+            let node = self.node(i);
             if node.is_leaf() {
                 match f(node.data, bound) {
                     Some(d) => bound = bound.min_of(d),
@@ -144,8 +226,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                 continue;
             }
             let [a, b] = node.children;
-            let da = distance_squared(&self.nodes[a as usize].aabb, p);
-            let db = distance_squared(&self.nodes[b as usize].aabb, p);
+            let da = distance_squared(&self.node(a).aabb, p);
+            let db = distance_squared(&self.node(b).aabb, p);
             let (near, far) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
             stack.push(far);
             stack.push(near);
@@ -167,6 +249,10 @@ fn distance_squared<N: Scalar, const D: usize>(aabb: &Aabb<N, D>, p: &Point<N, D
 /// A ray prepared for slab tests: the reciprocal of each direction component (clamped to the
 /// largest finite value when the component is too small to invert), and which components are
 /// zero (an axis along which the ray does not move is a slab the origin must lie in).
+///
+/// No product of the test is NaN: the box and the origin are finite and every reciprocal is a
+/// finite non-zero number, so `(bound − origin)·inv` is a number or an infinity of the right
+/// sign. The minima and maxima therefore need no NaN checks.
 struct Slabs<N: Scalar, const D: usize> {
     origin: Point<N, D>,
     inv: Vector<N, D>,
@@ -189,13 +275,15 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
     }
 
     /// The `t` at which the ray enters the box (0 when it starts inside), if it does so at
-    /// some `t` in `[0, max_t]`.
+    /// some `t` in `[0, max_t]`. `PARALLEL` is `false` only when no axis is parallel. The
+    /// test stops at the first axis that empties the interval (most boxes a walk tests are
+    /// missed, many on the first axis).
     #[inline(always)]
-    fn entry(&self, aabb: &Aabb<N, D>, max_t: N) -> Option<N> {
+    fn entry<const PARALLEL: bool>(&self, aabb: &Aabb<N, D>, max_t: N) -> Option<N> {
         let (mut lo, mut hi) = (N::zero(), max_t);
         for k in 0..D {
             let o = self.origin[k];
-            if self.parallel[k] {
+            if PARALLEL && self.parallel[k] {
                 if o < aabb.mins[k] || o > aabb.maxs[k] {
                     return None;
                 }
@@ -203,15 +291,13 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
             }
             let t1 = (aabb.mins[k] - o) * self.inv[k];
             let t2 = (aabb.maxs[k] - o) * self.inv[k];
-            let (near, far) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
-            if near > lo {
-                lo = near;
-            }
-            if far < hi {
-                hi = far;
+            lo = max2(lo, min2(t1, t2));
+            hi = min2(hi, max2(t1, t2));
+            if lo > hi {
+                return None;
             }
         }
-        (lo <= hi).then_some(lo)
+        Some(lo)
     }
 }
 
@@ -224,16 +310,22 @@ mod tests {
     fn slab_entry_handles_parallel_and_inside_rays() {
         let b = Aabb::new(Point2::new(0.0f64, 0.0), Point2::new(1.0, 1.0));
         let r = Slabs::new(&Point2::new(-1.0, 0.5), &Vec2::new(2.0, 0.0));
-        assert_eq!(r.entry(&b, 10.0), Some(0.5));
-        assert_eq!(r.entry(&b, 0.4), None);
+        assert_eq!(r.entry::<true>(&b, 10.0), Some(0.5));
+        assert_eq!(r.entry::<true>(&b, 0.4), None);
+        // The walk without parallel checks gives the same answers for a ray along no axis.
+        let r = Slabs::new(&Point2::new(-1.0, 0.25), &Vec2::new(2.0, 0.5));
+        assert_eq!(r.entry::<false>(&b, 10.0), Some(0.5));
+        assert_eq!(r.entry::<false>(&b, 10.0), r.entry::<true>(&b, 10.0));
+        let r = Slabs::new(&Point2::new(2.0, 0.5), &Vec2::new(1.0, 1e-30));
+        assert_eq!(r.entry::<false>(&b, f64::INFINITY), None);
         // Parallel, on the boundary plane: touches.
         let r = Slabs::new(&Point2::new(-1.0, 1.0), &Vec2::new(1.0, 0.0));
-        assert_eq!(r.entry(&b, 10.0), Some(1.0));
+        assert_eq!(r.entry::<true>(&b, 10.0), Some(1.0));
         // Starting inside.
         let r = Slabs::new(&Point2::new(0.5, 0.5), &Vec2::new(0.0, -1.0));
-        assert_eq!(r.entry(&b, 10.0), Some(0.0));
+        assert_eq!(r.entry::<true>(&b, 10.0), Some(0.0));
         // Pointing away.
         let r = Slabs::new(&Point2::new(2.0, 0.5), &Vec2::new(1.0, 0.0));
-        assert_eq!(r.entry(&b, 10.0), None);
+        assert_eq!(r.entry::<true>(&b, 10.0), None);
     }
 }

@@ -11,9 +11,19 @@ use kollide_shapes::{Aabb, BoundingVolume};
 use crate::world::Slot;
 use crate::{Body, BodyHandle, BodyKind, Dim, SolverDim, World};
 
-/// How much a body's leaf box exceeds its AABB (m): Box2D's margin. A body is re-inserted only
-/// when it has moved (or turned) far enough for its AABB to leave this margin.
+/// How much a moving body's leaf box exceeds its AABB (m): Box2D's margin. A body is
+/// re-inserted only when it has moved (or turned) far enough for its AABB to leave this margin.
+/// A static body's leaf is its AABB: it moves only when teleported, and a tight leaf is one that
+/// fewer queries enter.
 pub(crate) const TREE_MARGIN: f64 = 0.1;
+
+/// The margin of a body's leaf (see [`TREE_MARGIN`]).
+fn margin_of<N: Scalar, const D: usize>(body: &Body<N, D>) -> N
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    if body.desc.kind == BodyKind::Static { N::zero() } else { N::lit(TREE_MARGIN) }
+}
 
 /// The smallest tree worth rebuilding.
 const REBUILD_MIN_LEAVES: usize = 64;
@@ -54,10 +64,11 @@ where
         self.proxies.get(slot as usize)?.as_ref().map(|(_, a)| a)
     }
 
-    /// Gives the body in `slot` a leaf. Fails (changing nothing) only for a box that is not
+    /// Gives `body`, in `slot`, a leaf. Fails (changing nothing) only for a box that is not
     /// finite, which a body inside the world's envelope does not have.
-    pub(crate) fn insert(&mut self, slot: u32, aabb: &Aabb<N, D>) -> Result<(), TreeError> {
-        let id = self.tree.create_proxy(aabb, N::lit(TREE_MARGIN), slot)?;
+    pub(crate) fn insert(&mut self, slot: u32, body: &Body<N, D>) -> Result<(), TreeError> {
+        let aabb = &body_aabb(body);
+        let id = self.tree.create_proxy(aabb, margin_of(body), slot)?;
         let s = slot as usize;
         if self.proxies.len() <= s {
             self.proxies.resize(s + 1, None);
@@ -75,12 +86,12 @@ where
         }
     }
 
-    /// The body in `slot` was placed elsewhere (a teleport): its leaf follows its new AABB.
-    pub(crate) fn teleported(&mut self, slot: u32, aabb: &Aabb<N, D>) {
+    /// `body`, in `slot`, was placed elsewhere (a teleport): its leaf follows its new AABB.
+    pub(crate) fn teleported(&mut self, slot: u32, body: &Body<N, D>) {
         let Some(Some((id, tight))) = self.proxies.get_mut(slot as usize) else { return };
-        *tight = *aabb;
+        *tight = body_aabb(body);
         // A body inside the envelope has a finite box, which the tree accepts.
-        let moved = self.tree.move_proxy(*id, aabb, N::lit(TREE_MARGIN));
+        let moved = self.tree.move_proxy(*id, tight, margin_of(body));
         debug_assert!(moved.is_ok());
         self.inserted += usize::from(moved == Ok(true));
     }

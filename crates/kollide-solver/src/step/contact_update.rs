@@ -224,6 +224,12 @@ where
         while i < old.len() || j < new.len() {
             match (old.get(i), new.get(j)) {
                 (Some(o), Some(n)) if o.key() == n.key() => {
+                    // The same two bodies with the roles swapped (`World::set_sensor`): the
+                    // overlap the user was told of ends, and the new one begins.
+                    if o != n {
+                        events.sensor_end.push(*o);
+                        events.sensor_begin.push(*n);
+                    }
                     i += 1;
                     j += 1;
                 }

@@ -10,6 +10,7 @@ use crate::contact_prepare::{self, PrepareFrom};
 use crate::contact_solver::{
     self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
 };
+use crate::events::HitThresholds;
 use crate::lane_dim::DimLanes;
 use crate::{ContactPair, Dim, HitEvent, SolverDim};
 
@@ -86,8 +87,8 @@ where
     pub surfaces: &'a [(u32, Vector<N, D>)],
     /// The accelerations of the bodies that forces act on.
     pub accelerations: &'a [Acceleration<N, D>],
-    /// Report the contacts that hit faster than this (m/s) into `hits`.
-    pub hit_threshold: Option<N>,
+    /// Report the contacts that hit faster than their pair's threshold (m/s) into `hits`.
+    pub hits_above: HitThresholds<'a, N, D>,
     pub hits: &'a mut Vec<HitEvent<N, D>>,
     pub bodies: &'a mut [SolverBody<N, D>],
     pub states: &'a mut [BodyState<N, D>],
@@ -123,7 +124,7 @@ where
     };
     contact_prepare::prepare(&from, spare, classes, order, bundles, points);
     to_slots::<L, D>(states, slots);
-    if input.hit_threshold.is_some() {
+    if input.hits_above.any() {
         // The solver overwrites a point's velocity with its approach speed at impact; hits
         // are measured at the start of the step, as Box2D measures them.
         approach.clear();
@@ -157,8 +158,8 @@ where
     }
     cs::restitution(slots, bundles, points, input.restitution_threshold);
     from_slots::<L, D>(slots, states);
-    if let Some(threshold) = input.hit_threshold {
-        collect_hits(bundles, points, approach, pairs, threshold, input.hits);
+    if input.hits_above.any() {
+        collect_hits(bundles, points, approach, pairs, &input.hits_above, input.hits);
     }
     contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
     if L::LANES > 1 { bundles.len() } else { 0 }
@@ -269,14 +270,14 @@ fn accelerate<L: DimLanes<D>, const D: usize>(
 }
 
 /// Appends a hit event for each solved pair whose fastest pushing point approached faster than
-/// `threshold` at the start of the step (`approach`: each point's normal velocity then; see
+/// the pair's threshold (`above`) at the start of the step (`approach`: each point's normal velocity then; see
 /// [`HitEvent`]), in pair order.
 fn collect_hits<L: DimLanes<D>, const D: usize>(
     bundles: &[Bundle<L, D>],
     points: &[LanePoint<L, D>],
     approach: &[L],
     pairs: &[ContactPair<L::Scalar, D>],
-    threshold: L::Scalar,
+    above: &HitThresholds<'_, L::Scalar, D>,
     hits: &mut Vec<HitEvent<L::Scalar, D>>,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
@@ -288,6 +289,7 @@ fn collect_hits<L: DimLanes<D>, const D: usize>(
         let (pts, approach) = (&points[range.clone()], &approach[range]);
         for l in 0..b.used as usize {
             let pair = &pairs[L::index_lane(b.pair, l) as usize];
+            let Some(threshold) = above.of_pair(pair.a.index, pair.b.index) else { continue };
             let mut best: Option<(L::Scalar, usize)> = None;
             for (i, (p, v)) in pts.iter().zip(approach).enumerate().take(pair.manifold.len()) {
                 let speed = -v.lane(l);
