@@ -654,6 +654,15 @@ where
 {
     let origin = pose.inverse_transform_point(&ray.origin).coords;
     let dir = pose.inverse_transform_vector(&ray.dir);
+    if shape.core_is_point() {
+        let (t, n) = ray_ball(&origin, &dir, shape, max_t)?;
+        if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
+            return None;
+        }
+        let hit = pose.transform_point(&Point::from(origin + dir * t));
+        let normal = pose.transform_vector(&n);
+        return Some(CastHit { t, normal, point_a: hit, point_b: hit, status: Status::Converged });
+    }
     let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
     let cso = SingleShape { shape, with_radius: false };
     let limits = Limits { max_t, tolerance, margin: shape.radius() };
@@ -672,6 +681,47 @@ where
     }
     let hit = pose.transform_point(&Point::from(origin + dir * t));
     Some(CastHit { t, normal: pose.transform_vector(&n), point_a: hit, point_b: hit, status })
+}
+
+/// A ray (local `origin`, `dir`) against a shape whose core is a point (a ball), in closed form:
+/// the first root of `|o + t d − c|² = r²`. A start inside or on the ball hits at `t = 0` with a
+/// zero normal, as the general cast does; a zero direction from outside misses.
+///
+/// The root is taken as `(|m|² − r²) / (−b + √(|d|² h²))` (`m = o − c`, `b = m · d`, `h²` the
+/// ball's radius squared less the squared distance from its centre to the line), which has no
+/// cancellation for a ray coming at the ball from afar: there the textbook `(−b − √…) / |d|²`
+/// subtracts two nearly equal numbers, and so does the textbook discriminant `b² − |d|²(|m|² −
+/// r²)` (Ericson, *Real-Time Collision Detection*, 2005, §5.3.2; Press et al., *Numerical
+/// Recipes*, §5.6).
+fn ray_ball<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    ball: &S,
+    max_t: N,
+) -> Option<(N, Vector<N, D>)> {
+    let r = ball.radius();
+    let m = origin - ball.local_core_support(dir).coords;
+    let c = m.norm_squared() - r * r;
+    if c <= N::zero() {
+        return (max_t >= N::zero()).then(|| (N::zero(), Vector::zeros()));
+    }
+    let b = m.dot(dir);
+    if b >= N::zero() {
+        return None;
+    }
+    // The discriminant `b² − |d|² c` from the perpendicular part of `m`: for a small ball far
+    // away the two terms are nearly equal and their difference is rounding.
+    let dd = dir.norm_squared();
+    let perp = m - dir * (b / dd);
+    let h2 = r * r - perp.norm_squared();
+    if h2 < N::zero() {
+        return None;
+    }
+    let t = c / (-b + (h2 * dd).sqrt());
+    if !(t <= max_t) {
+        return None;
+    }
+    Some((t, normalize_or_zero(&(m + dir * t))))
 }
 
 /// Time of impact of B moving linearly with `vel_b` against A moving with `vel_a` (both world
