@@ -718,10 +718,7 @@ fn ray_ball<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(
         return None;
     }
     let t = c / (-b + (h2 * dd).sqrt());
-    if !(t <= max_t) {
-        return None;
-    }
-    Some((t, normalize_or_zero(&(m + dir * t))))
+    (t <= max_t).then(|| (t, normalize_or_zero(&(m + dir * t))))
 }
 
 /// Time of impact of B moving linearly with `vel_b` against A moving with `vel_a` (both world
