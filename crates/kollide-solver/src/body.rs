@@ -71,6 +71,11 @@ where
     /// pushes nothing. A sensor sees dynamic bodies, and a dynamic sensor also sees static and
     /// kinematic ones; sensors do not see each other. Default: `false`.
     pub sensor: bool,
+    /// A bullet is swept against static and kinematic bodies every step, however slowly it
+    /// moves (continuous collision; other dynamic bodies are swept only when they move more
+    /// than a fraction of their size in a step). Only a dynamic body can be a bullet
+    /// ([`crate::World::add`] refuses others). Default: `false`.
+    pub bullet: bool,
     /// Whatever the user wants to keep with the body (an entity id, an index); the world never
     /// reads it. Default: 0.
     pub user_data: u128,
@@ -95,6 +100,7 @@ where
             gravity_scale: N::one(),
             collision_groups: CollisionGroups::ALL,
             sensor: false,
+            bullet: false,
             user_data: 0,
         }
     }
@@ -175,6 +181,12 @@ where
         self
     }
 
+    /// Makes the body a bullet (see [`BodyDesc::bullet`](BodyDesc#structfield.bullet)).
+    pub fn bullet(mut self, bullet: bool) -> Self {
+        self.bullet = bullet;
+        self
+    }
+
     /// Sets the user data.
     pub fn user_data(mut self, data: u128) -> Self {
         self.user_data = data;
@@ -205,6 +217,9 @@ where
     pub(crate) inv_inertia_local: <Dim<D> as SolverDim<N, D>>::Inertia,
     /// The shape's bounding radius (for warm-start matching), computed once.
     pub(crate) bounding_radius: N,
+    /// Half the shape's smallest width along its local axes: a body that moves more than a
+    /// fraction of it in a step is swept (continuous collision).
+    pub(crate) min_extent: N,
     /// The force and torque to apply during the next step (dynamic bodies), if any.
     pub(crate) load: Option<Load<N, D>>,
     /// The pose a kinematic body is to reach at the end of the next step, if any.
@@ -238,6 +253,9 @@ where
         for (what, v, min, max) in ranges {
             WorldLimits::check(what, v, min, max)?;
         }
+        if desc.bullet && desc.kind != BodyKind::Dynamic {
+            return Err(WorldError::WrongKind { needed: BodyKind::Dynamic, actual: desc.kind });
+        }
         let (mass, inv_mass, local_center, inv_inertia_local) = match desc.kind {
             BodyKind::Dynamic => {
                 let m = Dim::<D>::mass(&desc.shape, desc.density)?;
@@ -257,6 +275,7 @@ where
             }
         };
         let bounding_radius = desc.shape.bounding_radius();
+        let min_extent = crate::step::min_extent(&desc.shape);
         Ok(Self {
             desc,
             mass,
@@ -264,6 +283,7 @@ where
             local_center,
             inv_inertia_local,
             bounding_radius,
+            min_extent,
             load: None,
             target: None,
         })
@@ -319,6 +339,11 @@ where
     /// The collision groups.
     pub fn collision_groups(&self) -> CollisionGroups {
         self.desc.collision_groups
+    }
+
+    /// `true` for a bullet (see [`BodyDesc::bullet`](BodyDesc#structfield.bullet)).
+    pub fn is_bullet(&self) -> bool {
+        self.desc.bullet
     }
 
     /// `true` for a sensor.
