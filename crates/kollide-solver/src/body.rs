@@ -71,10 +71,11 @@ where
     /// pushes nothing. A sensor sees dynamic bodies, and a dynamic sensor also sees static and
     /// kinematic ones; sensors do not see each other. Default: `false`.
     pub sensor: bool,
-    /// A bullet is swept against static and kinematic bodies every step, however slowly it
-    /// moves (continuous collision; other dynamic bodies are swept only when they move more
-    /// than a fraction of their size in a step). Only a dynamic body can be a bullet
-    /// ([`crate::World::add`] refuses others). Default: `false`.
+    /// A bullet is swept every step, however slowly it moves, against static and kinematic
+    /// bodies and against the dynamic bodies that are not bullets (continuous collision; a
+    /// dynamic body that is not a bullet is swept only when it moves more than a fraction of its
+    /// size in a step, and only against static and kinematic bodies). Only a dynamic body can
+    /// be a bullet ([`crate::World::add`] refuses others). Default: `false`.
     pub bullet: bool,
     /// Whatever the user wants to keep with the body (an entity id, an index); the world never
     /// reads it. Default: 0.
@@ -220,6 +221,9 @@ where
     /// Half the shape's smallest width along its local axes: a body that moves more than a
     /// fraction of it in a step is swept (continuous collision).
     pub(crate) min_extent: N,
+    /// The largest distance of a point of the shape from the centre of mass (at most): how far
+    /// a turn can move a point of the body.
+    pub(crate) reach: N,
     /// The force and torque to apply during the next step (dynamic bodies), if any.
     pub(crate) load: Option<Load<N, D>>,
     /// The pose a kinematic body is to reach at the end of the next step, if any.
@@ -276,6 +280,7 @@ where
         };
         let bounding_radius = desc.shape.bounding_radius();
         let min_extent = crate::step::min_extent(&desc.shape);
+        let reach = bounding_radius + local_center.coords.norm();
         Ok(Self {
             desc,
             mass,
@@ -284,6 +289,7 @@ where
             inv_inertia_local,
             bounding_radius,
             min_extent,
+            reach,
             load: None,
             target: None,
         })

@@ -5,6 +5,7 @@
 //! hits). A control with the stage switched off shows that the check catches tunnelling.
 
 use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};
+use kollide_narrowphase::{QuerySettings, closest_points};
 use kollide_shapes::{Ball, Capsule, Circle, Cuboid, Shape2, Shape3};
 use kollide_solver::{BodyDesc, BodyKind, LaneScalar, StepSettings, World2, World3, WorldError};
 
@@ -298,4 +299,38 @@ fn the_continuous_stage_is_bit_identical_for_any_thread_count() {
         assert!(states.iter().all(|s| *s == states[0]), "threads disagree at step {step}");
     }
     assert!(hits > 0, "the stage never moved a body back");
+}
+
+/// A bullet against a thin dynamic plate floating in space: as a bullet it hits the plate and
+/// pushes it; as an ordinary fast body (swept only against static and kinematic bodies) it
+/// passes through.
+#[test]
+fn a_bullet_is_swept_against_dynamic_bodies_too() {
+    let shoot = |bullet: bool| {
+        let mut w = World2::<f64>::new(Vec2::zeros()).unwrap();
+        let plate = Cuboid::new(Vec2::new(0.05, 3.0)).unwrap();
+        let p = w.add(BodyDesc::dynamic(plate).density(50.0)).unwrap();
+        let a = 40f64.to_radians();
+        let ball = BodyDesc::dynamic(Circle::new(0.05).unwrap())
+            .pose(Iso2::translation(-3.0, -3.0 * a.tan()))
+            .linear_velocity(Vec2::new(a.cos(), a.sin()) * 500.0)
+            .bullet(bullet);
+        let b = w.add(ball).unwrap();
+        let (mut behind, mut hits) = (f64::MIN, 0);
+        for _ in 0..20 {
+            hits += w.step(DT).unwrap().toi_hits;
+            // How deep the ball's centre is inside the plate (negative: outside).
+            let (pb, pp) = (w.body(b).unwrap(), w.body(p).unwrap());
+            let s = QuerySettings::default();
+            let c = closest_points(pp.pose(), pp.shape(), pb.pose(), pb.shape(), &s);
+            let side = (pb.pose().translation.x - pp.pose().translation.x).signum();
+            behind = behind.max(if side < 0.0 { -(c.separation + 0.05) } else { 1.0 });
+        }
+        (behind, hits, w.body(p).unwrap().linear_velocity().x)
+    };
+    let (behind, hits, plate_speed) = shoot(true);
+    assert!(behind < 0.0 && hits > 0, "the bullet's centre entered the plate: {behind}");
+    assert!(plate_speed > 0.0, "the plate was not pushed");
+    let (through, _, _) = shoot(false);
+    assert!(through > 0.0, "without the bullet flag the ball should pass: {through}");
 }

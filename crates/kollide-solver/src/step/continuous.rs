@@ -8,16 +8,19 @@
 //! over the step (the centre's displacement plus the turn's chord at the shape's farthest
 //! point) exceeds [`FAST_FRACTION`] of the shape's smallest half width. Each fast body's
 //! motion is a [`Sweep`] from its pose at the start of the step to its pose now; the static and
-//! kinematic bodies whose boxes meet the box of that sweep (found in the world's tree of
+//! kinematic bodies (and for a bullet, the dynamic ones) whose boxes meet the box of that sweep (found in the world's tree of
 //! bodies) are swept against it with [`time_of_impact`], and the body is moved back to the
 //! earliest time of impact, a small target separation short of touching, keeping its velocity.
 //! The next step's speculative contact then stops it (Box2D v3's continuous step, after Erin
 //! Catto, "Continuous Collision", GDC 2013). Everything else keeps speculative contacts alone.
 //!
-//! Only static and kinematic bodies are swept against: bullets against other dynamic bodies
-//! would need the other body's sweep to be final first (Box2D v3 runs them after the
-//! non-bullets), and are not done. A kinematic body is found by its box at the start of the
-//! step (its motion over the step is swept). Pairs that start within the target separation
+//! Bullets are also swept against the dynamic bodies that are not bullets, standing at the
+//! poses the step leaves them in: the bullets run in a second pass, after every other fast body
+//! has been moved back (Box2D v3's order), so what they are swept against is final. Two
+//! bullets, and two fast bodies that are not bullets, rely on speculative contacts between
+//! them. A body is found by its box in the world's tree, which holds the boxes of the start of
+//! the step: a kinematic or dynamic body that moves into the path from far away in the same
+//! step is missed (a kinematic body's motion over the step is swept). Pairs that start within the target separation
 //! (a body resting or sliding on the ground) are left to the contacts, as are hits at `t = 0`.
 //! The contact hook does not see this stage: a fast body is stopped at a one-way platform.
 //!
@@ -60,7 +63,7 @@ pub(crate) fn min_extent<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized
 /// The stage's buffers, reused from step to step.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContinuousStage {
-    /// The static and kinematic bodies near one fast body's sweep.
+    /// The bodies near one fast body's sweep that it is swept against.
     candidates: Vec<u32>,
 }
 
@@ -92,22 +95,63 @@ impl ContinuousStage {
     ) where
         Dim<D>: SolverDim<N, D>,
     {
+        // Bullets go second: they are swept against the other dynamic bodies too, at the
+        // poses the first pass leaves them in.
+        let mut bullets = false;
         for index in 0..slots.len() {
+            // The solver's dense copy rules out most bodies before the slot is read.
+            let sb = &input.start.bodies[index];
+            if !sb.dynamic {
+                continue;
+            }
             let Some(body) = &slots[index].body else { continue };
-            let Some(sweep) = fast_sweep(body, input.start, index) else { continue };
-            report.continuous_sweeps += 1;
-            let t = self.earliest_impact(slots, index, &sweep, input);
-            if t < N::one() {
-                report.toi_hits += 1;
-                if let Some(b) = slots[index].body.as_mut() {
-                    b.desc.pose = sweep.pose_at(t);
+            if body.desc.bullet {
+                bullets = true;
+                continue;
+            }
+            if moved_far(body, sb, &input.start.states[index].dp) && !body.desc.sensor {
+                self.sweep(slots, index, input, report);
+            }
+        }
+        if bullets {
+            for index in 0..slots.len() {
+                let bullet = slots[index].body.as_ref().is_some_and(|b| {
+                    b.desc.bullet && b.desc.kind == BodyKind::Dynamic && !b.desc.sensor
+                });
+                if bullet {
+                    self.sweep(slots, index, input, report);
                 }
             }
         }
     }
 
+    /// Sweeps the body in slot `index` over the step and moves it back to its earliest time of
+    /// impact, if any.
+    fn sweep<N: Scalar, const D: usize>(
+        &mut self,
+        slots: &mut [Slot<N, D>],
+        index: usize,
+        input: &ContinuousInput<'_, N, D>,
+        report: &mut StepReport,
+    ) where
+        Dim<D>: SolverDim<N, D>,
+    {
+        let Some(body) = &slots[index].body else { return };
+        let start = start_pose(input.start, index, &body.local_center);
+        let sweep = Sweep::between(start, body.desc.pose, body.local_center);
+        report.continuous_sweeps += 1;
+        let t = self.earliest_impact(slots, index, &sweep, input);
+        if t < N::one() {
+            report.toi_hits += 1;
+            if let Some(b) = slots[index].body.as_mut() {
+                b.desc.pose = sweep.pose_at(t);
+            }
+        }
+    }
+
     /// The earliest time of impact of the body in slot `index`, moving on `sweep`, with the
-    /// static and kinematic bodies near it (1 when it hits none).
+    /// static and kinematic bodies near it, and the dynamic ones that are not bullets when it is
+    /// a bullet (1 when it hits none).
     fn earliest_impact<N: Scalar, const D: usize>(
         &mut self,
         slots: &[Slot<N, D>],
@@ -124,8 +168,9 @@ impl ContinuousStage {
         self.candidates.clear();
         input.tree.tree().query_aabb(&bounds, |other| {
             let near = slots.get(other as usize).and_then(|s| s.body.as_ref()).is_some_and(|o| {
+                let dynamic = o.desc.kind == BodyKind::Dynamic;
                 other as usize != index
-                    && o.desc.kind != BodyKind::Dynamic
+                    && (!dynamic || (body.desc.bullet && !o.desc.bullet))
                     && !o.desc.sensor
                     && body.desc.collision_groups.interacts(&o.desc.collision_groups)
             });
@@ -143,7 +188,9 @@ impl ContinuousStage {
                     let start = start_pose(input.start, other as usize, &o.local_center);
                     Sweep::between(start, o.desc.pose, o.local_center)
                 }
-                _ => Sweep::fixed(o.desc.pose),
+                // A dynamic body (for a bullet) stands where this step leaves it, as in
+                // Box2D v3.
+                BodyKind::Static | BodyKind::Dynamic => Sweep::fixed(o.desc.pose),
             };
             let toi = time_of_impact(
                 &o.desc.shape,
@@ -222,33 +269,43 @@ where
     Dim::<D>::pose_from(origin, sb.q0)
 }
 
-/// The sweep of the body in slot `index` over the step when it is fast (a dynamic bullet, or
-/// a dynamic body that moved more than [`FAST_FRACTION`] of its smallest half width), `None`
-/// otherwise.
+/// `true` when a body that is not a bullet moved more than [`FAST_FRACTION`] of its smallest
+/// half width in the step: its centre by `dp`, and each point by at most the chord of its turn
+/// times the shape's reach from the centre. Squared lengths first, so that the usual slow body
+/// costs no square root.
 #[inline]
-fn fast_sweep<N: Scalar, const D: usize>(
+fn moved_far<N: Scalar, const D: usize>(
     body: &Body<N, D>,
-    start: &SolverBodies<N, D>,
-    index: usize,
-) -> Option<Sweep<N, D, PoseOf<N, D>>>
+    sb: &crate::contact_solver::SolverBody<N, D>,
+    dp: &Vector<N, D>,
+) -> bool
 where
     Dim<D>: SolverDim<N, D>,
 {
-    if body.desc.kind != BodyKind::Dynamic || body.desc.sensor {
-        return None;
+    let limit = body.min_extent * N::lit(FAST_FRACTION);
+    let moved2 = dp.norm_squared();
+    let turned2 = chord_squared::<N, D>(&sb.q0, &sb.q) * body.reach * body.reach;
+    let half2 = limit * limit * N::lit(0.25);
+    if moved2 <= half2 && turned2 <= half2 {
+        return false;
     }
-    let sb = &start.bodies[index];
-    let q = Dim::<D>::rotation(&body.desc.pose);
-    if !body.desc.bullet {
-        let moved = (body.center_of_mass() - sb.center).norm();
-        let reach = body.bounding_radius + body.local_center.coords.norm();
-        let turned = Dim::<D>::rotation_chord(&Dim::<D>::rotation_delta(&q, &sb.q0)) * reach;
-        if moved + turned <= body.min_extent * N::lit(FAST_FRACTION) {
-            return None;
-        }
-    }
-    let start_pose = start_pose(start, index, &body.local_center);
-    Some(Sweep::between(start_pose, body.desc.pose, body.local_center))
+    moved2.sqrt() + turned2.max_of(N::zero()).sqrt() > limit
+}
+
+/// The squared chord `(2 sin(θ/2))²` of the turn `θ` from `a` to `b`, from the dot product of
+/// their stored components: `2 − 2 cos θ` for unit complex numbers (2D), `4 (1 − (a·b)²)` for
+/// unit quaternions (3D, where `a·b = ±cos(θ/2)`).
+#[inline]
+fn chord_squared<N: Scalar, const D: usize>(
+    a: &<Dim<D> as SolverDim<N, D>>::Rotation,
+    b: &<Dim<D> as SolverDim<N, D>>::Rotation,
+) -> N
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let (ca, cb) = (Dim::<D>::rotation_components(a), Dim::<D>::rotation_components(b));
+    let dot = ca[0] * cb[0] + ca[1] * cb[1] + ca[2] * cb[2] + ca[3] * cb[3];
+    if D == 2 { N::lit(2.0) * (N::one() - dot) } else { N::lit(4.0) * (N::one() - dot * dot) }
 }
 
 /// The separation a fast body is left at: a quarter of the linear slop (at least
@@ -271,7 +328,7 @@ fn swept_box<N: Scalar, const D: usize>(
 where
     Dim<D>: SolverDim<N, D>,
 {
-    let reach = body.bounding_radius + body.local_center.coords.norm();
+    let reach = body.reach;
     let c0 = sweep.start.transform_point(&body.local_center);
     let c1 = c0 + sweep.translation;
     let r = Vector::<N, D>::repeat(reach);
