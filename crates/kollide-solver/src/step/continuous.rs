@@ -1,32 +1,39 @@
 //! Stage 7 of the step: continuous collision for fast bodies.
 //!
 //! Speculative contacts (stage 3) stop a fast body only at the features that were closest at
-//! the start of the step; a body that crosses several times its own size in a step can pass
-//! the side of a thin wall that was not the closest, and tunnel. This stage runs after the
-//! positions are written back. It picks the *fast* bodies: dynamic bodies marked as bullets
+//! the start of the step; a body that crosses many times its own size in a step can reach a
+//! thin wall somewhere else, and tunnel. This stage runs after the positions are written back.
+//! It picks the *fast* bodies: dynamic bodies marked as bullets
 //! ([`BodyDesc::bullet`](crate::BodyDesc#structfield.bullet)) and dynamic bodies whose motion
 //! over the step (the centre's displacement plus the turn's chord at the shape's farthest
-//! point) exceeds [`FAST_FRACTION`] of the shape's smallest half width. Each fast body's
-//! motion is a [`Sweep`] from its pose at the start of the step to its pose now; the static and
-//! kinematic bodies (and for a bullet, the dynamic ones) whose boxes meet the box of that sweep (found in the world's tree of
-//! bodies) are swept against it with [`time_of_impact`], and the body is moved back to the
-//! earliest time of impact, a small target separation short of touching, keeping its velocity.
-//! The next step's speculative contact then stops it (Box2D v3's continuous step, after Erin
-//! Catto, "Continuous Collision", GDC 2013). Everything else keeps speculative contacts alone.
+//! point) exceeds [`FAST_FRACTION`] of the shape's smallest half width. Each fast body's motion
+//! is a [`Sweep`] from its pose at the start of the step to its pose now. The static and
+//! kinematic bodies whose boxes meet the box of that sweep (found in the world's tree of bodies)
+//! are swept against it with [`time_of_impact`], and the body is moved back to the earliest time
+//! of impact, a small target separation short of touching, keeping its velocity. The next
+//! step's speculative contact then stops it (Box2D v3's continuous step, after Erin Catto,
+//! "Continuous Collision", GDC 2013). Everything else keeps speculative contacts alone.
 //!
-//! Bullets are also swept against the dynamic bodies that are not bullets, standing at the
-//! poses the step leaves them in: the bullets run in a second pass, after every other fast body
-//! has been moved back (Box2D v3's order), so what they are swept against is final. Two
-//! bullets, and two fast bodies that are not bullets, rely on speculative contacts between
-//! them. A body is found by its box in the world's tree, which holds the boxes of the start of
-//! the step: a kinematic or dynamic body that moves into the path from far away in the same
-//! step is missed (a kinematic body's motion over the step is swept). Pairs that start within the target separation
-//! (a body resting or sliding on the ground) are left to the contacts, as are hits at `t = 0`.
-//! The contact hook does not see this stage: a fast body is stopped at a one-way platform.
+//! **Starting in contact.** A fast body that already touches a wall at the start of the step
+//! (sliding along it, or stopped there by the last step) gives no time of impact: the contacts
+//! are in charge of its surface. Its *core* is swept instead, a ball of a quarter of its
+//! smallest half width at its centre of mass, so that the centre never enters the wall (Box2D
+//! v3's fallback).
 //!
-//! The stage reads the slots and the tree and moves only the fast bodies, each against bodies
-//! it does not move, one body at a time in slot order, so its result does not depend on the
-//! order or the number of threads. With no fast body it costs one pass over the bodies.
+//! **Bullets** are also swept against the dynamic bodies that are not bullets, standing at the
+//! poses the step leaves them in: bullets run in a second pass, after every other fast body has
+//! been moved back (Box2D v3's order), so what they are swept against is final. Two bullets,
+//! and two fast bodies that are not bullets, rely on speculative contacts between them.
+//!
+//! **Limits.** Bodies are found by their boxes in the world's tree, which holds the boxes of the
+//! start of the step: a kinematic or dynamic body that moves into the path from far away in the
+//! same step is missed (a kinematic body's own motion over the step is swept). The contact hook
+//! does not see this stage: a fast body is stopped at a one-way platform. A sweep turns by the
+//! shortest turn between the step's two rotations.
+//!
+//! The stage moves only fast bodies, each against bodies it does not move, one body at a time
+//! in slot order, on the caller's thread, so its result does not depend on the number of
+//! threads. With no fast body it costs one pass over the bodies.
 
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_narrowphase::{QuerySettings, Sweep, ToiStatus, time_of_impact};
