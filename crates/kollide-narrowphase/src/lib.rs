@@ -10,6 +10,8 @@
 //!   difference (SAT over every edge normal); the oracle EPA is tested against.
 //! * [`ray_cast`], [`shape_cast`] (time of impact) and [`directional_penetration`] (the
 //!   shortest push along a given direction), all from one [`gjk_ray_cast`].
+//! * [`time_of_impact`]: when two shapes that move and turn ([`Sweep`]) first come within a
+//!   target distance, by conservative advancement (continuous collision).
 //! * [`manifold`]: contact manifolds (SAT with Sutherland–Hodgman clipping, circle cases) and
 //!   the dispatchers [`manifold2`] and [`manifold3`].
 //! * [`intersection_test`], [`contact`], [`closest_points`], [`distance`]: the world-space pair
@@ -49,6 +51,7 @@ mod sat;
 mod segment_cores;
 mod simplex;
 mod status;
+mod toi;
 mod witness;
 
 pub use cast::{CastHit, Ray, directional_penetration, gjk_ray_cast, ray_cast, shape_cast};
@@ -62,3 +65,4 @@ pub use query::{
 };
 pub use simplex::{Simplex, SimplexVertex};
 pub use status::{QuerySettings, Status};
+pub use toi::{Sweep, SweepPose, Toi, ToiStatus, time_of_impact};

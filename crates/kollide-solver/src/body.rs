@@ -71,6 +71,12 @@ where
     /// pushes nothing. A sensor sees dynamic bodies, and a dynamic sensor also sees static and
     /// kinematic ones; sensors do not see each other. Default: `false`.
     pub sensor: bool,
+    /// A bullet is swept every step, however slowly it moves, against static and kinematic
+    /// bodies and against the dynamic bodies that are not bullets (continuous collision; a
+    /// dynamic body that is not a bullet is swept only when it moves more than a fraction of its
+    /// size in a step, and only against static and kinematic bodies). Only a dynamic body can
+    /// be a bullet ([`crate::World::add`] refuses others). Default: `false`.
+    pub bullet: bool,
     /// Whatever the user wants to keep with the body (an entity id, an index); the world never
     /// reads it. Default: 0.
     pub user_data: u128,
@@ -95,6 +101,7 @@ where
             gravity_scale: N::one(),
             collision_groups: CollisionGroups::ALL,
             sensor: false,
+            bullet: false,
             user_data: 0,
         }
     }
@@ -175,6 +182,12 @@ where
         self
     }
 
+    /// Makes the body a bullet (see [`BodyDesc::bullet`](BodyDesc#structfield.bullet)).
+    pub fn bullet(mut self, bullet: bool) -> Self {
+        self.bullet = bullet;
+        self
+    }
+
     /// Sets the user data.
     pub fn user_data(mut self, data: u128) -> Self {
         self.user_data = data;
@@ -205,6 +218,12 @@ where
     pub(crate) inv_inertia_local: <Dim<D> as SolverDim<N, D>>::Inertia,
     /// The shape's bounding radius (for warm-start matching), computed once.
     pub(crate) bounding_radius: N,
+    /// Half the shape's smallest width along its local axes: a body that moves more than a
+    /// fraction of it in a step is swept (continuous collision).
+    pub(crate) min_extent: N,
+    /// The largest distance of a point of the shape from the centre of mass (at most): how far
+    /// a turn can move a point of the body.
+    pub(crate) reach: N,
     /// The force and torque to apply during the next step (dynamic bodies), if any.
     pub(crate) load: Option<Load<N, D>>,
     /// The pose a kinematic body is to reach at the end of the next step, if any.
@@ -241,6 +260,9 @@ where
         for (what, v, min, max) in ranges {
             WorldLimits::check(what, v, min, max)?;
         }
+        if desc.bullet && desc.kind != BodyKind::Dynamic {
+            return Err(WorldError::WrongKind { needed: BodyKind::Dynamic, actual: desc.kind });
+        }
         let (mass, inv_mass, local_center, inv_inertia_local) = match desc.kind {
             BodyKind::Dynamic => {
                 let m = Dim::<D>::mass(&desc.shape, desc.density)?;
@@ -260,6 +282,8 @@ where
             }
         };
         let bounding_radius = desc.shape.bounding_radius();
+        let min_extent = crate::step::min_extent(&desc.shape);
+        let reach = bounding_radius + local_center.coords.norm();
         Ok(Self {
             desc,
             mass,
@@ -267,6 +291,8 @@ where
             local_center,
             inv_inertia_local,
             bounding_radius,
+            min_extent,
+            reach,
             load: None,
             target: None,
             hit_threshold: None,
@@ -324,6 +350,11 @@ where
     /// The collision groups.
     pub fn collision_groups(&self) -> CollisionGroups {
         self.desc.collision_groups
+    }
+
+    /// `true` for a bullet (see [`BodyDesc::bullet`](BodyDesc#structfield.bullet)).
+    pub fn is_bullet(&self) -> bool {
+        self.desc.bullet
     }
 
     /// `true` for a sensor.

@@ -12,7 +12,7 @@ use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Iso3, Mat3, Point, Pose, Rot2, Rot3, Scalar, Vec2, Vec3, Vector, geom};
-use kollide_narrowphase::{manifold2, manifold3};
+use kollide_narrowphase::{SweepPose, manifold2, manifold3};
 use kollide_shapes::{BoundingVolume, HasMass2, HasMass3, Shape2, Shape3, ShapeError, SupportMap};
 
 use crate::ContactImpulse;
@@ -72,7 +72,7 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     /// The shape enum ([`Shape2`] or [`Shape3`]).
     type Shape: SupportMap<N, D> + BoundingVolume<N, D> + Clone + Debug + PartialEq + Send + Sync;
     /// The pose type ([`Iso2`] or [`Iso3`]).
-    type Pose: Pose<N, D>;
+    type Pose: Pose<N, D> + SweepPose<N, D>;
     /// The rotation type ([`Rot2`] or [`Rot3`]).
     type Rotation: Copy + Debug + PartialEq + Send + Sync;
     /// Angular velocity: `N` in 2D, `Vec3<N>` in 3D.

@@ -32,6 +32,11 @@
 //! touching, and [`World::step_with_hook`] lets a [`ContactHook`] disable or change each
 //! contact before the solver (one-way platforms, conveyor belts).
 //!
+//! **Continuous collision**: after the positions are integrated, bullets
+//! ([`BodyDesc::bullet`](BodyDesc#structfield.bullet)) and bodies that moved more than a
+//! fraction of their size are swept against static and kinematic bodies and moved back to the
+//! time of impact, so they do not tunnel through thin walls ([`StepSettings::continuous`]).
+//!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
 //!

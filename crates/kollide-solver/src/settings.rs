@@ -58,12 +58,17 @@ pub struct StepSettings<N> {
     /// `[0, WorldLimits::max_linear_speed]`) and pushed ([`crate::Events::hits`]). `None`, the
     /// default, reports none.
     pub hit_event_threshold: Option<N>,
+    /// Continuous collision: after each step, bullets and bodies that moved more than a
+    /// fraction of their size are swept against static and kinematic bodies and moved back to
+    /// the time of impact (see the `step/continuous.rs` module docs). On by default; turning it
+    /// off lets fast bodies tunnel through thin static geometry.
+    pub continuous: bool,
 }
 
 impl<N: Scalar> StepSettings<N> {
     /// The defaults: 4 substeps, 32 Hz contacts with damping ratio 30, push-out at most 3 m/s,
     /// no slop, 4 cm speculative margin, restitution above 1 m/s, warm starting on, manifolds
-    /// reused within 1 mm of relative motion, no contact or hit events.
+    /// reused within 1 mm of relative motion, no contact or hit events, continuous collision on.
     pub fn new() -> Self {
         Self {
             substeps: 4,
@@ -77,6 +82,7 @@ impl<N: Scalar> StepSettings<N> {
             manifold_reuse_distance: N::lit(1e-3),
             contact_events: false,
             hit_event_threshold: None,
+            continuous: true,
         }
     }
 

@@ -13,8 +13,8 @@ use crate::contact_solver::{Softness, SpeedLimits};
 use crate::events::HitThresholds;
 use crate::query::index::BodyTree;
 use crate::step::{
-    Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, SolveInput,
-    SolveStage, SolverBodies, write_back,
+    Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, ContinuousInput,
+    ContinuousStage, SolveInput, SolveStage, SolverBodies, write_back,
 };
 use crate::{
     Body, BodyDesc, BodyHandle, BodyKind, ContactHook, ContactPair, Dim, Events, SensorEvent,
@@ -40,6 +40,11 @@ pub struct StepReport {
     /// in SIMD lanes (each bundle is solved in every pass of the step): non-zero in `f32`
     /// worlds with contacts, zero in `f64` worlds, whose solver runs one constraint at a time.
     pub simd_bundles: usize,
+    /// Fast bodies swept by the continuous stage (bullets, and dynamic bodies that moved more
+    /// than a fraction of their size; see [`StepSettings::continuous`]).
+    pub continuous_sweeps: usize,
+    /// Fast bodies the continuous stage moved back to a time of impact.
+    pub toi_hits: usize,
 }
 
 /// A body's place in the world: a handle is valid while its generation matches.
@@ -80,6 +85,7 @@ where
     contacts: ContactStage<N, D>,
     colouring: Colouring<N, D>,
     pub(crate) solver: SolveStage<N, D>,
+    continuous: ContinuousStage,
     /// The bodies' AABBs in a tree, for the queries (`query/`).
     pub(crate) body_tree: BodyTree<N, D>,
     /// The last step's events, and the end events of bodies removed since.
@@ -124,6 +130,7 @@ where
             contacts: ContactStage::new(),
             colouring: Colouring::new(),
             solver: SolveStage::new(),
+            continuous: ContinuousStage::new(),
             body_tree: BodyTree::new(),
             events: Events::default(),
             loaded: Vec::new(),
@@ -391,6 +398,14 @@ where
             linear_slop: settings.linear_slop,
         });
         write_back(slots, solver_bodies);
+        if settings.continuous {
+            let input = ContinuousInput {
+                start: solver_bodies,
+                tree: &self.body_tree,
+                linear_slop: settings.linear_slop,
+            };
+            self.continuous.run(slots, &input, &mut report);
+        }
         accelerations.clear();
         if !self.targeted.is_empty() {
             self.reach_targets();

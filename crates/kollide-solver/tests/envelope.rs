@@ -516,6 +516,8 @@ fn hostile_worlds<N: LaneScalar, const D: usize>(
             // Events observe and change nothing; reporting them must survive extreme scenes.
             contact_events: true,
             hit_event_threshold: Some(N::zero()),
+            // Continuous collision moves fast bodies back: it must survive extreme scenes too.
+            continuous: true,
         };
         w.set_settings(settings).unwrap();
         // The scene's scale: how big the shapes are and how far apart they start.

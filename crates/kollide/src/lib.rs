@@ -91,4 +91,7 @@ pub mod guide {
     /// Chapter 12: events, sensors and contact hooks.
     #[doc = include_str!("../../../docs/guide/12-events.md")]
     pub struct Guide12;
+    /// Chapter 13: continuous collision.
+    #[doc = include_str!("../../../docs/guide/13-continuous.md")]
+    pub struct Guide13;
 }

@@ -1,13 +1,17 @@
 //! The event examples as tests: `examples/one_way_platform.rs` (a box jumps up through a
-//! one-way platform and then rests on it) and `examples/conveyor.rs` (a belt carries a box at
-//! its speed). Each runs the example's own `simulate` and asserts what its summary claims, with
-//! a control run that shows the assertion can fail.
+//! one-way platform and then rests on it), `examples/conveyor.rs` (a belt carries a box at its
+//! speed) and `examples/bullet.rs` (a fast ball never crosses a thin wall). Each runs the
+//! example's own `simulate` and asserts what its summary claims, with a control run that shows
+//! the assertion can fail.
 
 #[path = "../examples/one_way_platform.rs"]
 mod one_way_platform;
 
 #[path = "../examples/conveyor.rs"]
 mod conveyor;
+
+#[path = "../examples/bullet.rs"]
+mod bullet;
 
 #[test]
 fn the_one_way_platform_lets_a_box_through_from_below_and_holds_it_from_above() {
@@ -39,4 +43,20 @@ fn the_conveyor_carries_a_box_at_the_belt_speed() {
     // 3 s at 2 m/s, less the start: carried at least 5 m, at most 6 m, still on the belt.
     assert!(o.x + 6.0 > 5.0 && o.x + 6.0 < 6.0 + 1e-9, "{o:?}");
     assert!((o.y - 0.4).abs() < 0.02, "{o:?}");
+}
+
+#[test]
+fn the_bullet_never_crosses_the_wall_and_tunnels_without_the_continuous_stage() {
+    use bullet::{WALL, simulate};
+    for angle in [0.0, 30.0, 45.0, 60.0] {
+        let o = simulate(angle, true).unwrap();
+        // Never inside the wall, let alone past it, in any step; the stage swept the ball.
+        assert!(o.max_x < -WALL, "{angle}°: {o:?}");
+        assert!(o.sweeps > 0, "{angle}°: {o:?}");
+    }
+    // Control: at an angle, without the stage, the ball tunnels (so the check above can fail).
+    for angle in [30.0, 45.0, 60.0] {
+        let o = simulate(angle, false).unwrap();
+        assert!(o.max_x > WALL && o.sweeps == 0, "{angle}°: {o:?}");
+    }
 }

@@ -16,6 +16,8 @@
 //! 5. **Solve** (`solve.rs`): the soft-step contact solver over substeps, on lanes (see
 //!    `contact_solver.rs`).
 //! 6. **Write back** (`write_back.rs`): poses and velocities back to the bodies.
+//! 7. **Continuous collision** (`continuous.rs`): fast bodies swept against static and
+//!    kinematic bodies, and moved back to their time of impact.
 //!
 //! The same scene stepped twice gives bit-identical states, with any number of threads: pairs
 //! are visited in sorted order, each stage's output is a function of its inputs alone, and
@@ -24,6 +26,7 @@
 mod broadphase_update;
 mod colouring;
 mod contact_update;
+mod continuous;
 mod pair_cache;
 mod solve;
 mod solver_bodies;
@@ -33,6 +36,7 @@ pub(crate) use broadphase_update::BroadphaseStage;
 pub(crate) use colouring::{Colouring, ContactSettings};
 pub(crate) use contact_update::ContactStage;
 pub use contact_update::WARM_START_MATCH_FRACTION;
+pub(crate) use continuous::{ContinuousInput, ContinuousStage, min_extent};
 pub(crate) use solve::{Acceleration, SolveInput, SolveStage};
 pub(crate) use solver_bodies::SolverBodies;
 pub(crate) use write_back::write_back;
