@@ -8,7 +8,8 @@
 //! `point_b − point_a = separation · normal`, and counts the cut points it checked, so it cannot
 //! pass without exercising them.
 
-use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Vec2, Vec3};
+use kollide_manifold::Contact;
+use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Vec2, Vec3, Vector};
 use kollide_narrowphase::{manifold2, manifold3};
 use kollide_shapes::{Capsule, Cuboid, Rounded, Shape2, Shape3, SupportMap};
 use rand::{Rng, SeedableRng};
@@ -32,6 +33,25 @@ fn box_sdf<const D: usize>(h: &[f64; D], p: &[f64; D]) -> f64 {
     let q: Vec<f64> = (0..D).map(|i| p[i].abs() - h[i]).collect();
     let outside = q.iter().map(|x| x.max(0.0).powi(2)).sum::<f64>().sqrt();
     outside + q.iter().copied().fold(f64::MIN, f64::max).min(0.0)
+}
+
+/// Checks one contact: the identity, `point_a` on the box (`off_a`, its signed distance) and
+/// `point_b` (`lb`, in the capsule's frame) on the capsule of axis `ends` and radius `r`. Returns
+/// the axis parameter of `point_b`'s closest core point (inside `(0, 1)` for a cut point).
+fn check_contact<const D: usize>(
+    c: &Contact<f64, D>,
+    normal: &Vector<f64, D>,
+    off_a: f64,
+    lb: &Point<f64, D>,
+    ends: [Point<f64, D>; 2],
+    r: f64,
+) -> f64 {
+    let id = (c.point_b - c.point_a - normal * c.separation).norm();
+    assert!(id <= TOL, "identity off by {id:e}");
+    let (d, t) = to_segment(lb, &ends[0], &ends[1]);
+    let off_b = d - r;
+    assert!(off_a.abs() <= TOL && off_b.abs() <= TOL, "off by {off_a:e}, {off_b:e}");
+    t
 }
 
 #[test]
@@ -59,18 +79,12 @@ fn a_tilted_capsule_across_a_box_2d() {
         let b: Shape2<f64> = Capsule::new(ea, eb, r).unwrap().into();
         let m = manifold2::<f64, ()>(&Iso2::identity(), &a, &pos_b, &b, 0.0);
         for c in m.contacts() {
-            let id = (c.point_b - c.point_a - m.normal * c.separation).norm();
-            assert!(id <= TOL, "identity off by {id:e}");
             let la = c.point_a;
             let off_a = box_sdf(&h, &[la.x, la.y]) - rr;
             let lb = pos_b.inverse_transform_point(&c.point_b);
-            let (d, t) = to_segment(&lb, &ea, &eb);
-            let off_b = d - r;
-            assert!(off_a.abs() <= TOL && off_b.abs() <= TOL, "off by {off_a:e}, {off_b:e}");
+            let t = check_contact(c, &m.normal, off_a, &lb, [ea, eb], r);
             checked += 1;
-            if t > 1e-3 && t < 1.0 - 1e-3 && tilt.abs() > 0.05 {
-                cut += 1;
-            }
+            cut += usize::from(t > 1e-3 && t < 1.0 - 1e-3 && tilt.abs() > 0.05);
         }
     }
     assert!(checked > 2000 && cut > 500, "{checked} points checked, {cut} cut");
@@ -97,18 +111,12 @@ fn a_tilted_capsule_across_a_box_3d() {
         let b: Shape3<f64> = Capsule::new(ea, eb, r).unwrap().into();
         let m = manifold3::<f64, ()>(&Iso3::identity(), &a, &pos_b, &b, 0.0);
         for c in m.contacts() {
-            let id = (c.point_b - c.point_a - m.normal * c.separation).norm();
-            assert!(id <= TOL, "identity off by {id:e}");
             let la = c.point_a;
             let off_a = box_sdf(&h, &[la.x, la.y, la.z]);
             let lb = pos_b.inverse_transform_point(&c.point_b);
-            let (d, t) = to_segment(&lb, &ea, &eb);
-            let off_b = d - r;
-            assert!(off_a.abs() <= TOL && off_b.abs() <= TOL, "off by {off_a:e}, {off_b:e}");
+            let t = check_contact(c, &m.normal, off_a, &lb, [ea, eb], r);
             checked += 1;
-            if t > 1e-3 && t < 1.0 - 1e-3 && tilt.abs() > 0.05 {
-                cut += 1;
-            }
+            cut += usize::from(t > 1e-3 && t < 1.0 - 1e-3 && tilt.abs() > 0.05);
         }
     }
     assert!(checked > 2000 && cut > 500, "{checked} points checked, {cut} cut");
