@@ -408,7 +408,7 @@ impl<N: Scalar> ConvexPolygon<N> {
     /// [`Self::support_vertex`], in a number of steps proportional to how far `start` is from it.
     pub fn support_vertex_from(&self, dir: &Vec2<N>, start: usize) -> usize {
         let start = start.min(self.len() - 1);
-        climb(self.len(), start, |i| self.vertices[i].coords.dot(dir))
+        climb_cyclic(self.len(), start, |i| self.vertices[i].coords.dot(dir))
     }
 
     /// The index of the edge whose outward normal best faces `dir` (maximises `normal · dir`),
@@ -475,11 +475,12 @@ fn scan<N: Scalar>(n: usize, value: impl Fn(usize) -> N) -> usize {
     best
 }
 
-/// Hill climbing on a cyclic sequence whose values rise to one maximum run and fall again:
-/// from `start`, step forward while the next value is strictly larger, otherwise backward while
-/// the previous one is; then return the lowest index of the run of values equal to the maximum
-/// found (which may wrap past index 0). Agrees with [`scan`] on unimodal sequences.
-fn climb<N: Scalar>(n: usize, start: usize, value: impl Fn(usize) -> N) -> usize {
+/// Hill climbing on a cyclic sequence of `n ≥ 1` values whose values rise to one maximum run and
+/// fall again (the dot products of a direction with a convex polygon's vertices, in order): from
+/// `start` (`< n`), step forward while the next value is strictly larger, otherwise backward
+/// while the previous one is; then return the lowest index of the run of values equal to the
+/// maximum found (which may wrap past index 0). Agrees with a scan on unimodal sequences.
+pub fn climb_cyclic<N: Scalar>(n: usize, start: usize, value: impl Fn(usize) -> N) -> usize {
     let next = |i: usize| if i + 1 == n { 0 } else { i + 1 };
     let prev = |i: usize| if i == 0 { n - 1 } else { i - 1 };
     let mut i = start;
@@ -1224,12 +1225,12 @@ mod tests {
     fn climb_handles_flat_sequences() {
         // All equal (a zero direction): the lowest index, from any start.
         for start in 0..5 {
-            assert_eq!(climb(5, start, |_| 0.0f64), 0);
+            assert_eq!(climb_cyclic(5, start, |_| 0.0f64), 0);
         }
         // A plateau that wraps around index 0.
         let v = [3.0f64, 1.0, 0.0, 1.0, 3.0];
         for start in 0..5 {
-            assert_eq!(climb(5, start, |i| v[i]), 0);
+            assert_eq!(climb_cyclic(5, start, |i| v[i]), 0);
             assert_eq!(scan(5, |i| v[i]), 0);
         }
     }

@@ -78,7 +78,7 @@ pub use capsule::Capsule;
 pub use composite::CompositeShape;
 pub use compound::{ChildPose, Compound, Compound2, Compound3, CompoundError};
 pub use cone::Cone;
-pub use convex_polygon::ConvexPolygon;
+pub use convex_polygon::{ConvexPolygon, climb_cyclic};
 pub use convex_polyhedron::{ConvexPolyhedron, EdgeArcs, PolyhedronEdge};
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;

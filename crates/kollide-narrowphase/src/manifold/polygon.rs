@@ -41,7 +41,7 @@
 
 use kollide_manifold::{Contact, ContactId, Manifold};
 use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2, geom};
-use kollide_shapes::FeatureId;
+use kollide_shapes::{FeatureId, climb_cyclic};
 
 use super::clip::{ClipVertex, clip_segment_pair};
 use super::segment_closest::{drop_to_capsule_surface, segments_closest};
@@ -228,40 +228,21 @@ fn max_separation_lanes<N: Scalar>(
 /// Above this many vertices, [`SatPolygon::min_dot`] climbs from its hint instead of scanning.
 const CLIMB_FROM: usize = 32;
 
-/// The smallest `d · v` over the vertices of a convex polygon, by walking from vertex `hint` to
-/// the neighbour with the smaller value while there is one; `hint` is left at the vertex found.
+/// The smallest `d · v` over the vertices of a convex polygon, by climbing from vertex `hint`
+/// ([`climb_cyclic`] on `−d · v`); `hint` is left at the vertex found.
 ///
-/// Along a convex polygon's boundary `d · v` falls to one minimum and rises again, so the first
-/// vertex with no smaller neighbour holds the minimum; a stored [`ConvexPolygon`]'s convexity
-/// tolerance keeps that true under rounding (its own support climb relies on the same). In one
-/// SAT pass the normals turn once around, and so does the support vertex: the whole pass costs
-/// about as many steps as the two polygons have vertices, where scanning costs their product.
+/// Along a convex polygon's boundary `d · v` falls to one minimum and rises again, so the climb
+/// finds it; a stored [`ConvexPolygon`]'s convexity tolerance keeps that true under rounding (its
+/// own support climb relies on the same). In one SAT pass the normals turn once around, and so
+/// does the support vertex: the whole pass costs about as many steps as the two polygons have
+/// vertices, where scanning costs their product.
 ///
 /// [`ConvexPolygon`]: kollide_shapes::ConvexPolygon
 fn min_dot_climb<N: Scalar>(vertices: &[Point2<N>], d: &Vec2<N>, hint: &mut usize) -> N {
     let n = vertices.len();
-    let value = |i: usize| d.dot(&vertices[i].coords);
-    let mut i = (*hint).min(n - 1);
-    let mut best = value(i);
-    let mut steps = 0;
-    // Forward while strictly smaller; if the first step forward is not, backward.
-    for step in [1, n - 1] {
-        loop {
-            let j = if i + step >= n { i + step - n } else { i + step };
-            let v = value(j);
-            if v < best && steps < n {
-                (i, best) = (j, v);
-                steps += 1;
-            } else {
-                break;
-            }
-        }
-        if steps > 0 {
-            break;
-        }
-    }
+    let i = climb_cyclic(n, (*hint).min(n - 1), |i| -d.dot(&vertices[i].coords));
     *hint = i;
-    best
+    d.dot(&vertices[i].coords)
 }
 
 /// The smallest `d · v` over `vertices` of any count (`N::MAX` for none; NaN products are
