@@ -654,27 +654,26 @@ where
 {
     let origin = pose.inverse_transform_point(&ray.origin).coords;
     let dir = pose.inverse_transform_vector(&ray.dir);
-    if shape.core_is_point() {
+    let (t, n, status) = if shape.core_is_point() {
         let (t, n) = ray_ball(&origin, &dir, shape, max_t)?;
-        if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
-            return None;
-        }
-        let hit = pose.transform_point(&Point::from(origin + dir * t));
-        let normal = pose.transform_vector(&n);
-        return Some(CastHit { t, normal, point_a: hit, point_b: hit, status: Status::Converged });
-    }
-    let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
-    let cso = SingleShape { shape, with_radius: false };
-    let limits = Limits { max_t, tolerance, margin: shape.radius() };
-    // Apart at the start only across a proven separating plane: the core's support plane along
-    // `v`, with the ray's origin beyond it (asked only while the cast is still at its origin).
-    let apart = |v: &Vector<N, D>, _inside: bool| {
-        let n = v.try_normalize(N::zero())?;
-        let gap = (origin - shape.local_core_support(&n).coords).dot(&n);
-        (gap > N::zero()).then(|| n * gap)
+        (t, n, Status::Converged)
+    } else {
+        let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
+        let cso = SingleShape { shape, with_radius: false };
+        let limits = Limits { max_t, tolerance, margin: shape.radius() };
+        // Apart at the start only across a proven separating plane: the core's support plane
+        // along `v`, with the ray's origin beyond it (asked only while the cast is still at its
+        // origin).
+        let apart = |v: &Vector<N, D>, _inside: bool| {
+            let n = v.try_normalize(N::zero())?;
+            let gap = (origin - shape.local_core_support(&n).coords).dot(&n);
+            (gap > N::zero()).then(|| n * gap)
+        };
+        let r =
+            ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
+        let r = settled(r, &cso, &origin, &dir, &limits, &apart)?;
+        (r.t, r.normal, r.status)
     };
-    let r = ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
-    let RawCast { t, normal: n, status, .. } = settled(r, &cso, &origin, &dir, &limits, &apart)?;
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
         return None;
