@@ -146,24 +146,7 @@ impl SweepAndPrune {
         }
         // The kept pairs are still sorted and the new ones (each with a moved body) are
         // distinct from them: sort the new ones and merge.
-        out[kept..].sort_unstable();
-        let merged = &mut self.merged;
-        merged.clear();
-        merged.reserve(out.len());
-        let (old, new) = out.split_at(kept);
-        let (mut x, mut y) = (0, 0);
-        while x < old.len() && y < new.len() {
-            if old[x] < new[y] {
-                merged.push(old[x]);
-                x += 1;
-            } else {
-                merged.push(new[y]);
-                y += 1;
-            }
-        }
-        merged.extend_from_slice(&old[x..]);
-        merged.extend_from_slice(&new[y..]);
-        core::mem::swap(out, merged);
+        merge_new_pairs(out, kept, &mut self.merged);
     }
 
     /// Repairs the order (live slots only, sorted by lower x bound) and returns the AABBs in
@@ -202,6 +185,32 @@ impl SweepAndPrune {
             .filter_map(|&i| aabbs[i as usize].map(|a| (a, i, movable[i as usize])))
             .collect()
     }
+}
+
+/// Sorts the pairs `pairs[kept..]` (found this step) and merges them into the sorted pairs
+/// `pairs[..kept]` (kept from the last one), which they do not repeat, through `scratch`.
+pub(crate) fn merge_new_pairs(
+    pairs: &mut Vec<(u32, u32)>,
+    kept: usize,
+    scratch: &mut Vec<(u32, u32)>,
+) {
+    pairs[kept..].sort_unstable();
+    scratch.clear();
+    scratch.reserve(pairs.len());
+    let (old, new) = pairs.split_at(kept);
+    let (mut x, mut y) = (0, 0);
+    while x < old.len() && y < new.len() {
+        if old[x] < new[y] {
+            scratch.push(old[x]);
+            x += 1;
+        } else {
+            scratch.push(new[y]);
+            y += 1;
+        }
+    }
+    scratch.extend_from_slice(&old[x..]);
+    scratch.extend_from_slice(&new[y..]);
+    core::mem::swap(pairs, scratch);
 }
 
 #[cfg(test)]

@@ -172,23 +172,7 @@ where
         }
         // The kept pairs are still sorted and the new ones (each with a moved body) are
         // distinct from them: sort the new ones and merge.
-        self.pairs[kept..].sort_unstable();
-        let merged = &mut self.merged;
-        merged.clear();
-        let (old, new) = self.pairs.split_at(kept);
-        let (mut x, mut y) = (0, 0);
-        while x < old.len() && y < new.len() {
-            if old[x] < new[y] {
-                merged.push(old[x]);
-                x += 1;
-            } else {
-                merged.push(new[y]);
-                y += 1;
-            }
-        }
-        merged.extend_from_slice(&old[x..]);
-        merged.extend_from_slice(&new[y..]);
-        core::mem::swap(&mut self.pairs, merged);
+        crate::broadphase::merge_new_pairs(&mut self.pairs, kept, &mut self.merged);
     }
 }
 
