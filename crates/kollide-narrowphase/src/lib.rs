@@ -48,6 +48,7 @@ mod polish;
 mod polygon_depth;
 mod query;
 mod sat;
+mod sat_large;
 mod segment_cores;
 mod simplex;
 mod status;

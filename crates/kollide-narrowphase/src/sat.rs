@@ -29,6 +29,7 @@
 use kollide_math::{Pose, Scalar, Vector};
 use kollide_shapes::Polytope;
 
+use crate::sat_large::{self, Pair, Placed};
 use crate::witness::{common_point, feature};
 
 /// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
@@ -47,7 +48,8 @@ pub(crate) struct SatContact<N: Scalar, const D: usize> {
 
 /// The exact answer for polytopes `a` and `b` whose rotations are `rot_a` and `rot_b` (matrix
 /// columns) and whose positions differ by `t` (B's minus A's), in a frame with the world's axes
-/// and A's position as origin; `None` when the pair is beyond the work budget.
+/// and A's position as origin; `None` when the pair is beyond the work budget and neither is a
+/// [`kollide_shapes::ConvexPolyhedron`] ([`crate::sat_large`] takes those).
 #[cold]
 #[inline(never)]
 fn sat<N: Scalar, const D: usize>(
@@ -57,25 +59,7 @@ fn sat<N: Scalar, const D: usize>(
     rot_b: &[Vector<f64, D>; D],
     t: Vector<f64, D>,
 ) -> Option<SatContact<f64, D>> {
-    let f = |v: &Vector<N, D>| v.map(|x| x.to_f64());
-    let rot = |cols: &[Vector<f64, D>; D], v: &Vector<f64, D>| {
-        let mut out = Vector::<f64, D>::zeros();
-        for (i, c) in cols.iter().enumerate() {
-            out += c * v[i];
-        }
-        out
-    };
-    let va: Vec<Vector<f64, D>> =
-        (0..a.vertex_count()).map(|i| rot(rot_a, &f(&a.vertex(i).coords))).collect();
-    // B's vertices rotated but not translated: the translation is added to each dot product
-    // once, so a tiny B far out on a large A keeps its own precision.
-    let vb: Vec<Vector<f64, D>> =
-        (0..b.vertex_count()).map(|i| rot(rot_b, &f(&b.vertex(i).coords))).collect();
-    let sep = |n: &Vector<f64, D>| {
-        let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
-        let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
-        min_b + n.dot(&t) - max_a
-    };
+    let (va, vb) = (rotated(a, rot_a), rotated(b, rot_b));
     // Apart, the usual case of a stalled `f32` distance: GJK in `f64` on the same vertices
     // answers at a fraction of the cost of every axis, when it converges with a separating plane.
     let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
@@ -83,9 +67,74 @@ fn sat<N: Scalar, const D: usize>(
         return Some(c);
     }
     let axes = a.normal_count() + b.normal_count() + a.edge_count() * b.edge_count();
-    if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
-        return None;
+    let (s, n) = if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
+        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t))?
+    } else {
+        every_axis(a, b, rot_a, rot_b, &va, &vb, &t)?
+    };
+    let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
+    Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
+}
+
+/// The vertices of `p` turned by the matrix with columns `rot`, in `f64`. B's are not
+/// translated: the translation is added to each dot product once, so that a tiny B far out on a
+/// large A keeps its own precision.
+fn rotated<N: Scalar, const D: usize>(
+    p: &dyn Polytope<N, D>,
+    rot: &[Vector<f64, D>; D],
+) -> Vec<Vector<f64, D>> {
+    (0..p.vertex_count()).map(|i| times(rot, &wide(&p.vertex(i).coords))).collect()
+}
+
+/// `v` in `f64`.
+fn wide<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vector<f64, D> {
+    v.map(|x| x.to_f64())
+}
+
+/// The matrix with columns `cols` times `v`.
+fn times<const D: usize>(cols: &[Vector<f64, D>; D], v: &Vector<f64, D>) -> Vector<f64, D> {
+    let mut out = Vector::<f64, D>::zeros();
+    for (i, c) in cols.iter().enumerate() {
+        out += c * v[i];
     }
+    out
+}
+
+/// The pair as [`crate::sat_large`] takes it.
+fn large_pair<'s, N: Scalar, const D: usize>(
+    a: &'s dyn Polytope<N, D>,
+    b: &'s dyn Polytope<N, D>,
+    rot_a: &[Vector<f64, D>; D],
+    rot_b: &[Vector<f64, D>; D],
+    va: &'s [Vector<f64, D>],
+    vb: &'s [Vector<f64, D>],
+    t: Vector<f64, D>,
+) -> Pair<'s, N, D> {
+    let place = |shape, rot: &[Vector<f64, D>; D], verts| Placed {
+        shape,
+        rot: *rot,
+        nrm: cofactor(rot),
+        verts,
+    };
+    Pair { a: place(a, rot_a, va), b: place(b, rot_b, vb), t }
+}
+
+/// The best of every candidate axis (both orientations), each against every vertex: the
+/// separation and the unit axis from A to B.
+fn every_axis<N: Scalar, const D: usize>(
+    a: &dyn Polytope<N, D>,
+    b: &dyn Polytope<N, D>,
+    rot_a: &[Vector<f64, D>; D],
+    rot_b: &[Vector<f64, D>; D],
+    va: &[Vector<f64, D>],
+    vb: &[Vector<f64, D>],
+    t: &Vector<f64, D>,
+) -> Option<(f64, Vector<f64, D>)> {
+    let sep = |n: &Vector<f64, D>| {
+        let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
+        let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
+        min_b + n.dot(t) - max_a
+    };
     let mut best = (f64::MIN, Vector::<f64, D>::zeros());
     let mut consider = |n: Vector<f64, D>| {
         let len = n.norm();
@@ -103,20 +152,20 @@ fn sat<N: Scalar, const D: usize>(
     // orthogonal, and the faces' true normals are what the exact answer must use.
     let (nrm_a, nrm_b) = (cofactor(rot_a), cofactor(rot_b));
     for i in 0..a.normal_count() {
-        consider(rot(&nrm_a, &f(&a.normal(i))));
+        consider(times(&nrm_a, &wide(&a.normal(i))));
     }
     for i in 0..b.normal_count() {
-        consider(rot(&nrm_b, &f(&b.normal(i))));
+        consider(times(&nrm_b, &wide(&b.normal(i))));
     }
     if D == 3 {
         let dir = |p: &dyn Polytope<N, D>, i: usize| {
             let [s, e] = p.edge(i);
-            f(&(p.vertex(e) - p.vertex(s)))
+            wide(&(p.vertex(e) - p.vertex(s)))
         };
         for i in 0..a.edge_count() {
-            let ea = rot(rot_a, &dir(a, i));
+            let ea = times(rot_a, &dir(a, i));
             for j in 0..b.edge_count() {
-                let eb = rot(rot_b, &dir(b, j));
+                let eb = times(rot_b, &dir(b, j));
                 let c = cross(&ea, &eb);
                 // Parallel edges give no axis of their own (the face normals cover them).
                 if c.norm_squared() > 1e-24 * ea.norm_squared() * eb.norm_squared() {
@@ -125,12 +174,25 @@ fn sat<N: Scalar, const D: usize>(
             }
         }
     }
-    let (s, n) = best;
-    if s == f64::MIN {
-        return None;
-    }
-    let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
-    Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
+    (best.0 != f64::MIN).then_some(best)
+}
+
+/// Both ways to the exact answer, whatever the budget: [`crate::sat_large`]'s and (with
+/// `every`) every axis against every vertex, for the tests that compare them.
+#[cfg(test)]
+pub(crate) fn large_and_every_axis<N: Scalar, const D: usize>(
+    a: &dyn Polytope<N, D>,
+    b: &dyn Polytope<N, D>,
+    rot_a: &[Vector<f64, D>; D],
+    rot_b: &[Vector<f64, D>; D],
+    t: Vector<f64, D>,
+    every: bool,
+) -> [Option<(f64, Vector<f64, D>)>; 2] {
+    let (va, vb) = (rotated(a, rot_a), rotated(b, rot_b));
+    [
+        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t)),
+        every.then(|| every_axis(a, b, rot_a, rot_b, &va, &vb, &t)).flatten(),
+    ]
 }
 
 /// The vertex lists of two polytopes, B's already placed in A's frame, as the CSO `A − B`.

@@ -36,6 +36,12 @@ pub trait Polytope<N: Scalar, const D: usize> {
         let _ = i;
         [0, 0]
     }
+    /// The shape itself when it is a [`ConvexPolyhedron`](crate::ConvexPolyhedron), whose face
+    /// and edge adjacency lets the exact test of large pairs walk its Gauss map instead of
+    /// trying every axis against every vertex.
+    fn polyhedron(&self) -> Option<&crate::ConvexPolyhedron<N>> {
+        None
+    }
 }
 
 /// The 2D normal of the edge `a → b` of a counter-clockwise polygon, or the 3D normal of the
@@ -139,5 +145,8 @@ impl<N: Scalar> Polytope<N, 3> for crate::ConvexPolyhedron<N> {
     fn edge(&self, i: usize) -> [usize; 2] {
         let e = self.edges()[i].vertices;
         [e[0] as usize, e[1] as usize]
+    }
+    fn polyhedron(&self) -> Option<&crate::ConvexPolyhedron<N>> {
+        Some(self)
     }
 }
