@@ -355,10 +355,13 @@ where
         // `None` when proven farther apart than `margin`.
         return within(exact_contact, margin);
     }
-    if N::EPSILON.to_f64() > 1e-10 && (pair.curved || c.status != Status::Converged) {
-        // `f32` on a curved pair, or stalled: the same algorithm in `f64` on the same support
-        // points (see [`Widened`]) settles what `f32` arithmetic could not. Of the two answers,
-        // the one whose normal better attains its separation is kept.
+    if N::EPSILON.to_f64() > 1e-10
+        && (pair.curved || c.status != Status::Converged || loose_normal(a, b, &pos_ab, &pair, &c))
+    {
+        // `f32` on a curved pair, stalled, or with a normal that misses its distance: the same
+        // algorithm in `f64` on the same support points (see [`Widened`]) settles what `f32`
+        // arithmetic could not. Of the two answers, the one whose normal better attains its
+        // separation is kept.
         let md = MinkowskiDifference::new(a, b, pos_ab);
         let w = widened(&md, &pos_ab, &pair, margin)?;
         let wide = Widened::new(&md);
@@ -396,6 +399,39 @@ where
         Some((pa, pb)) => LocalContact { point_a: pa + n * ra, point_b: pb - n * rb, ..c },
         None => c,
     }
+}
+
+/// Whether an `f32` contact of separated, rounded cores has a normal that misses the distance
+/// it reports by more than a millionth of the pair's size (plus the rounding of its
+/// coordinates). GJK stops once the cores' *distance* `|v|` is within `√rel·|v|`, and the
+/// distance is flat in the normal's direction (off by `|v|·θ²/2` for a normal `θ` off): a
+/// polytope 1e-5 from a ball of radius 40 got a normal 1e-4 rad off, and its support points
+/// along that normal missed by the polytope's extent times that. One support query tells.
+fn loose_normal<N, const D: usize, P, A, B>(
+    a: &A,
+    b: &B,
+    pos_ab: &P,
+    pair: &Pair<N>,
+    c: &LocalContact<N, D>,
+) -> bool
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    // Cores that overlap have EPA's face normal, not GJK's. Sharp cores have GJK's bound on the
+    // miss relative to the separation itself; a radius makes it relative to the cores'
+    // distance, which can be far larger than the separation.
+    let radii = pair.radii.0 + pair.radii.1;
+    if radii <= N::zero() || c.separation + radii <= N::zero() {
+        return false;
+    }
+    let md = MinkowskiDifference::new(a, b, *pos_ab);
+    let gap = -c.normal.dot(&md.support(&c.normal).point) - radii;
+    let reach = pos_ab.translation().norm() + pair.scale;
+    let tol = N::lit(1e-6) * pair.scale + N::lit(8.0) * N::EPSILON * reach;
+    (gap - c.separation).abs() > tol
 }
 
 /// How far a contact's normal is from attaining its separation: `|g(n) − separation|`, with
