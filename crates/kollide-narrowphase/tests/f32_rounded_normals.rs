@@ -6,7 +6,7 @@
 //! 1e-4 rad off and points 3e-3 off the triangle (the hostile suite, seed 19). The oracle here is
 //! the support gap along the reported normal, computed in `f64` from the same `f32` inputs.
 
-use kollide_math::{Iso2, Iso3, Point2, Point3, Pose, Vec2, Vec3};
+use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, contact};
 use kollide_shapes::{Ball, Cuboid, Triangle};
 use rand::{Rng, SeedableRng};
