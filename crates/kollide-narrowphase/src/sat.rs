@@ -229,9 +229,14 @@ fn cloud_distance<const D: usize>(
 ) -> Option<SatContact<f64, D>> {
     let settings = crate::QuerySettings::<f64>::default();
     let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
+    // A stalled run whose bounds still bracket the distance to a ten-billionth of the clouds'
+    // size is as good as converged: SAT would give only a lower bound for shapes apart.
+    let size = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
+    let bracketed = |v: &Vector<f64, D>, lower: f64| v.norm() - lower <= 1e-10 * size;
     match g.outcome {
         crate::GjkOutcome::Separated { v, lower_bound }
-            if g.status == crate::Status::Converged && lower_bound > 0.0 =>
+            if lower_bound > 0.0
+                && (g.status == crate::Status::Converged || bracketed(&v, lower_bound)) =>
         {
             let (point_a, point_b) = g.witnesses();
             Some(SatContact { separation: v.norm(), normal: -v / v.norm(), point_a, point_b })
