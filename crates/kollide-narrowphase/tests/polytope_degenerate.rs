@@ -261,7 +261,7 @@ fn box_distance(pa: &Iso3<f64>, ha: &Vec3<f64>, pb: &Iso3<f64>, hb: &Vec3<f64>) 
     };
     let axes_a: Vec<Vec3<f64>> = (0..3).map(|i| pa.rotation * Vec3::ith(i, 1.0)).collect();
     let axes_b: Vec<Vec3<f64>> = (0..3).map(|i| pb.rotation * Vec3::ith(i, 1.0)).collect();
-    let mut apart = axes_a.iter().chain(&axes_b).any(|n| apart_along(n));
+    let mut apart = axes_a.iter().chain(&axes_b).any(&apart_along);
     for x in &axes_a {
         for y in &axes_b {
             let n = x.cross(y);
