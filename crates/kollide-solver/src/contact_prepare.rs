@@ -86,8 +86,8 @@ where
     pub surfaces: &'a [(u32, Vector<N, D>)],
 }
 
-/// Builds the bundles and their points. `spare` is the spare slot's index; `classes` and
-/// `order` are reused storage.
+/// Builds the bundles and their points, and the index of each wave's first bundle
+/// (`wave_starts`). `spare` is the spare slot's index; `classes` and `order` are reused storage.
 pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
     from: &PrepareFrom<'_, L::Scalar, D>,
     spare: u32,
@@ -95,11 +95,13 @@ pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
     order: &mut Vec<u32>,
     bundles: &mut Vec<Bundle<L, D>>,
     points: &mut Vec<LanePoint<L, D>>,
+    wave_starts: &mut Vec<u32>,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
     bundles.clear();
     points.clear();
+    wave_starts.clear();
     let zero = L::Scalar::lit(0.0);
     classes.clear();
     // One lane has nothing to agree on: every class is the same, so `group` keeps wave order.
@@ -121,12 +123,18 @@ pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
             u8::from(!block)
         }
     }));
+    let mut last_wave = None;
     group(
         from.waves,
         L::LANES,
         |k| classes[k],
         order,
         |g| {
+            let wave = Some(from.waves[g.lanes[0] as usize]);
+            if wave != last_wave {
+                wave_starts.push(bundles.len() as u32);
+                last_wave = wave;
+            }
             let bundle = prepare_bundle(from, g, spare, points);
             bundles.push(bundle);
         },

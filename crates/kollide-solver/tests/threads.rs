@@ -73,7 +73,7 @@ where
             w
         })
         .collect();
-    let mut shared = 0;
+    let (mut shared, mut solved) = (0, 0);
     for step in 0..steps {
         let mut hashes = Vec::new();
         for w in &mut worlds {
@@ -81,14 +81,19 @@ where
             assert!(report.contact_threads <= w.threads());
             // No body of the pinned scenes is fast: continuous collision never runs in them.
             assert_eq!(report.continuous_sweeps, 0, "a body was swept at step {step}");
+            assert!(report.solve_threads <= w.threads());
             if w.threads() > 1 && report.contact_threads > 1 {
                 shared += 1;
+            }
+            if w.threads() > 1 && report.solve_threads > 1 {
+                solved += 1;
             }
             hashes.push(hash(w));
         }
         assert!(hashes.iter().all(|&h| h == hashes[0]), "threads disagree at step {step}");
     }
     assert!(shared >= steps, "the contact update ran on one thread ({shared} threaded steps)");
+    eprintln!("solved threaded: {solved}");
     hash(&worlds[0])
 }
 

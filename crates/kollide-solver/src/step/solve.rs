@@ -3,15 +3,25 @@
 //!
 //! It is written over the lane type `L`; the world picks `L` at compile time from its scalar
 //! type ([`SolverDim::Lanes`]: four `f32` lanes, or one `f64`).
+//!
+//! **Threads.** The substeps run as one [`Program`] on every thread, over the thread's share
+//! of the work (`schedule.rs`): its chunk of each wave and its range of bodies, with a barrier
+//! (`barrier.rs`) after each wave and each integration. On one thread the program is the same
+//! with a barrier that returns at once and the slots in a plain slice; on several the threads
+//! share the slots as atomics (`slots.rs`). A thread solves the same constraints in the same
+//! order whatever the thread count, so the numbers never depend on it.
 
 use kollide_math::{Point, Scalar, Vector};
 
+use super::barrier::{Alone, SpinBarrier, Wait};
+use super::schedule::{self, Chunk, Segment, Work};
 use crate::contact_prepare::{self, PrepareFrom};
 use crate::contact_solver::{
     self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
 };
 use crate::events::HitThresholds;
 use crate::lane_dim::DimLanes;
+use crate::slots::{SharedRows, SharedSlots, Slots};
 use crate::{ContactPair, Dim, HitEvent, SolverDim};
 
 /// A force and a torque on a dynamic body during a step, as the changes of velocity per second
@@ -25,10 +35,15 @@ pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
     bundles: Vec<Bundle<L, D>>,
     points: Vec<LanePoint<L, D>>,
     slots: Vec<L::Slot>,
+    /// The slots as the threads of a parallel solve share them.
+    shared_rows: SharedRows<L>,
     classes: Vec<u8>,
     order: Vec<u32>,
     /// Each point's normal velocity at the start of the step (for hit events).
     approach: Vec<L>,
+    /// The first bundle of each wave, and the segments between the threads' barriers.
+    wave_starts: Vec<u32>,
+    segments: Vec<Segment>,
 }
 
 impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
@@ -37,9 +52,12 @@ impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
             bundles: Vec::new(),
             points: Vec::new(),
             slots: Vec::new(),
+            shared_rows: SharedRows::default(),
             classes: Vec::new(),
             order: Vec::new(),
             approach: Vec::new(),
+            wave_starts: Vec::new(),
+            segments: Vec::new(),
         }
     }
 }
@@ -67,10 +85,14 @@ where
         Self { lanes: Scratch::default(), one_lane: Scratch::default(), simd: true }
     }
 
-    /// Solves the contacts over the step's substeps (see [`run`]); returns the number of
-    /// bundles of more than one lane.
-    pub(crate) fn run(&mut self, input: SolveInput<'_, N, D>) -> usize {
-        if self.simd { run(&mut self.lanes, input) } else { run(&mut self.one_lane, input) }
+    /// Solves the contacts over the step's substeps on up to `threads` threads (see [`run`]);
+    /// returns the number of bundles of more than one lane and the threads that ran.
+    pub(crate) fn run(&mut self, input: SolveInput<'_, N, D>, threads: usize) -> (usize, usize) {
+        if self.simd {
+            run(&mut self.lanes, input, threads)
+        } else {
+            run(&mut self.one_lane, input, threads)
+        }
     }
 }
 
@@ -102,16 +124,19 @@ where
     pub linear_slop: N,
 }
 
-/// Runs the contact part of a step; returns the number of bundles of more than one lane it
-/// built (each is solved in every pass).
+/// Runs the contact part of a step on up to `threads` threads; returns the number of bundles of
+/// more than one lane it built (each is solved in every pass) and the number of threads that
+/// solved them (one unless some wave was large enough to share).
 pub(crate) fn run<L: DimLanes<D>, const D: usize>(
     scratch: &mut Scratch<L, D>,
     input: SolveInput<'_, L::Scalar, D>,
-) -> usize
+    threads: usize,
+) -> (usize, usize)
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    let Scratch { bundles, points, slots, classes, order, approach } = scratch;
+    let Scratch { bundles, points, slots, shared_rows, classes, order, approach, .. } = scratch;
+    let (wave_starts, segments) = (&mut scratch.wave_starts, &mut scratch.segments);
     let SolveInput { pairs, bodies, states, h, .. } = input;
     let spare = states.len() as u32;
     let from = PrepareFrom {
@@ -122,7 +147,7 @@ where
         states,
         surfaces: input.surfaces,
     };
-    contact_prepare::prepare(&from, spare, classes, order, bundles, points);
+    contact_prepare::prepare(&from, spare, classes, order, bundles, points, wave_starts);
     to_slots::<L, D>(states, slots);
     if input.hits_above.any() {
         // The solver overwrites a point's velocity with its approach speed at impact; hits
@@ -130,39 +155,143 @@ where
         approach.clear();
         approach.extend(points.iter().map(|p| p.relative_velocity));
     }
-    // Odd substeps sweep the contacts backwards; the pass index, which picks the point that
-    // leads in manifolds of three or more points, counts forward and backward substeps alike
-    // (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
-    let inv_h = L::Scalar::lit(1.0) / h;
-    let pass = |sub: usize, use_bias: bool| Pass {
-        inv_h,
+    let threads = if schedule::segments(wave_starts, bundles.len(), threads, segments) {
+        threads
+    } else {
+        schedule::segments(wave_starts, bundles.len(), 1, segments);
+        1
+    };
+    let program = Program {
+        gravity: input.gravity,
+        accelerations: input.accelerations,
+        h,
+        inv_h: L::Scalar::lit(1.0) / h,
+        substeps: input.substeps as usize,
+        warm_starting: input.warm_starting,
+        restitution_threshold: input.restitution_threshold,
         max_push: input.max_push_velocity,
         slop: input.linear_slop,
-        use_bias,
-        index: 2 * (sub / 2) + usize::from(!use_bias),
-        reverse: sub % 2 == 1,
         surfaces: !input.surfaces.is_empty(),
     };
-    for sub in 0..input.substeps as usize {
-        integrate_velocities::<L, D>(slots, bodies, input.gravity, h);
-        if !input.accelerations.is_empty() {
-            accelerate::<L, D>(slots, input.accelerations, h);
-        }
-        if input.warm_starting {
-            cs::warm_start(slots, bundles, points);
-        }
-        // Positions last moved before the previous substep's relax pass.
-        cs::solve(slots, bundles, points, pass(sub, true), sub == 0);
-        integrate_positions::<L, D>(slots, bodies, h);
-        cs::solve(slots, bundles, points, pass(sub, false), true);
+    let mut work = schedule::split(bundles, points, bodies, segments, threads);
+    if threads == 1 {
+        let mine = work.pop().expect("one thread's work");
+        program.run(slots.as_mut_slice(), mine, &Alone);
+    } else {
+        let shared = SharedSlots::<L, D>::new(slots, shared_rows);
+        let barrier = SpinBarrier::new(threads);
+        let (program, barrier) = (&program, &barrier);
+        std::thread::scope(|scope| {
+            let mut work = work.into_iter();
+            let mine = work.next().expect("thread 0's work");
+            for theirs in work {
+                scope.spawn(move || program.run(&mut { shared }, theirs, barrier));
+            }
+            program.run(&mut { shared }, mine, barrier);
+        });
+        shared.copy_to(slots);
     }
-    cs::restitution(slots, bundles, points, input.restitution_threshold);
     from_slots::<L, D>(slots, states);
     if input.hits_above.any() {
         collect_hits(bundles, points, approach, pairs, &input.hits_above, input.hits);
     }
     contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
-    if L::LANES > 1 { bundles.len() } else { 0 }
+    (if L::LANES > 1 { bundles.len() } else { 0 }, threads)
+}
+
+/// The substeps of the soft step (see `contact_solver.rs`), as each thread runs them on its
+/// share of the work.
+struct Program<'a, N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    gravity: &'a Vector<N, D>,
+    accelerations: &'a [Acceleration<N, D>],
+    h: N,
+    inv_h: N,
+    substeps: usize,
+    warm_starting: bool,
+    restitution_threshold: N,
+    max_push: N,
+    slop: N,
+    surfaces: bool,
+}
+
+impl<N: Scalar, const D: usize> Program<'_, N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The settings of the solve (`use_bias`) or relax pass of substep `sub`.
+    ///
+    /// Odd substeps sweep the contacts backwards; the pass index, which picks the point that
+    /// leads in manifolds of three or more points, counts forward and backward substeps alike
+    /// (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
+    fn pass(&self, sub: usize, use_bias: bool) -> Pass<N> {
+        Pass {
+            inv_h: self.inv_h,
+            max_push: self.max_push,
+            slop: self.slop,
+            use_bias,
+            index: 2 * (sub / 2) + usize::from(!use_bias),
+            reverse: sub % 2 == 1,
+            surfaces: self.surfaces,
+        }
+    }
+
+    /// Runs every substep and the restitution pass on one thread's `work`, meeting the other
+    /// threads at `barrier` after each segment and each integration.
+    fn run<L, S, W>(&self, slots: &mut S, work: Work<'_, L, D>, barrier: &W)
+    where
+        L: DimLanes<D, Scalar = N>,
+        S: Slots<L, D> + ?Sized,
+        W: Wait,
+    {
+        let Work { mut chunks, bodies, first_body } = work;
+        let h = self.h;
+        for sub in 0..self.substeps {
+            integrate_velocities::<L, D, S>(slots, bodies, first_body, self.gravity, h);
+            if !self.accelerations.is_empty() {
+                let range = first_body..first_body + bodies.len() as u32;
+                accelerate::<L, D, S>(slots, self.accelerations, range, h);
+            }
+            barrier.wait();
+            if self.warm_starting {
+                for c in &chunks {
+                    cs::warm_start(slots, c.bundles, c.points);
+                    barrier.wait();
+                }
+            }
+            // Positions last moved before the previous substep's relax pass.
+            sweep(slots, &mut chunks, self.pass(sub, true), sub == 0, barrier);
+            integrate_positions::<L, D, S>(slots, bodies, first_body, h);
+            barrier.wait();
+            sweep(slots, &mut chunks, self.pass(sub, false), true, barrier);
+        }
+        for c in &mut chunks {
+            cs::restitution(slots, c.bundles, c.points, self.restitution_threshold);
+            barrier.wait();
+        }
+    }
+}
+
+/// One solver pass over a thread's chunks, in the pass's direction, waiting at the barrier
+/// after each.
+fn sweep<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, W: Wait>(
+    slots: &mut S,
+    chunks: &mut [Chunk<'_, L, D>],
+    pass: Pass<L::Scalar>,
+    moved: bool,
+    barrier: &W,
+) {
+    let mut one = |c: &mut Chunk<'_, L, D>| {
+        cs::solve(slots, c.bundles, c.points, pass, moved);
+        barrier.wait();
+    };
+    if pass.reverse {
+        chunks.iter_mut().rev().for_each(&mut one);
+    } else {
+        chunks.iter_mut().for_each(&mut one);
+    }
 }
 
 /// A body state as a slot.
@@ -220,52 +349,56 @@ fn from_slots<L: DimLanes<D>, const D: usize>(
     }
 }
 
-/// Integrates the velocities of dynamic bodies (gravity and damping), body by body.
-fn integrate_velocities<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// Integrates the velocities of the dynamic bodies among `bodies` (slots `first..`): gravity
+/// and damping, body by body.
+fn integrate_velocities<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bodies: &[SolverBody<L::Scalar, D>],
+    first: u32,
     gravity: &Vector<L::Scalar, D>,
     h: L::Scalar,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
     let limits = SpeedLimits::for_substep(h);
-    for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
-        let mut s = state_of::<L, D>(slot);
+    for (i, b) in (first..).zip(bodies).filter(|(_, b)| b.dynamic) {
+        let mut s = state_of::<L, D>(&slots.slot(i));
         cs::integrate_velocity(&mut s, b, gravity, h, &limits);
-        *slot = slot_of::<L, D>(&s);
+        slots.set_slot(i, &slot_of::<L, D>(&s));
     }
 }
 
-/// Integrates the positions of moving bodies and their motion since the step started.
-fn integrate_positions<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// Integrates the positions of the moving bodies among `bodies` (slots `first..`) and their
+/// motion since the step started.
+fn integrate_positions<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bodies: &mut [SolverBody<L::Scalar, D>],
+    first: u32,
     h: L::Scalar,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    for (slot, b) in slots.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
-        let mut s = state_of::<L, D>(slot);
+    for (i, b) in (first..).zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        let mut s = state_of::<L, D>(&slots.slot(i));
         cs::integrate_position(&mut s, b, h);
-        *slot = slot_of::<L, D>(&s);
+        slots.set_slot(i, &slot_of::<L, D>(&s));
     }
 }
 
-/// Adds the velocity the forces on some bodies give them over a substep `h`.
-fn accelerate<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// Adds the velocity the forces on the bodies of slots `range` give them over a substep `h`.
+fn accelerate<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     accelerations: &[Acceleration<L::Scalar, D>],
+    range: core::ops::Range<u32>,
     h: L::Scalar,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    for &(slot, dv, dw) in accelerations {
-        let slot = &mut slots[slot as usize];
-        let mut s = state_of::<L, D>(slot);
+    for &(i, dv, dw) in accelerations.iter().filter(|a| range.contains(&a.0)) {
+        let mut s = state_of::<L, D>(&slots.slot(i));
         s.v += dv * h;
         s.w += dw * h;
-        *slot = slot_of::<L, D>(&s);
+        slots.set_slot(i, &slot_of::<L, D>(&s));
     }
 }
 
