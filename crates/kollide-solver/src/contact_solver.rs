@@ -497,14 +497,16 @@ fn solve_bundles<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, const 
     moved: bool,
 ) {
     let base = base(bundles);
-    let mut one = |bundle: &mut Bundle<L, D>| {
-        let pts = &mut points[bundle.range(base)];
-        solve_bundle::<L, D, S, SURFACE>(slots, bundle, pts, pass, moved);
-    };
     if pass.reverse {
-        bundles.iter_mut().rev().for_each(&mut one);
+        for bundle in bundles.iter_mut().rev() {
+            let pts = &mut points[bundle.range(base)];
+            solve_bundle::<L, D, S, SURFACE>(slots, bundle, pts, pass, moved);
+        }
     } else {
-        bundles.iter_mut().for_each(&mut one);
+        for bundle in bundles.iter_mut() {
+            let pts = &mut points[bundle.range(base)];
+            solve_bundle::<L, D, S, SURFACE>(slots, bundle, pts, pass, moved);
+        }
     }
 }
 

@@ -283,14 +283,16 @@ fn sweep<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, W: Wait>(
     moved: bool,
     barrier: &W,
 ) {
-    let mut one = |c: &mut Chunk<'_, L, D>| {
-        cs::solve(slots, c.bundles, c.points, pass, moved);
-        barrier.wait();
-    };
     if pass.reverse {
-        chunks.iter_mut().rev().for_each(&mut one);
+        for c in chunks.iter_mut().rev() {
+            cs::solve(slots, c.bundles, c.points, pass, moved);
+            barrier.wait();
+        }
     } else {
-        chunks.iter_mut().for_each(&mut one);
+        for c in chunks.iter_mut() {
+            cs::solve(slots, c.bundles, c.points, pass, moved);
+            barrier.wait();
+        }
     }
 }
 
