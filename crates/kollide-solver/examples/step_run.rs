@@ -1,10 +1,14 @@
 //! A fixed run of the world step for instruction counts and wall times: Box2D's large pyramid
-//! (`World2<f32>`, base 100) or the base-10 cube pyramid (`World3<f32>`), `settle` steps, then
+//! (`World2<f32>`, base 100; `2dc`: with `StepSettings::colour_2d`) or the base-10 cube pyramid (`World3<f32>`), `settle` steps, then
 //! `count` steps inside [`counted_steps`] (a symbol of its own for callgrind's
 //! `--toggle-collect`).
 //!
+//! With `sway` instead of a thread count it runs 600 steps (10 s) and prints how the apex (the
+//! last box) sagged and swayed, as the world bench's settling run does.
+//!
 //! ```text
 //! cargo run --release -p kollide-solver --example step_run -- 2d <threads> [settle] [count]
+//! cargo run --release -p kollide-solver --example step_run -- 2d sway
 //! valgrind --tool=callgrind --toggle-collect='*counted_steps*' target/release/examples/step_run 2d 1
 //! ```
 
@@ -12,7 +16,7 @@ use std::time::Instant;
 
 use kollide_math::{Iso2, Iso3, Vec2, Vec3};
 use kollide_shapes::Cuboid;
-use kollide_solver::{BodyDesc, World, World2, World3};
+use kollide_solver::{BodyDesc, BodyHandle, StepSettings, World, World2, World3};
 
 /// Box2D's `large_pyramid`: row `i` holds `100 − i` boxes of half-size 0.5, on a 200 × 2 ground.
 fn pyramid2() -> World2<f32> {
@@ -51,6 +55,12 @@ fn pyramid3() -> World3<f32> {
     w
 }
 
+/// The same world with its contacts ordered by graph colouring ([`StepSettings::colour_2d`]).
+fn coloured(mut w: World2<f32>) -> World2<f32> {
+    w.set_settings(StepSettings { colour_2d: true, ..*w.settings() }).unwrap();
+    w
+}
+
 /// The steps that are counted.
 #[inline(never)]
 fn counted_steps<const D: usize>(w: &mut World<f32, D>, count: usize)
@@ -78,12 +88,49 @@ where
     println!("{D}D threads {threads}: {ms:.3} ms a step; {report:?}");
 }
 
+/// Runs 10 s and prints the apex's sag, its sway at the end and its largest sway on the way.
+fn sway<const D: usize>(
+    mut w: World<f32, D>,
+    centre: impl Fn(&World<f32, D>, BodyHandle) -> kollide_math::Vector<f32, D>,
+) where
+    kollide_solver::Dim<D>: kollide_solver::SolverDim<f32, D>,
+{
+    let apex = w.bodies().last().expect("a box").0;
+    let at = |w: &World<f32, D>| centre(w, apex);
+    let start = at(&w);
+    let sideways = |p: &kollide_math::Vector<f32, D>| {
+        (0..D).filter(|&k| k != 1).map(|k| (p[k] - start[k]).powi(2)).sum::<f32>().sqrt()
+    };
+    let mut peak = 0.0f32;
+    for _ in 0..600 {
+        w.step(1.0 / 60.0).unwrap();
+        peak = peak.max(sideways(&at(&w)));
+    }
+    let p = at(&w);
+    println!(
+        "{D}D apex sag {:.4} m, sway {:.2e} m, at most {peak:.2e} m",
+        start[1] - p[1],
+        sideways(&p)
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(2).map(String::as_str) == Some("sway") {
+        match args.get(1).map(String::as_str) {
+            Some("3d") => sway(pyramid3(), |w, h| w.body(h).unwrap().pose().translation.vector),
+            Some("2dc") => {
+                sway(coloured(pyramid2()), |w, h| w.body(h).unwrap().pose().translation.vector)
+            }
+            _ => sway(pyramid2(), |w, h| w.body(h).unwrap().pose().translation.vector),
+        }
+        return;
+    }
     let arg = |i: usize, default: usize| args.get(i).map_or(default, |s| s.parse().unwrap());
     let (threads, settle, count) = (arg(2, 1), arg(3, 60), arg(4, 20));
     match args.get(1).map(String::as_str) {
         Some("3d") => run(pyramid3(), threads, settle, count),
+        Some("2dc") => run(coloured(pyramid2()), threads, settle, count),
         _ => run(pyramid2(), threads, settle, count),
     }
 }

@@ -476,5 +476,6 @@ fn contact_settings<N: Scalar>(settings: &StepSettings<N>, h: N) -> ContactSetti
         soft: Softness::new(hertz, zeta, h),
         static_soft: Softness::new(hertz * N::lit(2.0), zeta, h),
         warm_start: settings.warm_starting,
+        colour_2d: settings.colour_2d,
     }
 }
