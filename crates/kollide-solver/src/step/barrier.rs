@@ -16,7 +16,7 @@ use core::sync::atomic::AtomicUsize;
 use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
 /// Spins before a waiting thread starts yielding its core.
-const SPINS: u32 = 1 << 12;
+const SPINS: u32 = 1 << 7;
 
 /// Something threads wait at until all have arrived.
 pub(crate) trait Wait {
