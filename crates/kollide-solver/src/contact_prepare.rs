@@ -345,14 +345,15 @@ where
     let pts = &points[first as usize..];
     let (has_block, k_inv, k_diag) =
         block_inverse(&ba, &bb, &normal, pts, |l| l < g.used && m(l).len() == 2);
-    let write = |at: &dyn Fn(usize) -> u32| {
-        L::index(|l| if l < g.used && from.bodies[at(l) as usize].dynamic { at(l) } else { spare })
+    let (a, b) = (per_lane::<L, _>(|l| input(l).a), per_lane::<L, _>(|l| input(l).b));
+    let write = |at: [u32; 4]| {
+        L::index(|l| if l < g.used && from.bodies[at[l] as usize].dynamic { at[l] } else { spare })
     };
     let mut bundle = Bundle {
-        a: L::index(|l| input(l).a),
-        b: L::index(|l| input(l).b),
-        write_a: write(&|l| input(l).a),
-        write_b: write(&|l| input(l).b),
+        a: L::index(|l| a[l]),
+        b: L::index(|l| b[l]),
+        write_a: write(a),
+        write_b: write(b),
         pair: L::index(|l| input(l).pair),
         used: g.used as u8,
         count: count as u8,
