@@ -20,7 +20,7 @@ use crate::{Dim, SolverDim};
 /// The fewest bundles a wave needs per thread to be shared between the threads. A bundle costs
 /// a fraction of a microsecond a pass, about what a barrier costs, so a shared wave must give
 /// every thread many of them.
-pub(crate) const MIN_SHARED_BUNDLES: usize = 32;
+pub(crate) const MIN_SHARED_BUNDLES: usize = 16;
 
 /// A run of bundles between two barriers: one wave shared between the threads, or consecutive
 /// waves too small to share, which thread 0 runs.
