@@ -1,7 +1,8 @@
 //! Building the contact solver's bundles from the manifolds, and writing the impulses back.
 //!
-//! [`prepare`] turns the touching pairs of a step (in wave order) into [`Bundle`]s of
-//! [`Lane::LANES`] constraints: for each point its anchors relative to both centres of mass,
+//! [`plan`] groups the touching pairs of a step (in wave order) into bundles of [`Lane::LANES`]
+//! constraints, and [`build`] turns groups into [`Bundle`]s (each group on its own, so threads
+//! can build different groups): for each point its anchors relative to both centres of mass,
 //! its separation at the start of the step, the angular parts and effective masses of its rows
 //! and the impulses it inherits from last step (warm starting); for each manifold its normal,
 //! friction directions, softness, and for two-point manifolds the inverse of the coupled normal
@@ -86,21 +87,19 @@ where
     pub surfaces: &'a [(u32, Vector<N, D>)],
 }
 
-/// Builds the bundles and their points, and the index of each wave's first bundle
-/// (`wave_starts`). `spare` is the spare slot's index; `classes` and `order` are reused storage.
-pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
+/// Groups the constraints into bundles (see [`group`]): `groups` gets each bundle's
+/// constraints, in wave order, and `wave_starts` the index of each wave's first bundle.
+/// `classes` and `order` are reused storage.
+pub(crate) fn plan<L: DimLanes<D>, const D: usize>(
     from: &PrepareFrom<'_, L::Scalar, D>,
-    spare: u32,
     classes: &mut Vec<u8>,
     order: &mut Vec<u32>,
-    bundles: &mut Vec<Bundle<L, D>>,
-    points: &mut Vec<LanePoint<L, D>>,
+    groups: &mut Vec<Group>,
     wave_starts: &mut Vec<u32>,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    bundles.clear();
-    points.clear();
+    groups.clear();
     wave_starts.clear();
     let zero = L::Scalar::lit(0.0);
     classes.clear();
@@ -132,13 +131,29 @@ pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
         |g| {
             let wave = Some(from.waves[g.lanes[0] as usize]);
             if wave != last_wave {
-                wave_starts.push(bundles.len() as u32);
+                wave_starts.push(groups.len() as u32);
                 last_wave = wave;
             }
-            let bundle = prepare_bundle(from, g, spare, points);
-            bundles.push(bundle);
+            groups.push(g);
         },
     );
+}
+
+/// Appends the bundles of `groups` to `bundles` and their points to `points` (each bundle's
+/// `first` indexes `points`). `spare` is the spare slot's index.
+pub(crate) fn build<L: DimLanes<D>, const D: usize>(
+    from: &PrepareFrom<'_, L::Scalar, D>,
+    groups: &[Group],
+    spare: u32,
+    bundles: &mut Vec<Bundle<L, D>>,
+    points: &mut Vec<LanePoint<L, D>>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for &g in groups {
+        let bundle = prepare_bundle(from, g, spare, points);
+        bundles.push(bundle);
+    }
 }
 
 /// The bodies of each lane as `prepare` reads them.

@@ -7,11 +7,15 @@
 //! anything another bundle of its wave writes. The threads meet at a barrier after every wave,
 //! since the next wave reads what this one wrote. A wave too small to be worth sharing is run by
 //! thread 0 alone, and consecutive small waves share one barrier: a *segment* is the run of
-//! bundles between two barriers. Each thread also integrates a fixed range of the bodies.
+//! bundles between two barriers. Each thread builds its chunks' bundles itself (the prepare
+//! step, which reads only the bodies and the manifolds), into storage of its own
+//! ([`ThreadBundles`]), and integrates a fixed range of the bodies.
 //!
 //! Every pass of the step (warm start, solve, relax, restitution) visits the same segments,
 //! forwards or backwards, and each thread the same chunk of each segment, so which thread ran a
 //! bundle never changes a number: the step is bit-identical for any thread count.
+
+use core::ops::Range;
 
 use crate::contact_solver::{Bundle, LanePoint, SolverBody};
 use crate::lane_dim::DimLanes;
@@ -32,16 +36,32 @@ pub(crate) struct Segment {
 }
 
 impl Segment {
-    /// The number of bundles of this segment that thread `t` of `threads` takes.
-    fn chunk(&self, t: usize, threads: usize) -> usize {
-        let n = (self.end - self.start) as usize;
+    /// The bundles of this segment that thread `t` of `threads` builds and solves.
+    pub(crate) fn chunk(&self, t: usize, threads: usize) -> Range<usize> {
+        let (start, n) = (self.start as usize, (self.end - self.start) as usize);
         if self.shared {
-            n * (t + 1) / threads - n * t / threads
+            start + n * t / threads..start + n * (t + 1) / threads
         } else if t == 0 {
-            n
+            start..start + n
         } else {
-            0
+            start..start
         }
+    }
+}
+
+/// The bundles one thread builds and solves, its chunk of every segment in segment order,
+/// with their points, and the points' approach speeds at the start of the step (for hit
+/// events).
+#[derive(Clone, Debug)]
+pub(crate) struct ThreadBundles<L: DimLanes<D>, const D: usize> {
+    pub(crate) bundles: Vec<Bundle<L, D>>,
+    pub(crate) points: Vec<LanePoint<L, D>>,
+    pub(crate) approach: Vec<L>,
+}
+
+impl<L: DimLanes<D>, const D: usize> Default for ThreadBundles<L, D> {
+    fn default() -> Self {
+        Self { bundles: Vec::new(), points: Vec::new(), approach: Vec::new() }
     }
 }
 
@@ -84,39 +104,37 @@ where
     pub(crate) first_body: u32,
 }
 
-/// Hands out the bundles, their points and the bodies to `threads` threads by the segments.
+/// Hands each thread its bundles, cut into chunks by the segments, and a range of the bodies.
 pub(crate) fn split<'a, L: DimLanes<D>, const D: usize>(
-    bundles: &'a mut [Bundle<L, D>],
-    points: &'a mut [LanePoint<L, D>],
+    mine: &'a mut [ThreadBundles<L, D>],
     bodies: &'a mut [SolverBody<L::Scalar, D>],
     segments: &[Segment],
-    threads: usize,
 ) -> Vec<Work<'a, L, D>>
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    let n = bodies.len();
+    let (n, threads) = (bodies.len(), mine.len());
     let mut rest = bodies;
-    let mut work: Vec<Work<'a, L, D>> = (0..threads)
-        .map(|t| {
+    mine.iter_mut()
+        .enumerate()
+        .map(|(t, own)| {
             let (first, end) = (n * t / threads, n * (t + 1) / threads);
             let (bodies, after) = core::mem::take(&mut rest).split_at_mut(end - first);
             rest = after;
-            let chunks = Vec::with_capacity(segments.len());
+            let (mut bundles, mut points) = (&mut own.bundles[..], &mut own.points[..]);
+            let chunks = segments
+                .iter()
+                .map(|segment| {
+                    let count = segment.chunk(t, threads).len();
+                    let (chunk, after) = core::mem::take(&mut bundles).split_at_mut(count);
+                    bundles = after;
+                    let count = chunk.iter().map(|b| b.count as usize).sum();
+                    let (pts, after) = core::mem::take(&mut points).split_at_mut(count);
+                    points = after;
+                    Chunk { bundles: chunk, points: pts }
+                })
+                .collect();
             Work { chunks, bodies, first_body: first as u32 }
         })
-        .collect();
-    let (mut bundles, mut points) = (bundles, points);
-    for segment in segments {
-        for (t, w) in work.iter_mut().enumerate() {
-            let (mine, after) =
-                core::mem::take(&mut bundles).split_at_mut(segment.chunk(t, threads));
-            bundles = after;
-            let count = mine.iter().map(|b| b.count as usize).sum();
-            let (pts, after) = core::mem::take(&mut points).split_at_mut(count);
-            points = after;
-            w.chunks.push(Chunk { bundles: mine, points: pts });
-        }
-    }
-    work
+        .collect()
 }

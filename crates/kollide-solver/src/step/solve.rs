@@ -14,11 +14,9 @@
 use kollide_math::{Point, Scalar, Vector};
 
 use super::barrier::{Alone, SpinBarrier, Wait};
-use super::schedule::{self, Chunk, Segment, Work};
-use crate::contact_prepare::{self, PrepareFrom};
-use crate::contact_solver::{
-    self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
-};
+use super::schedule::{self, Chunk, Segment, ThreadBundles, Work};
+use crate::contact_prepare::{self, Group, PrepareFrom};
+use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody, SpeedLimits};
 use crate::events::HitThresholds;
 use crate::lane_dim::DimLanes;
 use crate::slots::{SharedRows, SharedSlots, Slots};
@@ -32,15 +30,14 @@ pub(crate) type Acceleration<N, const D: usize> =
 /// The solver's buffers, reused from step to step.
 #[derive(Clone, Debug)]
 pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
-    bundles: Vec<Bundle<L, D>>,
-    points: Vec<LanePoint<L, D>>,
+    /// Each bundle's constraints, and each thread's bundles.
+    groups: Vec<Group>,
+    mine: Vec<ThreadBundles<L, D>>,
     slots: Vec<L::Slot>,
     /// The slots as the threads of a parallel solve share them.
     shared_rows: SharedRows<L>,
     classes: Vec<u8>,
     order: Vec<u32>,
-    /// Each point's normal velocity at the start of the step (for hit events).
-    approach: Vec<L>,
     /// The first bundle of each wave, and the segments between the threads' barriers.
     wave_starts: Vec<u32>,
     segments: Vec<Segment>,
@@ -49,13 +46,12 @@ pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
 impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
     fn default() -> Self {
         Self {
-            bundles: Vec::new(),
-            points: Vec::new(),
+            groups: Vec::new(),
+            mine: Vec::new(),
             slots: Vec::new(),
             shared_rows: SharedRows::default(),
             classes: Vec::new(),
             order: Vec::new(),
-            approach: Vec::new(),
             wave_starts: Vec::new(),
             segments: Vec::new(),
         }
@@ -135,10 +131,10 @@ pub(crate) fn run<L: DimLanes<D>, const D: usize>(
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    let Scratch { bundles, points, slots, shared_rows, classes, order, approach, .. } = scratch;
-    let (wave_starts, segments) = (&mut scratch.wave_starts, &mut scratch.segments);
+    let Scratch { groups, mine, slots, shared_rows, classes, order, wave_starts, segments } =
+        scratch;
     let SolveInput { pairs, bodies, states, h, .. } = input;
-    let spare = states.len() as u32;
+    let hits = input.hits_above.any();
     let from = PrepareFrom {
         inputs: input.inputs,
         waves: input.waves,
@@ -147,20 +143,30 @@ where
         states,
         surfaces: input.surfaces,
     };
-    contact_prepare::prepare(&from, spare, classes, order, bundles, points, wave_starts);
-    to_slots::<L, D>(states, slots);
-    if input.hits_above.any() {
-        // The solver overwrites a point's velocity with its approach speed at impact; hits
-        // are measured at the start of the step, as Box2D measures them.
-        approach.clear();
-        approach.extend(points.iter().map(|p| p.relative_velocity));
-    }
-    let threads = if schedule::segments(wave_starts, bundles.len(), threads, segments) {
+    contact_prepare::plan::<L, D>(&from, classes, order, groups, wave_starts);
+    let threads = if schedule::segments(wave_starts, groups.len(), threads, segments) {
         threads
     } else {
-        schedule::segments(wave_starts, bundles.len(), 1, segments);
+        schedule::segments(wave_starts, groups.len(), 1, segments);
         1
     };
+    mine.resize_with(threads, ThreadBundles::default);
+    let build = |t: usize, own: &mut ThreadBundles<L, D>| {
+        build_bundles(&from, groups, segments, t, threads, hits, own);
+    };
+    if threads == 1 {
+        build(0, &mut mine[0]);
+    } else {
+        std::thread::scope(|scope| {
+            let mut theirs = mine.iter_mut().enumerate();
+            let (_, own) = theirs.next().expect("thread 0's bundles");
+            for (t, own) in theirs {
+                scope.spawn(move || build(t, own));
+            }
+            build(0, own);
+        });
+    }
+    to_slots::<L, D>(states, slots);
     let program = Program {
         gravity: input.gravity,
         accelerations: input.accelerations,
@@ -173,30 +179,63 @@ where
         slop: input.linear_slop,
         surfaces: !input.surfaces.is_empty(),
     };
-    let mut work = schedule::split(bundles, points, bodies, segments, threads);
+    let mut work = schedule::split(mine, bodies, segments);
     if threads == 1 {
-        let mine = work.pop().expect("one thread's work");
-        program.run(slots.as_mut_slice(), mine, &Alone);
+        let own = work.pop().expect("one thread's work");
+        program.run(slots.as_mut_slice(), own, &Alone);
     } else {
         let shared = SharedSlots::<L, D>::new(slots, shared_rows);
         let barrier = SpinBarrier::new(threads);
         let (program, barrier) = (&program, &barrier);
         std::thread::scope(|scope| {
             let mut work = work.into_iter();
-            let mine = work.next().expect("thread 0's work");
+            let own = work.next().expect("thread 0's work");
             for theirs in work {
                 scope.spawn(move || program.run(&mut { shared }, theirs, barrier));
             }
-            program.run(&mut { shared }, mine, barrier);
+            program.run(&mut { shared }, own, barrier);
         });
         shared.copy_to(slots);
     }
     from_slots::<L, D>(slots, states);
-    if input.hits_above.any() {
-        collect_hits(bundles, points, approach, pairs, &input.hits_above, input.hits);
+    let first_hit = input.hits.len();
+    for own in mine.iter() {
+        if hits {
+            collect_hits(own, pairs, &input.hits_above, input.hits);
+        }
+        contact_prepare::store_impulses(&own.bundles, &own.points, pairs, input.warm_starting);
     }
-    contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
-    (if L::LANES > 1 { bundles.len() } else { 0 }, threads)
+    input.hits[first_hit..].sort_unstable_by_key(|h| (h.a, h.b));
+    let bundles = mine.iter().map(|own| own.bundles.len()).sum();
+    (if L::LANES > 1 { bundles } else { 0 }, threads)
+}
+
+/// Builds thread `t`'s bundles (of `threads`): its chunk of each segment of `groups`; with
+/// `hits`, keeps each point's normal velocity at the start of the step (the solver overwrites
+/// it with the approach speed at impact; hits are measured at the start of the step, as Box2D
+/// measures them).
+fn build_bundles<L: DimLanes<D>, const D: usize>(
+    from: &PrepareFrom<'_, L::Scalar, D>,
+    groups: &[Group],
+    segments: &[Segment],
+    t: usize,
+    threads: usize,
+    hits: bool,
+    own: &mut ThreadBundles<L, D>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let spare = from.states.len() as u32;
+    own.bundles.clear();
+    own.points.clear();
+    for segment in segments {
+        let groups = &groups[segment.chunk(t, threads)];
+        contact_prepare::build(from, groups, spare, &mut own.bundles, &mut own.points);
+    }
+    own.approach.clear();
+    if hits {
+        own.approach.extend(own.points.iter().map(|p| p.relative_velocity));
+    }
 }
 
 /// The substeps of the soft step (see `contact_solver.rs`), as each thread runs them on its
@@ -404,21 +443,19 @@ fn accelerate<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
     }
 }
 
-/// Appends a hit event for each solved pair whose fastest pushing point approached faster than
-/// the pair's threshold (`above`) at the start of the step (`approach`: each point's normal velocity then; see
-/// [`HitEvent`]), in pair order.
+/// Appends a hit event for each pair of one thread's bundles whose fastest pushing point
+/// approached faster than the pair's threshold (`above`) at the start of the step (see
+/// [`HitEvent`]).
 fn collect_hits<L: DimLanes<D>, const D: usize>(
-    bundles: &[Bundle<L, D>],
-    points: &[LanePoint<L, D>],
-    approach: &[L],
+    own: &ThreadBundles<L, D>,
     pairs: &[ContactPair<L::Scalar, D>],
     above: &HitThresholds<'_, L::Scalar, D>,
     hits: &mut Vec<HitEvent<L::Scalar, D>>,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
+    let (bundles, points, approach) = (&own.bundles, &own.points, &own.approach);
     let zero = L::Scalar::lit(0.0);
-    let first = hits.len();
     for b in bundles {
         let range = b.first as usize..b.first as usize + b.count as usize;
         let (pts, approach) = (&points[range.clone()], &approach[range]);
@@ -444,5 +481,4 @@ fn collect_hits<L: DimLanes<D>, const D: usize>(
             }
         }
     }
-    hits[first..].sort_unstable_by_key(|h| (h.a, h.b));
 }
