@@ -158,6 +158,9 @@ pub(crate) fn build<L: DimLanes<D>, const D: usize>(
 
 /// The bodies of each lane as `prepare` reads them.
 struct Bodies<L: DimLanes<D>, const D: usize> {
+    /// Each lane's slot, and whether its body is dynamic (lanes past `LANES` repeat lane 0).
+    at: [u32; 4],
+    dynamic: [bool; 4],
     center: [L; D],
     v: [L; D],
     w: LaneAng<L, D>,
@@ -185,10 +188,13 @@ impl<L: DimLanes<D>, const D: usize> Bodies<L, D> {
         );
         let b = |l: usize| b[l];
         let s = |l: usize| s[l];
-        let dynamic = L::mask_from(|l| b(l).dynamic);
+        let is_dynamic = per_lane::<L, _>(|l| b(l).dynamic);
+        let dynamic = L::mask_from(|l| is_dynamic[l]);
         let inv_mass = L::from_fn(|l| b(l).inv_mass);
         let inv_inertia = L::inertia_from_fn(|l| Dim::<D>::inertia_rows(&b(l).inv_inertia));
         Self {
+            at: per_lane::<L, _>(&at),
+            dynamic: is_dynamic,
             center: vector(|l| b(l).center.coords),
             v: vector(|l| s(l).v),
             w: L::angular_from_fn(|l| Dim::<D>::angular_components(&s(l).w)),
@@ -256,6 +262,7 @@ fn effective_mass<L: DimLanes<D>, const D: usize>(
 
 /// The constraints of one group's pairs (`g.used` lanes; the rest repeat the first one and
 /// are never written back); their points are appended to `points`.
+#[inline(always)]
 fn prepare_bundle<L: DimLanes<D>, const D: usize>(
     from: &PrepareFrom<'_, L::Scalar, D>,
     g: Group,
@@ -360,15 +367,14 @@ where
     let pts = &points[first as usize..];
     let (has_block, k_inv, k_diag) =
         block_inverse(&ba, &bb, &normal, pts, |l| l < g.used && m(l).len() == 2);
-    let (a, b) = (per_lane::<L, _>(|l| input(l).a), per_lane::<L, _>(|l| input(l).b));
-    let write = |at: [u32; 4]| {
-        L::index(|l| if l < g.used && from.bodies[at[l] as usize].dynamic { at[l] } else { spare })
+    let write = |b: &Bodies<L, D>| {
+        L::index(|l| if l < g.used && b.dynamic[l] { b.at[l] } else { spare })
     };
     let mut bundle = Bundle {
-        a: L::index(|l| a[l]),
-        b: L::index(|l| b[l]),
-        write_a: write(a),
-        write_b: write(b),
+        a: L::index(|l| ba.at[l]),
+        b: L::index(|l| bb.at[l]),
+        write_a: write(&ba),
+        write_b: write(&bb),
         pair: L::index(|l| input(l).pair),
         used: g.used as u8,
         count: count as u8,
