@@ -72,7 +72,7 @@ pub(crate) fn group(
     }
 }
 
-/// What [`prepare`] reads.
+/// What [`plan`] and [`build`] read.
 pub(crate) struct PrepareFrom<'a, N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
@@ -367,9 +367,8 @@ where
     let pts = &points[first as usize..];
     let (has_block, k_inv, k_diag) =
         block_inverse(&ba, &bb, &normal, pts, |l| l < g.used && m(l).len() == 2);
-    let write = |b: &Bodies<L, D>| {
-        L::index(|l| if l < g.used && b.dynamic[l] { b.at[l] } else { spare })
-    };
+    let write =
+        |b: &Bodies<L, D>| L::index(|l| if l < g.used && b.dynamic[l] { b.at[l] } else { spare });
     let mut bundle = Bundle {
         a: L::index(|l| ba.at[l]),
         b: L::index(|l| bb.at[l]),
