@@ -3,13 +3,16 @@
 //!
 //! | group | scene | ids |
 //! |---|---|---|
-//! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers` |
+//! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers`, `kollide-coloured`, `kollide-coloured-2threads` |
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
 //!
 //! `kollide-2threads` is kollide with `World::set_threads(2)`, and `box2d-2workers` Box2D with
 //! two workers of its own scheduler: their wall times against the one-thread rows are the
 //! thread speed-ups. (Under callgrind the instructions of all threads are summed, so their
-//! instruction counts measure overhead, not speed.)
+//! instruction counts measure overhead, not speed.) `kollide-coloured` orders the 2D contacts
+//! by graph colouring (`StepSettings::colour_2d`), as Box2D does: its colours are large enough
+//! for the solver's passes to run on both threads in `kollide-coloured-2threads`, where the
+//! default pair-order waves leave them on one.
 //!
 //! `kollide-fresh` is kollide with manifold reuse off (`manifold_reuse_distance = 0`): every
 //! manifold computed every step. The default `kollide` keeps the manifold of a touching pair
@@ -166,6 +169,13 @@ impl Kollide2 {
     /// The same scene stepped on `threads` threads.
     fn on_threads(mut self, threads: usize) -> Self {
         self.world.set_threads(threads).unwrap();
+        self
+    }
+
+    /// The same scene with its contacts ordered by graph colouring.
+    fn coloured(mut self) -> Self {
+        let settings = StepSettings { colour_2d: true, ..*self.world.settings() };
+        self.world.set_settings(settings).unwrap();
         self
     }
 }
@@ -418,6 +428,7 @@ fn world_2d(c: &mut Criterion) {
     let centres = pyramid_2d(BASE_2D);
     let steps = settle_steps();
     settle(GROUP, "kollide", &centres, steps, Kollide2::new(&centres));
+    settle(GROUP, "kollide-coloured", &centres, steps, Kollide2::new(&centres).coloured());
     settle(GROUP, "box2d", &centres, steps, Box2d::new(&centres));
     settle(GROUP, "rapier", &centres, steps, Rapier2::new(&centres));
 
@@ -428,6 +439,10 @@ fn world_2d(c: &mut Criterion) {
     time_steps(&mut g, GROUP, "rapier", || Rapier2::new(&centres));
     time_steps(&mut g, GROUP, "kollide-2threads", || Kollide2::new(&centres).on_threads(2));
     time_steps(&mut g, GROUP, "box2d-2workers", || Box2d::on_workers(&centres, 2));
+    time_steps(&mut g, GROUP, "kollide-coloured", || Kollide2::new(&centres).coloured());
+    time_steps(&mut g, GROUP, "kollide-coloured-2threads", || {
+        Kollide2::new(&centres).coloured().on_threads(2)
+    });
     g.finish();
 }
 

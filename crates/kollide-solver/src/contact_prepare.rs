@@ -1,7 +1,8 @@
 //! Building the contact solver's bundles from the manifolds, and writing the impulses back.
 //!
-//! [`prepare`] turns the touching pairs of a step (in wave order) into [`Bundle`]s of
-//! [`Lane::LANES`] constraints: for each point its anchors relative to both centres of mass,
+//! [`plan`] groups the touching pairs of a step (in wave order) into bundles of [`Lane::LANES`]
+//! constraints, and [`build`] turns groups into [`Bundle`]s (each group on its own, so threads
+//! can build different groups): for each point its anchors relative to both centres of mass,
 //! its separation at the start of the step, the angular parts and effective masses of its rows
 //! and the impulses it inherits from last step (warm starting); for each manifold its normal,
 //! friction directions, softness, and for two-point manifolds the inverse of the coupled normal
@@ -71,7 +72,7 @@ pub(crate) fn group(
     }
 }
 
-/// What [`prepare`] reads.
+/// What [`plan`] and [`build`] read.
 pub(crate) struct PrepareFrom<'a, N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
@@ -86,20 +87,20 @@ where
     pub surfaces: &'a [(u32, Vector<N, D>)],
 }
 
-/// Builds the bundles and their points. `spare` is the spare slot's index; `classes` and
-/// `order` are reused storage.
-pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
+/// Groups the constraints into bundles (see [`group`]): `groups` gets each bundle's
+/// constraints, in wave order, and `wave_starts` the index of each wave's first bundle.
+/// `classes` and `order` are reused storage.
+pub(crate) fn plan<L: DimLanes<D>, const D: usize>(
     from: &PrepareFrom<'_, L::Scalar, D>,
-    spare: u32,
     classes: &mut Vec<u8>,
     order: &mut Vec<u32>,
-    bundles: &mut Vec<Bundle<L, D>>,
-    points: &mut Vec<LanePoint<L, D>>,
+    groups: &mut Vec<Group>,
+    wave_starts: &mut Vec<u32>,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    bundles.clear();
-    points.clear();
+    groups.clear();
+    wave_starts.clear();
     let zero = L::Scalar::lit(0.0);
     classes.clear();
     // One lane has nothing to agree on: every class is the same, so `group` keeps wave order.
@@ -121,20 +122,45 @@ pub(crate) fn prepare<L: DimLanes<D>, const D: usize>(
             u8::from(!block)
         }
     }));
+    let mut last_wave = None;
     group(
         from.waves,
         L::LANES,
         |k| classes[k],
         order,
         |g| {
-            let bundle = prepare_bundle(from, g, spare, points);
-            bundles.push(bundle);
+            let wave = Some(from.waves[g.lanes[0] as usize]);
+            if wave != last_wave {
+                wave_starts.push(groups.len() as u32);
+                last_wave = wave;
+            }
+            groups.push(g);
         },
     );
 }
 
+/// Appends the bundles of `groups` to `bundles` and their points to `points` (each bundle's
+/// `first` indexes `points`). `spare` is the spare slot's index.
+pub(crate) fn build<L: DimLanes<D>, const D: usize>(
+    from: &PrepareFrom<'_, L::Scalar, D>,
+    groups: &[Group],
+    spare: u32,
+    bundles: &mut Vec<Bundle<L, D>>,
+    points: &mut Vec<LanePoint<L, D>>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for &g in groups {
+        let bundle = prepare_bundle(from, g, spare, points);
+        bundles.push(bundle);
+    }
+}
+
 /// The bodies of each lane as `prepare` reads them.
 struct Bodies<L: DimLanes<D>, const D: usize> {
+    /// Each lane's slot, and whether its body is dynamic (lanes past `LANES` repeat lane 0).
+    at: [u32; 4],
+    dynamic: [bool; 4],
     center: [L; D],
     v: [L; D],
     w: LaneAng<L, D>,
@@ -162,10 +188,13 @@ impl<L: DimLanes<D>, const D: usize> Bodies<L, D> {
         );
         let b = |l: usize| b[l];
         let s = |l: usize| s[l];
-        let dynamic = L::mask_from(|l| b(l).dynamic);
+        let is_dynamic = per_lane::<L, _>(|l| b(l).dynamic);
+        let dynamic = L::mask_from(|l| is_dynamic[l]);
         let inv_mass = L::from_fn(|l| b(l).inv_mass);
         let inv_inertia = L::inertia_from_fn(|l| Dim::<D>::inertia_rows(&b(l).inv_inertia));
         Self {
+            at: per_lane::<L, _>(&at),
+            dynamic: is_dynamic,
             center: vector(|l| b(l).center.coords),
             v: vector(|l| s(l).v),
             w: L::angular_from_fn(|l| Dim::<D>::angular_components(&s(l).w)),
@@ -233,6 +262,7 @@ fn effective_mass<L: DimLanes<D>, const D: usize>(
 
 /// The constraints of one group's pairs (`g.used` lanes; the rest repeat the first one and
 /// are never written back); their points are appended to `points`.
+#[inline(always)]
 fn prepare_bundle<L: DimLanes<D>, const D: usize>(
     from: &PrepareFrom<'_, L::Scalar, D>,
     g: Group,
@@ -337,14 +367,13 @@ where
     let pts = &points[first as usize..];
     let (has_block, k_inv, k_diag) =
         block_inverse(&ba, &bb, &normal, pts, |l| l < g.used && m(l).len() == 2);
-    let write = |at: &dyn Fn(usize) -> u32| {
-        L::index(|l| if l < g.used && from.bodies[at(l) as usize].dynamic { at(l) } else { spare })
-    };
+    let write =
+        |b: &Bodies<L, D>| L::index(|l| if l < g.used && b.dynamic[l] { b.at[l] } else { spare });
     let mut bundle = Bundle {
-        a: L::index(|l| input(l).a),
-        b: L::index(|l| input(l).b),
-        write_a: write(&|l| input(l).a),
-        write_b: write(&|l| input(l).b),
+        a: L::index(|l| ba.at[l]),
+        b: L::index(|l| bb.at[l]),
+        write_a: write(&ba),
+        write_b: write(&bb),
         pair: L::index(|l| input(l).pair),
         used: g.used as u8,
         count: count as u8,

@@ -78,6 +78,7 @@ use kollide_math::{Point, Scalar, Vector};
 use crate::lane::Lane;
 use crate::lane_dim::{DimLanes, dot, sub};
 use crate::limits::max_speeds;
+use crate::slots::Slots;
 use crate::{Dim, SolverDim};
 
 type Ang<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Angular;
@@ -319,23 +320,30 @@ pub(crate) struct Bundle<L: DimLanes<D>, const D: usize> {
 }
 
 impl<L: DimLanes<D>, const D: usize> Bundle<L, D> {
-    /// The bundle's points in the flat point array.
+    /// The bundle's points in a run of points that starts with the point `base` of the flat
+    /// point array.
     #[inline(always)]
-    fn range(&self) -> core::ops::Range<usize> {
-        self.first as usize..self.first as usize + self.count as usize
+    fn range(&self, base: usize) -> core::ops::Range<usize> {
+        let first = self.first as usize - base;
+        first..first + self.count as usize
     }
 
     /// The velocities of both bodies of each lane.
     #[inline(always)]
-    fn load(&self, slots: &[L::Slot]) -> (Velocity<L, D>, Velocity<L, D>) {
+    fn load<S: Slots<L, D> + ?Sized>(&self, slots: &S) -> (Velocity<L, D>, Velocity<L, D>) {
         (Velocity::load(slots, self.a), Velocity::load(slots, self.b))
     }
 
     /// Writes the velocities back (the spare slot takes lanes that must not write).
     #[inline(always)]
-    fn store(&self, slots: &mut [L::Slot], a: &Velocity<L, D>, b: &Velocity<L, D>) {
-        L::store_velocity(slots, self.write_a, &a.v, &a.w);
-        L::store_velocity(slots, self.write_b, &b.v, &b.w);
+    fn store<S: Slots<L, D> + ?Sized>(
+        &self,
+        slots: &mut S,
+        a: &Velocity<L, D>,
+        b: &Velocity<L, D>,
+    ) {
+        L::store_velocity(|i, r, row| slots.set_row(i, r, row), self.write_a, &a.v, &a.w);
+        L::store_velocity(|i, r, row| slots.set_row(i, r, row), self.write_b, &b.v, &b.w);
     }
 
     /// Applies `impulse·dir` to B and its opposite to A, the angular parts through `turn`.
@@ -376,8 +384,8 @@ pub(crate) struct Velocity<L: DimLanes<D>, const D: usize> {
 
 impl<L: DimLanes<D>, const D: usize> Velocity<L, D> {
     #[inline(always)]
-    fn load(slots: &[L::Slot], at: L::Index) -> Self {
-        let (v, w) = L::load_velocity(slots, at);
+    fn load<S: Slots<L, D> + ?Sized>(slots: &S, at: L::Index) -> Self {
+        let (v, w) = L::load_velocity(|i, r| slots.row(i, r), at);
         Self { v, w }
     }
 }
@@ -407,15 +415,23 @@ fn separation<L: DimLanes<D>, const D: usize>(
     dot(&d, normal) + p.adjusted_separation
 }
 
-/// Applies the accumulated impulses (start of each substep).
-pub(crate) fn warm_start<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// The point of the flat point array that a run of bundles' points starts with.
+#[inline(always)]
+fn base<L: DimLanes<D>, const D: usize>(bundles: &[Bundle<L, D>]) -> usize {
+    bundles.first().map_or(0, |b| b.first as usize)
+}
+
+/// Applies the accumulated impulses (start of each substep). `bundles` are consecutive, and
+/// `points` are their points (as in all the passes below).
+pub(crate) fn warm_start<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bundles: &[Bundle<L, D>],
     points: &[LanePoint<L, D>],
 ) {
+    let base = base(bundles);
     for bundle in bundles {
         let (mut a, mut b) = bundle.load(slots);
-        for p in &points[bundle.range()] {
+        for p in &points[bundle.range(base)] {
             bundle.apply_row(&mut a, &mut b, &bundle.normal, &p.normal_turn, p.normal_impulse);
             if !L::PATCH_FRICTION {
                 let (t, (_, turn)) = (&bundle.tangents[0], L::point_friction_rows(&p.tangent_rows));
@@ -457,36 +473,39 @@ pub(crate) struct Pass<N> {
 /// A point's separation depends only on the bodies' motion since the step started, which
 /// changes when positions are integrated, not within a pass. With `moved` the pass computes
 /// every separation and keeps it with the point; without, it reuses the kept ones.
-pub(crate) fn solve<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+pub(crate) fn solve<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bundles: &mut [Bundle<L, D>],
     points: &mut [LanePoint<L, D>],
     pass: Pass<L::Scalar>,
     moved: bool,
 ) {
     if pass.surfaces {
-        solve_bundles::<L, D, true>(slots, bundles, points, pass, moved);
+        solve_bundles::<L, D, S, true>(slots, bundles, points, pass, moved);
     } else {
-        solve_bundles::<L, D, false>(slots, bundles, points, pass, moved);
+        solve_bundles::<L, D, S, false>(slots, bundles, points, pass, moved);
     }
 }
 
 /// [`solve`], with surface velocities read by the friction rows when `SURFACE`.
 #[inline(always)]
-fn solve_bundles<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
-    slots: &mut [L::Slot],
+fn solve_bundles<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, const SURFACE: bool>(
+    slots: &mut S,
     bundles: &mut [Bundle<L, D>],
     points: &mut [LanePoint<L, D>],
     pass: Pass<L::Scalar>,
     moved: bool,
 ) {
+    let base = base(bundles);
     if pass.reverse {
         for bundle in bundles.iter_mut().rev() {
-            solve_bundle::<L, D, SURFACE>(slots, bundle, &mut points[bundle.range()], pass, moved);
+            let pts = &mut points[bundle.range(base)];
+            solve_bundle::<L, D, S, SURFACE>(slots, bundle, pts, pass, moved);
         }
     } else {
         for bundle in bundles.iter_mut() {
-            solve_bundle::<L, D, SURFACE>(slots, bundle, &mut points[bundle.range()], pass, moved);
+            let pts = &mut points[bundle.range(base)];
+            solve_bundle::<L, D, S, SURFACE>(slots, bundle, pts, pass, moved);
         }
     }
 }
@@ -518,8 +537,8 @@ impl<L: Lane> NormalPass<L> {
 
 /// Solves one bundle: its normal rows, then its friction.
 #[inline(always)]
-fn solve_bundle<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
-    slots: &mut [L::Slot],
+fn solve_bundle<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, const SURFACE: bool>(
+    slots: &mut S,
     bundle: &mut Bundle<L, D>,
     pts: &mut [LanePoint<L, D>],
     pass: Pass<L::Scalar>,
@@ -527,7 +546,8 @@ fn solve_bundle<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
 ) {
     let (mut a, mut b) = bundle.load(slots);
     if moved {
-        let (ma, mb) = (L::load_motion(slots, bundle.a), L::load_motion(slots, bundle.b));
+        let motion = |at| L::load_motion(|i, r| slots.row(i, r), at);
+        let (ma, mb) = (motion(bundle.a), motion(bundle.b));
         for p in pts.iter_mut() {
             p.separation = separation(&bundle.normal, &ma, &mb, p);
         }
@@ -727,16 +747,17 @@ fn solve_patch<L: DimLanes<D>, const D: usize, const SURFACE: bool>(
 
 /// The restitution pass: points that approached faster than `threshold` and pushed bounce
 /// back with `e ×` their approach speed.
-pub(crate) fn restitution<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+pub(crate) fn restitution<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bundles: &[Bundle<L, D>],
     points: &mut [LanePoint<L, D>],
     threshold: L::Scalar,
 ) {
     let zero = L::zero();
     let neg_threshold = L::splat(-threshold);
+    let base = base(bundles);
     for bundle in bundles {
-        let pts = &mut points[bundle.range()];
+        let pts = &mut points[bundle.range(base)];
         let bouncing = |p: &LanePoint<L, D>| {
             p.exists
                 & !bundle.restitution.eq(zero)

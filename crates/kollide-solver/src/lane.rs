@@ -18,7 +18,11 @@
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, BitAnd, BitOr, Div, Mul, Neg, Not, Sub, SubAssign};
 
+use core::sync::atomic::Ordering::Relaxed;
+use core::sync::atomic::{AtomicU32, AtomicU64};
+
 use kollide_math::Scalar;
+use wide::bytemuck::cast;
 use wide::f32x4;
 
 /// A scalar type a world can use, with the lane type its contact solver runs on.
@@ -59,6 +63,8 @@ pub trait Lane:
     /// One truth value per lane.
     type Mask: Copy
         + Debug
+        + Send
+        + Sync
         + BitAnd<Output = Self::Mask>
         + BitOr<Output = Self::Mask>
         + Not<Output = Self::Mask>;
@@ -66,6 +72,9 @@ pub trait Lane:
     type Row: Copy + Debug + Send + Sync;
     /// One index per lane.
     type Index: Copy + Debug + Send + Sync;
+    /// A row that several threads load and store at once: atomics, so that the threads of a
+    /// parallel solve share the bodies without `unsafe` (see `slots.rs`).
+    type SharedRow: Debug + Send + Sync;
     /// Lanes per value.
     const LANES: usize;
 
@@ -105,7 +114,13 @@ pub trait Lane:
     fn row_array(row: Self::Row) -> [Self::Scalar; 4];
     /// The rows `rows(at[l])` turned into lanes: element `k` of lane `l`'s row is lane `l` of
     /// result `k` (a transpose).
-    fn gather_rows<'a>(rows: impl Fn(u32) -> &'a Self::Row, at: Self::Index) -> [Self; 4];
+    fn gather_rows(rows: impl Fn(u32) -> Self::Row, at: Self::Index) -> [Self; 4];
+    /// A shared row holding `row`.
+    fn share_row(row: Self::Row) -> Self::SharedRow;
+    /// The numbers of a shared row.
+    fn load_shared(shared: &Self::SharedRow) -> Self::Row;
+    /// Overwrites a shared row.
+    fn store_shared(shared: &Self::SharedRow, row: Self::Row);
     /// The inverse of [`Lane::gather_rows`]: lane `l` of the four values, as a row, is handed
     /// to `put(at[l], row)`.
     fn scatter_rows(values: [Self; 4], at: Self::Index, put: impl FnMut(u32, Self::Row));
@@ -129,13 +144,29 @@ pub trait Lane:
 
 /// One lane of a plain scalar: the mask is a `bool`, rows are arrays.
 macro_rules! one_lane {
-    ($t:ty) => {
+    ($t:ty, $atomic:ty) => {
         impl Lane for $t {
             type Scalar = $t;
             type Mask = bool;
             type Row = [$t; 4];
             type Index = u32;
+            type SharedRow = [$atomic; 4];
             const LANES: usize = 1;
+
+            #[inline(always)]
+            fn share_row(row: [$t; 4]) -> [$atomic; 4] {
+                row.map(|x| <$atomic>::new(x.to_bits()))
+            }
+            #[inline(always)]
+            fn load_shared(shared: &[$atomic; 4]) -> [$t; 4] {
+                core::array::from_fn(|k| <$t>::from_bits(shared[k].load(Relaxed)))
+            }
+            #[inline(always)]
+            fn store_shared(shared: &[$atomic; 4], row: [$t; 4]) {
+                for (s, x) in shared.iter().zip(row) {
+                    s.store(x.to_bits(), Relaxed);
+                }
+            }
 
             #[inline(always)]
             fn splat(x: $t) -> Self {
@@ -206,8 +237,8 @@ macro_rules! one_lane {
                 row
             }
             #[inline(always)]
-            fn gather_rows<'a>(rows: impl Fn(u32) -> &'a [$t; 4], at: u32) -> [Self; 4] {
-                *rows(at)
+            fn gather_rows(rows: impl Fn(u32) -> [$t; 4], at: u32) -> [Self; 4] {
+                rows(at)
             }
             #[inline(always)]
             fn scatter_rows(values: [Self; 4], at: u32, mut put: impl FnMut(u32, [$t; 4])) {
@@ -217,8 +248,8 @@ macro_rules! one_lane {
     };
 }
 
-one_lane!(f32);
-one_lane!(f64);
+one_lane!(f32, AtomicU32);
+one_lane!(f64, AtomicU64);
 
 impl Lane for f32x4 {
     type Scalar = f32;
@@ -226,7 +257,24 @@ impl Lane for f32x4 {
     type Mask = f32x4;
     type Row = f32x4;
     type Index = [u32; 4];
+    /// The row's 128 bits as two 64-bit halves (two loads or stores instead of one).
+    type SharedRow = [AtomicU64; 2];
     const LANES: usize = 4;
+
+    #[inline(always)]
+    fn share_row(row: Self) -> [AtomicU64; 2] {
+        cast::<Self, [u64; 2]>(row).map(AtomicU64::new)
+    }
+    #[inline(always)]
+    fn load_shared(shared: &[AtomicU64; 2]) -> Self {
+        cast([shared[0].load(Relaxed), shared[1].load(Relaxed)])
+    }
+    #[inline(always)]
+    fn store_shared(shared: &[AtomicU64; 2], row: Self) {
+        let [lo, hi] = cast::<Self, [u64; 2]>(row);
+        shared[0].store(lo, Relaxed);
+        shared[1].store(hi, Relaxed);
+    }
 
     #[inline(always)]
     fn splat(x: f32) -> Self {
@@ -298,8 +346,8 @@ impl Lane for f32x4 {
         row.to_array()
     }
     #[inline(always)]
-    fn gather_rows<'a>(rows: impl Fn(u32) -> &'a Self, at: [u32; 4]) -> [Self; 4] {
-        f32x4::transpose(at.map(|i| *rows(i)))
+    fn gather_rows(rows: impl Fn(u32) -> Self, at: [u32; 4]) -> [Self; 4] {
+        f32x4::transpose(at.map(rows))
     }
     #[inline(always)]
     fn scatter_rows(values: [Self; 4], at: [u32; 4], mut put: impl FnMut(u32, Self)) {
@@ -346,14 +394,14 @@ mod tests {
         let rows: Vec<f32x4> =
             (0..6).map(|i| f32x4::new([i as f32, 10.0 + i as f32, -(i as f32), 0.5])).collect();
         let at = [4, 1, 5, 1];
-        let lanes = f32x4::gather_rows(|i| &rows[i as usize], at);
+        let lanes = f32x4::gather_rows(|i| rows[i as usize], at);
         assert_eq!(lanes[1].to_array(), [14.0, 11.0, 15.0, 11.0]);
         let mut out = [f32x4::splat(0.0); 6];
         f32x4::scatter_rows(lanes, at, |i, r| out[i as usize] = r);
         for i in [1, 4, 5] {
             assert_eq!(out[i].to_array(), rows[i].to_array());
         }
-        let one = f64::gather_rows(|_| &[1.0, 2.0, 3.0, 4.0], 0);
+        let one = f64::gather_rows(|_| [1.0, 2.0, 3.0, 4.0], 0);
         assert_eq!(one, [1.0, 2.0, 3.0, 4.0]);
     }
 }

@@ -82,12 +82,33 @@ pub trait DimLanes<const D: usize>: Lane {
     fn slot_parts(
         slot: &Self::Slot,
     ) -> ([Self::Scalar; D], [Self::Scalar; 3], [Self::Scalar; D], Row<Self>);
-    /// The velocities of the bodies in slots `at` (one per lane).
-    fn load_velocity(slots: &[Self::Slot], at: Self::Index) -> ([Self; D], Self::Angular);
+    /// Rows in a slot.
+    const SLOT_ROWS: usize;
+    /// Row `r` of a slot.
+    fn slot_row(slot: &Self::Slot, r: usize) -> Self::Row;
+    /// Overwrites row `r` of a slot.
+    fn set_slot_row(slot: &mut Self::Slot, r: usize, row: Self::Row);
+    /// The slot whose row `r` is `row(r)`.
+    fn slot_from_rows(row: impl FnMut(usize) -> Self::Row) -> Self::Slot;
+    /// The velocities of the bodies in slots `at` (one per lane); `row(i, r)` reads row `r` of
+    /// slot `i`.
+    fn load_velocity(
+        row: impl Fn(u32, usize) -> Self::Row,
+        at: Self::Index,
+    ) -> ([Self; D], Self::Angular);
     /// The motion since the step started of the bodies in slots `at`.
-    fn load_motion(slots: &[Self::Slot], at: Self::Index) -> ([Self; D], Self::Rotation);
-    /// Writes velocities back, lane `l` to slot `to[l]`.
-    fn store_velocity(slots: &mut [Self::Slot], to: Self::Index, v: &[Self; D], w: &Self::Angular);
+    fn load_motion(
+        row: impl Fn(u32, usize) -> Self::Row,
+        at: Self::Index,
+    ) -> ([Self; D], Self::Rotation);
+    /// Writes velocities back, lane `l` to slot `to[l]`; `put(i, r, row)` writes row `r` of
+    /// slot `i`.
+    fn store_velocity(
+        put: impl FnMut(u32, usize, Self::Row),
+        to: Self::Index,
+        v: &[Self; D],
+        w: &Self::Angular,
+    );
 }
 
 /// `a · b`, summed left to right as nalgebra sums it.
@@ -194,19 +215,32 @@ impl<L: Lane> DimLanes<2> for L {
         let ([vx, vy, w, _], [dx, dy, c, s]) = (L::row_array(slot[0]), L::row_array(slot[1]));
         ([vx, vy], [w, zero, zero], [dx, dy], [c, s, zero, zero])
     }
+    const SLOT_ROWS: usize = 2;
     #[inline(always)]
-    fn load_velocity(slots: &[[L::Row; 2]], at: L::Index) -> ([L; 2], L) {
-        let [vx, vy, w, _] = L::gather_rows(|i| &slots[i as usize][0], at);
+    fn slot_row(slot: &[L::Row; 2], r: usize) -> L::Row {
+        slot[r]
+    }
+    #[inline(always)]
+    fn set_slot_row(slot: &mut [L::Row; 2], r: usize, row: L::Row) {
+        slot[r] = row;
+    }
+    #[inline(always)]
+    fn slot_from_rows(row: impl FnMut(usize) -> L::Row) -> [L::Row; 2] {
+        core::array::from_fn(row)
+    }
+    #[inline(always)]
+    fn load_velocity(row: impl Fn(u32, usize) -> L::Row, at: L::Index) -> ([L; 2], L) {
+        let [vx, vy, w, _] = L::gather_rows(|i| row(i, 0), at);
         ([vx, vy], w)
     }
     #[inline(always)]
-    fn load_motion(slots: &[[L::Row; 2]], at: L::Index) -> ([L; 2], [L; 2]) {
-        let [dx, dy, c, s] = L::gather_rows(|i| &slots[i as usize][1], at);
+    fn load_motion(row: impl Fn(u32, usize) -> L::Row, at: L::Index) -> ([L; 2], [L; 2]) {
+        let [dx, dy, c, s] = L::gather_rows(|i| row(i, 1), at);
         ([dx, dy], [c, s])
     }
     #[inline(always)]
-    fn store_velocity(slots: &mut [[L::Row; 2]], to: L::Index, v: &[L; 2], w: &L) {
-        L::scatter_rows([v[0], v[1], *w, L::zero()], to, |i, row| slots[i as usize][0] = row);
+    fn store_velocity(mut put: impl FnMut(u32, usize, L::Row), to: L::Index, v: &[L; 2], w: &L) {
+        L::scatter_rows([v[0], v[1], *w, L::zero()], to, |i, row| put(i, 0, row));
     }
 }
 
@@ -310,22 +344,40 @@ impl<L: Lane> DimLanes<3> for L {
         let [v, w, dp, q] = slot.map(L::row_array);
         ([v[0], v[1], v[2]], [w[0], w[1], w[2]], [dp[0], dp[1], dp[2]], q)
     }
+    const SLOT_ROWS: usize = 4;
     #[inline(always)]
-    fn load_velocity(slots: &[[L::Row; 4]], at: L::Index) -> ([L; 3], [L; 3]) {
-        let [vx, vy, vz, _] = L::gather_rows(|i| &slots[i as usize][0], at);
-        let [wx, wy, wz, _] = L::gather_rows(|i| &slots[i as usize][1], at);
+    fn slot_row(slot: &[L::Row; 4], r: usize) -> L::Row {
+        slot[r]
+    }
+    #[inline(always)]
+    fn set_slot_row(slot: &mut [L::Row; 4], r: usize, row: L::Row) {
+        slot[r] = row;
+    }
+    #[inline(always)]
+    fn slot_from_rows(row: impl FnMut(usize) -> L::Row) -> [L::Row; 4] {
+        core::array::from_fn(row)
+    }
+    #[inline(always)]
+    fn load_velocity(row: impl Fn(u32, usize) -> L::Row, at: L::Index) -> ([L; 3], [L; 3]) {
+        let [vx, vy, vz, _] = L::gather_rows(|i| row(i, 0), at);
+        let [wx, wy, wz, _] = L::gather_rows(|i| row(i, 1), at);
         ([vx, vy, vz], [wx, wy, wz])
     }
     #[inline(always)]
-    fn load_motion(slots: &[[L::Row; 4]], at: L::Index) -> ([L; 3], [L; 4]) {
-        let [dx, dy, dz, _] = L::gather_rows(|i| &slots[i as usize][2], at);
-        let q = L::gather_rows(|i| &slots[i as usize][3], at);
+    fn load_motion(row: impl Fn(u32, usize) -> L::Row, at: L::Index) -> ([L; 3], [L; 4]) {
+        let [dx, dy, dz, _] = L::gather_rows(|i| row(i, 2), at);
+        let q = L::gather_rows(|i| row(i, 3), at);
         ([dx, dy, dz], q)
     }
     #[inline(always)]
-    fn store_velocity(slots: &mut [[L::Row; 4]], to: L::Index, v: &[L; 3], w: &[L; 3]) {
+    fn store_velocity(
+        mut put: impl FnMut(u32, usize, L::Row),
+        to: L::Index,
+        v: &[L; 3],
+        w: &[L; 3],
+    ) {
         let zero = L::zero();
-        L::scatter_rows([v[0], v[1], v[2], zero], to, |i, row| slots[i as usize][0] = row);
-        L::scatter_rows([w[0], w[1], w[2], zero], to, |i, row| slots[i as usize][1] = row);
+        L::scatter_rows([v[0], v[1], v[2], zero], to, |i, row| put(i, 0, row));
+        L::scatter_rows([w[0], w[1], w[2], zero], to, |i, row| put(i, 1, row));
     }
 }

@@ -66,6 +66,7 @@ mod query;
 mod settings;
 #[cfg(test)]
 mod simd_tests;
+mod slots;
 mod step;
 mod world;
 

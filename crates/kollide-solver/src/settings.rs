@@ -63,12 +63,21 @@ pub struct StepSettings<N> {
     /// the time of impact (see the `step/continuous.rs` module docs). On by default; turning it
     /// off lets fast bodies tunnel through thin static geometry.
     pub continuous: bool,
+    /// Orders a 2D world's contacts by graph colouring, as 3D worlds always do, instead of in
+    /// pair-order waves (see the `step/colouring.rs` module docs). Pair-order waves are the
+    /// contacts solved in pair order, which lets a tall pile settle with less sway (Box2D's
+    /// 100-row pyramid: at most 0.05 m at the apex, against 0.13 m with colours), but their
+    /// waves hold a few dozen contacts each, too few to share between threads: only with
+    /// colours does a 2D step's solver run on [`crate::World::set_threads`] threads. Off by
+    /// default; either way the results do not depend on the thread count.
+    pub colour_2d: bool,
 }
 
 impl<N: Scalar> StepSettings<N> {
     /// The defaults: 4 substeps, 32 Hz contacts with damping ratio 30, push-out at most 3 m/s,
     /// no slop, 4 cm speculative margin, restitution above 1 m/s, warm starting on, manifolds
-    /// reused within 1 mm of relative motion, no contact or hit events, continuous collision on.
+    /// reused within 1 mm of relative motion, no contact or hit events, continuous collision on,
+    /// 2D contacts in pair-order waves.
     pub fn new() -> Self {
         Self {
             substeps: 4,
@@ -83,6 +92,7 @@ impl<N: Scalar> StepSettings<N> {
             contact_events: false,
             hit_event_threshold: None,
             continuous: true,
+            colour_2d: false,
         }
     }
 

@@ -40,6 +40,9 @@ pub struct StepReport {
     /// in SIMD lanes (each bundle is solved in every pass of the step): non-zero in `f32`
     /// worlds with contacts, zero in `f64` worlds, whose solver runs one constraint at a time.
     pub simd_bundles: usize,
+    /// Threads the solver's passes ran on: at most [`World::threads`], and 1 when no wave of
+    /// constraints was large enough to share between threads.
+    pub solve_threads: usize,
     /// Fast bodies swept by the continuous stage (bullets, and dynamic bodies that moved more
     /// than a fraction of their size; see [`StepSettings::continuous`]).
     pub continuous_sweeps: usize,
@@ -375,28 +378,31 @@ where
         let contact = contact_settings(&settings, h);
         let pairs = contacts.pairs_mut();
         colouring.colour(slots, &solver_bodies.bodies, pairs, contact, &mut report, hook);
-        report.simd_bundles = solver.run(SolveInput {
-            inputs: &colouring.inputs,
-            waves: &colouring.waves,
-            pairs,
-            surfaces: &colouring.surfaces,
-            accelerations,
-            hits_above: HitThresholds::new(
-                settings.hit_event_threshold,
-                slots,
-                self.hit_thresholds,
-            ),
-            hits: &mut events.hits,
-            bodies: &mut solver_bodies.bodies,
-            states: &mut solver_bodies.states,
-            gravity: &self.gravity,
-            h,
-            substeps: settings.substeps,
-            warm_starting: settings.warm_starting,
-            restitution_threshold: settings.restitution_threshold,
-            max_push_velocity: settings.max_push_velocity,
-            linear_slop: settings.linear_slop,
-        });
+        (report.simd_bundles, report.solve_threads) = solver.run(
+            SolveInput {
+                inputs: &colouring.inputs,
+                waves: &colouring.waves,
+                pairs,
+                surfaces: &colouring.surfaces,
+                accelerations,
+                hits_above: HitThresholds::new(
+                    settings.hit_event_threshold,
+                    slots,
+                    self.hit_thresholds,
+                ),
+                hits: &mut events.hits,
+                bodies: &mut solver_bodies.bodies,
+                states: &mut solver_bodies.states,
+                gravity: &self.gravity,
+                h,
+                substeps: settings.substeps,
+                warm_starting: settings.warm_starting,
+                restitution_threshold: settings.restitution_threshold,
+                max_push_velocity: settings.max_push_velocity,
+                linear_slop: settings.linear_slop,
+            },
+            self.threads,
+        );
         write_back(slots, solver_bodies);
         if settings.continuous {
             let input = ContinuousInput {
@@ -470,5 +476,6 @@ fn contact_settings<N: Scalar>(settings: &StepSettings<N>, h: N) -> ContactSetti
         soft: Softness::new(hertz, zeta, h),
         static_soft: Softness::new(hertz * N::lit(2.0), zeta, h),
         warm_start: settings.warm_starting,
+        colour_2d: settings.colour_2d,
     }
 }

@@ -518,6 +518,8 @@ fn hostile_worlds<N: LaneScalar, const D: usize>(
             hit_event_threshold: Some(N::zero()),
             // Continuous collision moves fast bodies back: it must survive extreme scenes too.
             continuous: true,
+            // Either order of the 2D contacts.
+            colour_2d: rng.random_bool(0.5),
         };
         w.set_settings(settings).unwrap();
         // The scene's scale: how big the shapes are and how far apart they start.

@@ -1,5 +1,5 @@
-//! Threads: a step gives bit-identical results with any thread count, and the threaded path
-//! really runs (the report says how many threads the contact update used).
+//! Threads: a step gives bit-identical results with any thread count, and the threaded paths
+//! really run (the report says how many threads the contact update and the solver used).
 //!
 //! The pinned hashes fix the reference scenes' state after a number of steps. A change that
 //! alters the solver's arithmetic on purpose changes them: the failure message prints the new
@@ -7,7 +7,7 @@
 
 use kollide_math::{Iso2, Iso3, Vec2, Vec3};
 use kollide_shapes::Cuboid;
-use kollide_solver::{BodyDesc, World, World2, World3};
+use kollide_solver::{BodyDesc, StepSettings, World, World2, World3};
 
 /// FNV-1a over every body's pose and velocities as `Debug` prints them (the shortest decimal
 /// that reads back to the same bits, so equal text is equal bits), in slot order.
@@ -61,8 +61,13 @@ fn pyramid3(base: usize) -> World3<f32> {
 }
 
 /// Steps `make()` with 1, 2 and 3 threads and returns the common hash; every run must agree
-/// after every step, and the threaded runs must have shared the contact update.
-fn same_for_any_thread_count<const D: usize>(make: impl Fn() -> World<f32, D>, steps: usize) -> u64
+/// after every step, and the threaded runs must have shared the contact update, and the
+/// solver's passes when `threaded_solve`.
+fn same_for_any_thread_count<const D: usize>(
+    make: impl Fn() -> World<f32, D>,
+    steps: usize,
+    threaded_solve: bool,
+) -> u64
 where
     kollide_solver::Dim<D>: kollide_solver::SolverDim<f32, D>,
 {
@@ -73,7 +78,7 @@ where
             w
         })
         .collect();
-    let mut shared = 0;
+    let (mut shared, mut solved) = (0, 0);
     for step in 0..steps {
         let mut hashes = Vec::new();
         for w in &mut worlds {
@@ -81,26 +86,46 @@ where
             assert!(report.contact_threads <= w.threads());
             // No body of the pinned scenes is fast: continuous collision never runs in them.
             assert_eq!(report.continuous_sweeps, 0, "a body was swept at step {step}");
+            assert!(report.solve_threads <= w.threads());
             if w.threads() > 1 && report.contact_threads > 1 {
                 shared += 1;
+            }
+            if w.threads() > 1 && report.solve_threads > 1 {
+                solved += 1;
             }
             hashes.push(hash(w));
         }
         assert!(hashes.iter().all(|&h| h == hashes[0]), "threads disagree at step {step}");
     }
     assert!(shared >= steps, "the contact update ran on one thread ({shared} threaded steps)");
+    if threaded_solve {
+        // Both threaded worlds, every step.
+        assert_eq!(solved, 2 * steps, "the solver ran on one thread ({solved} threaded steps)");
+    }
     hash(&worlds[0])
 }
 
 #[test]
 fn a_2d_pyramid_is_bit_identical_with_one_two_and_three_threads() {
-    let h = same_for_any_thread_count(|| pyramid2(80), 20);
+    // Pair-order waves are too small to share: only the contact update runs threaded.
+    let h = same_for_any_thread_count(|| pyramid2(80), 20, false);
     assert_eq!(h, 0x25ad_ff5c_7c3c_d2de, "pin the 2D reference hash: {h:#x}");
 }
 
 #[test]
+fn a_coloured_2d_pyramid_solves_on_threads_bit_identically() {
+    let coloured = || {
+        let mut w = pyramid2(80);
+        w.set_settings(StepSettings { colour_2d: true, ..*w.settings() }).unwrap();
+        w
+    };
+    let h = same_for_any_thread_count(coloured, 20, true);
+    assert_eq!(h, 0xbf8b_3cb1_42d9_759c, "pin the coloured 2D reference hash: {h:#x}");
+}
+
+#[test]
 fn a_3d_pyramid_is_bit_identical_with_one_two_and_three_threads() {
-    let h = same_for_any_thread_count(|| pyramid3(14), 20);
+    let h = same_for_any_thread_count(|| pyramid3(14), 20, true);
     assert_eq!(h, 0x226b_6066_675e_dfb3, "pin the 3D reference hash: {h:#x}");
 }
 

@@ -10,10 +10,12 @@
 //!   dynamic bodies, so constraints that share a body keep their pair order, and every pass gives
 //!   bit-identical results to solving in pair order. That order is spatially coherent, and a tall
 //!   pyramid sways least with it.
-//! * **3D:** greedy graph colouring, as Box2D v3 colours its constraint graph: a constraint takes
-//!   the lowest colour free at both of its dynamic bodies. A few colours of many constraints each
-//!   fill the SIMD lanes better than pair-order waves. Bodies with 64 contacts or more fall back
-//!   to waves after the colours.
+//! * **3D** (and 2D with [`crate::StepSettings::colour_2d`]): greedy graph colouring, as Box2D
+//!   v3 colours its constraint graph: a constraint takes the lowest colour free at both of its
+//!   dynamic bodies. A few colours of many constraints each fill the SIMD lanes better than
+//!   pair-order waves, and can be shared between threads (`schedule.rs`), where pair-order
+//!   waves hold a few dozen constraints each. Bodies with 64 contacts or more fall back to
+//!   waves after the colours.
 //!
 //! The constraints are then put in wave order by a stable counting sort (pair order within a
 //! wave), so the whole step stays deterministic.
@@ -53,6 +55,8 @@ pub(crate) struct ContactSettings<N> {
     pub(crate) soft: Softness<N>,
     pub(crate) static_soft: Softness<N>,
     pub(crate) warm_start: bool,
+    /// Colour 2D contacts too (3D contacts are always coloured).
+    pub(crate) colour_2d: bool,
 }
 
 impl<N: Scalar, const D: usize> Colouring<N, D>
@@ -164,7 +168,8 @@ where
         report: &mut StepReport,
     ) {
         let (a, b) = (pair.a.index as usize, pair.b.index as usize);
-        let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, D == 3);
+        let colour = D == 3 || settings.colour_2d;
+        let wave = self.wave_of(a, bodies[a].dynamic, b, bodies[b].dynamic, colour);
         self.unsorted_waves.push(wave);
         report.touching_pairs += 1;
         report.contacts += pair.manifold.len();

@@ -14,7 +14,8 @@
 //! 4. **Colouring** (`colouring.rs`): the order in which the solver visits the contacts, in waves
 //!    of constraints that share no dynamic body.
 //! 5. **Solve** (`solve.rs`): the soft-step contact solver over substeps, on lanes (see
-//!    `contact_solver.rs`).
+//!    `contact_solver.rs`), and on several threads when its waves are large (`schedule.rs`,
+//!    `barrier.rs`).
 //! 6. **Write back** (`write_back.rs`): poses and velocities back to the bodies.
 //! 7. **Continuous collision** (`continuous.rs`): fast bodies swept against static and
 //!    kinematic bodies, and moved back to their time of impact.
@@ -23,11 +24,13 @@
 //! are visited in sorted order, each stage's output is a function of its inputs alone, and
 //! nothing depends on hashing, addresses or which thread ran what.
 
+mod barrier;
 mod broadphase_update;
 mod colouring;
 mod contact_update;
 mod continuous;
 mod pair_cache;
+mod schedule;
 mod solve;
 mod solver_bodies;
 mod write_back;

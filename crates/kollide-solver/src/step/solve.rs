@@ -3,15 +3,23 @@
 //!
 //! It is written over the lane type `L`; the world picks `L` at compile time from its scalar
 //! type ([`SolverDim::Lanes`]: four `f32` lanes, or one `f64`).
+//!
+//! **Threads.** The substeps run as one [`Program`] on every thread, over the thread's share
+//! of the work (`schedule.rs`): its chunk of each wave and its range of bodies, with a barrier
+//! (`barrier.rs`) after each wave and each integration. On one thread the program is the same
+//! with a barrier that returns at once and the slots in a plain slice; on several the threads
+//! share the slots as atomics (`slots.rs`). A thread solves the same constraints in the same
+//! order whatever the thread count, so the numbers never depend on it.
 
 use kollide_math::{Point, Scalar, Vector};
 
-use crate::contact_prepare::{self, PrepareFrom};
-use crate::contact_solver::{
-    self as cs, BodyState, Bundle, LanePoint, Pass, PrepareInput, SolverBody, SpeedLimits,
-};
+use super::barrier::{Alone, SpinBarrier, Wait};
+use super::schedule::{self, Chunk, Segment, ThreadBundles, Work};
+use crate::contact_prepare::{self, Group, PrepareFrom};
+use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody, SpeedLimits};
 use crate::events::HitThresholds;
 use crate::lane_dim::DimLanes;
+use crate::slots::{SharedRows, SharedSlots, Slots};
 use crate::{ContactPair, Dim, HitEvent, SolverDim};
 
 /// A force and a torque on a dynamic body during a step, as the changes of velocity per second
@@ -22,24 +30,30 @@ pub(crate) type Acceleration<N, const D: usize> =
 /// The solver's buffers, reused from step to step.
 #[derive(Clone, Debug)]
 pub(crate) struct Scratch<L: DimLanes<D>, const D: usize> {
-    bundles: Vec<Bundle<L, D>>,
-    points: Vec<LanePoint<L, D>>,
+    /// Each bundle's constraints, and each thread's bundles.
+    groups: Vec<Group>,
+    mine: Vec<ThreadBundles<L, D>>,
     slots: Vec<L::Slot>,
+    /// The slots as the threads of a parallel solve share them.
+    shared_rows: SharedRows<L>,
     classes: Vec<u8>,
     order: Vec<u32>,
-    /// Each point's normal velocity at the start of the step (for hit events).
-    approach: Vec<L>,
+    /// The first bundle of each wave, and the segments between the threads' barriers.
+    wave_starts: Vec<u32>,
+    segments: Vec<Segment>,
 }
 
 impl<L: DimLanes<D>, const D: usize> Default for Scratch<L, D> {
     fn default() -> Self {
         Self {
-            bundles: Vec::new(),
-            points: Vec::new(),
+            groups: Vec::new(),
+            mine: Vec::new(),
             slots: Vec::new(),
+            shared_rows: SharedRows::default(),
             classes: Vec::new(),
             order: Vec::new(),
-            approach: Vec::new(),
+            wave_starts: Vec::new(),
+            segments: Vec::new(),
         }
     }
 }
@@ -67,10 +81,14 @@ where
         Self { lanes: Scratch::default(), one_lane: Scratch::default(), simd: true }
     }
 
-    /// Solves the contacts over the step's substeps (see [`run`]); returns the number of
-    /// bundles of more than one lane.
-    pub(crate) fn run(&mut self, input: SolveInput<'_, N, D>) -> usize {
-        if self.simd { run(&mut self.lanes, input) } else { run(&mut self.one_lane, input) }
+    /// Solves the contacts over the step's substeps on up to `threads` threads (see [`run`]);
+    /// returns the number of bundles of more than one lane and the threads that ran.
+    pub(crate) fn run(&mut self, input: SolveInput<'_, N, D>, threads: usize) -> (usize, usize) {
+        if self.simd {
+            run(&mut self.lanes, input, threads)
+        } else {
+            run(&mut self.one_lane, input, threads)
+        }
     }
 }
 
@@ -102,18 +120,21 @@ where
     pub linear_slop: N,
 }
 
-/// Runs the contact part of a step; returns the number of bundles of more than one lane it
-/// built (each is solved in every pass).
+/// Runs the contact part of a step on up to `threads` threads; returns the number of bundles of
+/// more than one lane it built (each is solved in every pass) and the number of threads that
+/// solved them (one unless some wave was large enough to share).
 pub(crate) fn run<L: DimLanes<D>, const D: usize>(
     scratch: &mut Scratch<L, D>,
     input: SolveInput<'_, L::Scalar, D>,
-) -> usize
+    threads: usize,
+) -> (usize, usize)
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    let Scratch { bundles, points, slots, classes, order, approach } = scratch;
+    let Scratch { groups, mine, slots, shared_rows, classes, order, wave_starts, segments } =
+        scratch;
     let SolveInput { pairs, bodies, states, h, .. } = input;
-    let spare = states.len() as u32;
+    let hits = input.hits_above.any();
     let from = PrepareFrom {
         inputs: input.inputs,
         waves: input.waves,
@@ -122,47 +143,196 @@ where
         states,
         surfaces: input.surfaces,
     };
-    contact_prepare::prepare(&from, spare, classes, order, bundles, points);
-    to_slots::<L, D>(states, slots);
-    if input.hits_above.any() {
-        // The solver overwrites a point's velocity with its approach speed at impact; hits
-        // are measured at the start of the step, as Box2D measures them.
-        approach.clear();
-        approach.extend(points.iter().map(|p| p.relative_velocity));
+    contact_prepare::plan::<L, D>(&from, classes, order, groups, wave_starts);
+    let threads = if schedule::segments(wave_starts, groups.len(), threads, segments) {
+        threads
+    } else {
+        schedule::segments(wave_starts, groups.len(), 1, segments);
+        1
+    };
+    mine.resize_with(threads, ThreadBundles::default);
+    let build = |t: usize, own: &mut ThreadBundles<L, D>| {
+        build_bundles(&from, groups, segments, t, threads, hits, own);
+    };
+    if threads == 1 {
+        build(0, &mut mine[0]);
+    } else {
+        std::thread::scope(|scope| {
+            let mut theirs = mine.iter_mut().enumerate();
+            let (_, own) = theirs.next().expect("thread 0's bundles");
+            for (t, own) in theirs {
+                scope.spawn(move || build(t, own));
+            }
+            build(0, own);
+        });
     }
-    // Odd substeps sweep the contacts backwards; the pass index, which picks the point that
-    // leads in manifolds of three or more points, counts forward and backward substeps alike
-    // (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
-    let inv_h = L::Scalar::lit(1.0) / h;
-    let pass = |sub: usize, use_bias: bool| Pass {
-        inv_h,
+    to_slots::<L, D>(states, slots);
+    let program = Program {
+        gravity: input.gravity,
+        accelerations: input.accelerations,
+        h,
+        inv_h: L::Scalar::lit(1.0) / h,
+        substeps: input.substeps as usize,
+        warm_starting: input.warm_starting,
+        restitution_threshold: input.restitution_threshold,
         max_push: input.max_push_velocity,
         slop: input.linear_slop,
-        use_bias,
-        index: 2 * (sub / 2) + usize::from(!use_bias),
-        reverse: sub % 2 == 1,
         surfaces: !input.surfaces.is_empty(),
     };
-    for sub in 0..input.substeps as usize {
-        integrate_velocities::<L, D>(slots, bodies, input.gravity, h);
-        if !input.accelerations.is_empty() {
-            accelerate::<L, D>(slots, input.accelerations, h);
-        }
-        if input.warm_starting {
-            cs::warm_start(slots, bundles, points);
-        }
-        // Positions last moved before the previous substep's relax pass.
-        cs::solve(slots, bundles, points, pass(sub, true), sub == 0);
-        integrate_positions::<L, D>(slots, bodies, h);
-        cs::solve(slots, bundles, points, pass(sub, false), true);
+    let mut work = schedule::split(mine, bodies, segments);
+    if threads == 1 {
+        let own = work.pop().expect("one thread's work");
+        program.run(slots.as_mut_slice(), own, &Alone);
+    } else {
+        let shared = SharedSlots::<L, D>::new(slots, shared_rows);
+        let barrier = SpinBarrier::new(threads);
+        let (program, barrier) = (&program, &barrier);
+        std::thread::scope(|scope| {
+            let mut work = work.into_iter();
+            let own = work.next().expect("thread 0's work");
+            for theirs in work {
+                scope.spawn(move || program.run(&mut { shared }, theirs, barrier));
+            }
+            program.run(&mut { shared }, own, barrier);
+        });
+        shared.copy_to(slots);
     }
-    cs::restitution(slots, bundles, points, input.restitution_threshold);
     from_slots::<L, D>(slots, states);
-    if input.hits_above.any() {
-        collect_hits(bundles, points, approach, pairs, &input.hits_above, input.hits);
+    let first_hit = input.hits.len();
+    for own in mine.iter() {
+        if hits {
+            collect_hits(own, pairs, &input.hits_above, input.hits);
+        }
+        contact_prepare::store_impulses(&own.bundles, &own.points, pairs, input.warm_starting);
     }
-    contact_prepare::store_impulses(bundles, points, pairs, input.warm_starting);
-    if L::LANES > 1 { bundles.len() } else { 0 }
+    input.hits[first_hit..].sort_unstable_by_key(|h| (h.a, h.b));
+    let bundles = mine.iter().map(|own| own.bundles.len()).sum();
+    (if L::LANES > 1 { bundles } else { 0 }, threads)
+}
+
+/// Builds thread `t`'s bundles (of `threads`): its chunk of each segment of `groups`; with
+/// `hits`, keeps each point's normal velocity at the start of the step (the solver overwrites
+/// it with the approach speed at impact; hits are measured at the start of the step, as Box2D
+/// measures them).
+fn build_bundles<L: DimLanes<D>, const D: usize>(
+    from: &PrepareFrom<'_, L::Scalar, D>,
+    groups: &[Group],
+    segments: &[Segment],
+    t: usize,
+    threads: usize,
+    hits: bool,
+    own: &mut ThreadBundles<L, D>,
+) where
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    let spare = from.states.len() as u32;
+    own.bundles.clear();
+    own.points.clear();
+    for segment in segments {
+        let groups = &groups[segment.chunk(t, threads)];
+        contact_prepare::build(from, groups, spare, &mut own.bundles, &mut own.points);
+    }
+    own.approach.clear();
+    if hits {
+        own.approach.extend(own.points.iter().map(|p| p.relative_velocity));
+    }
+}
+
+/// The substeps of the soft step (see `contact_solver.rs`), as each thread runs them on its
+/// share of the work.
+struct Program<'a, N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    gravity: &'a Vector<N, D>,
+    accelerations: &'a [Acceleration<N, D>],
+    h: N,
+    inv_h: N,
+    substeps: usize,
+    warm_starting: bool,
+    restitution_threshold: N,
+    max_push: N,
+    slop: N,
+    surfaces: bool,
+}
+
+impl<N: Scalar, const D: usize> Program<'_, N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The settings of the solve (`use_bias`) or relax pass of substep `sub`.
+    ///
+    /// Odd substeps sweep the contacts backwards; the pass index, which picks the point that
+    /// leads in manifolds of three or more points, counts forward and backward substeps alike
+    /// (0, 1, 2, 3, … in each direction), so that no corner is tied to one sweep direction.
+    fn pass(&self, sub: usize, use_bias: bool) -> Pass<N> {
+        Pass {
+            inv_h: self.inv_h,
+            max_push: self.max_push,
+            slop: self.slop,
+            use_bias,
+            index: 2 * (sub / 2) + usize::from(!use_bias),
+            reverse: sub % 2 == 1,
+            surfaces: self.surfaces,
+        }
+    }
+
+    /// Runs every substep and the restitution pass on one thread's `work`, meeting the other
+    /// threads at `barrier` after each segment and each integration.
+    fn run<L, S, W>(&self, slots: &mut S, work: Work<'_, L, D>, barrier: &W)
+    where
+        L: DimLanes<D, Scalar = N>,
+        S: Slots<L, D> + ?Sized,
+        W: Wait,
+    {
+        let Work { mut chunks, bodies, first_body } = work;
+        let h = self.h;
+        for sub in 0..self.substeps {
+            integrate_velocities::<L, D, S>(slots, bodies, first_body, self.gravity, h);
+            if !self.accelerations.is_empty() {
+                let range = first_body..first_body + bodies.len() as u32;
+                accelerate::<L, D, S>(slots, self.accelerations, range, h);
+            }
+            barrier.wait();
+            if self.warm_starting {
+                for c in &chunks {
+                    cs::warm_start(slots, c.bundles, c.points);
+                    barrier.wait();
+                }
+            }
+            // Positions last moved before the previous substep's relax pass.
+            sweep(slots, &mut chunks, self.pass(sub, true), sub == 0, barrier);
+            integrate_positions::<L, D, S>(slots, bodies, first_body, h);
+            barrier.wait();
+            sweep(slots, &mut chunks, self.pass(sub, false), true, barrier);
+        }
+        for c in &mut chunks {
+            cs::restitution(slots, c.bundles, c.points, self.restitution_threshold);
+            barrier.wait();
+        }
+    }
+}
+
+/// One solver pass over a thread's chunks, in the pass's direction, waiting at the barrier
+/// after each.
+fn sweep<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, W: Wait>(
+    slots: &mut S,
+    chunks: &mut [Chunk<'_, L, D>],
+    pass: Pass<L::Scalar>,
+    moved: bool,
+    barrier: &W,
+) {
+    if pass.reverse {
+        for c in chunks.iter_mut().rev() {
+            cs::solve(slots, c.bundles, c.points, pass, moved);
+            barrier.wait();
+        }
+    } else {
+        for c in chunks.iter_mut() {
+            cs::solve(slots, c.bundles, c.points, pass, moved);
+            barrier.wait();
+        }
+    }
 }
 
 /// A body state as a slot.
@@ -220,70 +390,72 @@ fn from_slots<L: DimLanes<D>, const D: usize>(
     }
 }
 
-/// Integrates the velocities of dynamic bodies (gravity and damping), body by body.
-fn integrate_velocities<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// Integrates the velocities of the dynamic bodies among `bodies` (slots `first..`): gravity
+/// and damping, body by body.
+fn integrate_velocities<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bodies: &[SolverBody<L::Scalar, D>],
+    first: u32,
     gravity: &Vector<L::Scalar, D>,
     h: L::Scalar,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
     let limits = SpeedLimits::for_substep(h);
-    for (slot, b) in slots.iter_mut().zip(bodies).filter(|(_, b)| b.dynamic) {
-        let mut s = state_of::<L, D>(slot);
+    for (i, b) in (first..).zip(bodies).filter(|(_, b)| b.dynamic) {
+        let mut s = state_of::<L, D>(&slots.slot(i));
         cs::integrate_velocity(&mut s, b, gravity, h, &limits);
-        *slot = slot_of::<L, D>(&s);
+        slots.set_slot(i, &slot_of::<L, D>(&s));
     }
 }
 
-/// Integrates the positions of moving bodies and their motion since the step started.
-fn integrate_positions<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// Integrates the positions of the moving bodies among `bodies` (slots `first..`) and their
+/// motion since the step started.
+fn integrate_positions<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     bodies: &mut [SolverBody<L::Scalar, D>],
+    first: u32,
     h: L::Scalar,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    for (slot, b) in slots.iter_mut().zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
-        let mut s = state_of::<L, D>(slot);
+    for (i, b) in (first..).zip(bodies.iter_mut()).filter(|(_, b)| b.moves) {
+        let mut s = state_of::<L, D>(&slots.slot(i));
         cs::integrate_position(&mut s, b, h);
-        *slot = slot_of::<L, D>(&s);
+        slots.set_slot(i, &slot_of::<L, D>(&s));
     }
 }
 
-/// Adds the velocity the forces on some bodies give them over a substep `h`.
-fn accelerate<L: DimLanes<D>, const D: usize>(
-    slots: &mut [L::Slot],
+/// Adds the velocity the forces on the bodies of slots `range` give them over a substep `h`.
+fn accelerate<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized>(
+    slots: &mut S,
     accelerations: &[Acceleration<L::Scalar, D>],
+    range: core::ops::Range<u32>,
     h: L::Scalar,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
-    for &(slot, dv, dw) in accelerations {
-        let slot = &mut slots[slot as usize];
-        let mut s = state_of::<L, D>(slot);
+    for &(i, dv, dw) in accelerations.iter().filter(|a| range.contains(&a.0)) {
+        let mut s = state_of::<L, D>(&slots.slot(i));
         s.v += dv * h;
         s.w += dw * h;
-        *slot = slot_of::<L, D>(&s);
+        slots.set_slot(i, &slot_of::<L, D>(&s));
     }
 }
 
-/// Appends a hit event for each solved pair whose fastest pushing point approached faster than
-/// the pair's threshold (`above`) at the start of the step (`approach`: each point's normal velocity then; see
-/// [`HitEvent`]), in pair order.
+/// Appends a hit event for each pair of one thread's bundles whose fastest pushing point
+/// approached faster than the pair's threshold (`above`) at the start of the step (see
+/// [`HitEvent`]).
 fn collect_hits<L: DimLanes<D>, const D: usize>(
-    bundles: &[Bundle<L, D>],
-    points: &[LanePoint<L, D>],
-    approach: &[L],
+    own: &ThreadBundles<L, D>,
     pairs: &[ContactPair<L::Scalar, D>],
     above: &HitThresholds<'_, L::Scalar, D>,
     hits: &mut Vec<HitEvent<L::Scalar, D>>,
 ) where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
+    let (bundles, points, approach) = (&own.bundles, &own.points, &own.approach);
     let zero = L::Scalar::lit(0.0);
-    let first = hits.len();
     for b in bundles {
         let range = b.first as usize..b.first as usize + b.count as usize;
         let (pts, approach) = (&points[range.clone()], &approach[range]);
@@ -309,5 +481,4 @@ fn collect_hits<L: DimLanes<D>, const D: usize>(
             }
         }
     }
-    hits[first..].sort_unstable_by_key(|h| (h.a, h.b));
 }
