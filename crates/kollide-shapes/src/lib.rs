@@ -47,6 +47,7 @@
 //! `Cuboid::half_extents()`, `Segment::a()`, ...); constructors are the only way in.
 
 mod aabb;
+mod active_edge;
 mod ball;
 mod capsule;
 mod composite;
@@ -70,9 +71,11 @@ mod shape;
 mod support;
 pub mod tree;
 mod triangle;
+mod trimesh;
 pub mod validate;
 
 pub use aabb::{Aabb, BoundingVolume};
+pub use active_edge::CREASE_ANGLE;
 pub use ball::{Ball, Circle};
 pub use capsule::Capsule;
 pub use composite::CompositeShape;
@@ -85,7 +88,7 @@ pub use cylinder::Cylinder;
 pub use draw::{Draw2, Draw3};
 pub use error::ShapeError;
 pub use feature::{FEATURE_INLINE, FeatureId, SupportFeature, SupportFeatureMap};
-pub use heightfield::{CREASE_ANGLE, HeightField, HeightFieldError};
+pub use heightfield::{HeightField, HeightFieldError};
 pub use hull2d::{convex_hull_2d, convex_hull_2d_indices};
 pub use hull3d::{ConvexHull3, convex_hull_3d, hull_tolerance_3d};
 pub use mass::{HasMass2, HasMass3, MassProperties2, MassProperties3, check_density};
@@ -95,3 +98,4 @@ pub use segment::Segment;
 pub use shape::{Shape2, Shape3};
 pub use support::{MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support};
 pub use triangle::Triangle;
+pub use trimesh::{TriMesh, TriMeshError};
