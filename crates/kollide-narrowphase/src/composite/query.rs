@@ -6,6 +6,7 @@ use core::ops::ControlFlow;
 use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
 use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, FeatureId, SupportMap};
 
+use super::chain::chain_contact;
 use super::piece::PieceRay;
 use crate::dim::{from_slice, to3};
 use crate::{
@@ -273,10 +274,14 @@ where
         let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
             return ControlFlow::Continue(());
         };
-        let c = match (piece.surface_triangle(), a.active_edges(i)) {
-            (Some(tri), Some(active)) => {
+        let c = match (piece.surface_triangle(), piece.surface_segment(), a.active_edges(i)) {
+            (Some(tri), _, Some(active)) => {
                 let world = tri.map(|p| pose.transform_point(&p));
                 surface_contact(&world, active, c, pos_b, b, margin)
+            }
+            (None, Some(seg), Some(active)) => {
+                let world = seg.map(|p| pose.transform_point(&p));
+                chain_contact(&world, active, c, pos_b, b, margin)
             }
             _ => Some(c),
         };
