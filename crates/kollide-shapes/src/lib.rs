@@ -17,8 +17,10 @@
 //!
 //! Level geometry is made of convex pieces behind one trait, [`CompositeShape`]: a
 //! [`HeightField`] (3D terrain, two triangles per grid cell, with precomputed active edges
-//! against ghost collisions) and a [`Compound`] ([`Compound2`], [`Compound3`]: convex children
-//! with local poses and the union's mass properties).
+//! against ghost collisions), a [`TriMesh`] (3D triangles by index triples, a static tree, the
+//! same active edges from its adjacency), a [`Polyline`] (a 2D chain of one-sided segments with
+//! ghost vertices) and a [`Compound`] ([`Compound2`], [`Compound3`]: convex children with local
+//! poses and the union's mass properties).
 //!
 //! The traits: [`SupportMap`] (support point of the core, radius, hill-climbing hint),
 //! [`SupportFeatureMap`] (the vertex, edge or face facing a direction, with [`FeatureId`]s),
@@ -28,7 +30,7 @@
 //! the [`MinkowskiDifference`] of two support maps with witness points.
 //!
 //! [`tree`] is a bounding-volume tree of [`Aabb`]s (dynamic, with fat boxes, for the world's
-//! queries; or built once from a slice, for meshes).
+//! queries; or built once from a slice, for meshes and chains).
 //!
 //! [`draw`] draws every shape through `kollide-draw`'s backend-independent `DebugDraw` ([`Draw2`],
 //! [`Draw3`]).
