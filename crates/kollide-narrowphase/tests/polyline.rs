@@ -12,7 +12,7 @@
 use core::ops::ControlFlow;
 
 use kollide_manifold::Manifold;
-use kollide_math::{Iso2, Point2, Pose, Scalar, Vec2};
+use kollide_math::{Iso2, Point2, Scalar, Vec2};
 use kollide_narrowphase::composite::{
     composite_closest_points, composite_contact, composite_intersection_test, composite_manifold2,
     composite_ray_cast, composite_shape_cast,
@@ -389,7 +389,7 @@ fn slide(chain: &Polyline<f64>, b: &Shape2<f64>, rest: f64, sink: f64) -> (f64, 
         let (seg, n) = (chain.segment(i), chain.normal(i));
         let k = (x - seg.a().x) / (seg.b().x - seg.a().x);
         let surface = seg.a() + (seg.b() - seg.a()) * k;
-        let pos_b = Iso2::new(surface.coords + n * (rest - sink), n.x.atan2(n.y) * -1.0);
+        let pos_b = Iso2::new(surface.coords + n * (rest - sink), -n.x.atan2(n.y));
         let m: Manifold<f64, 2> = composite_manifold2(&Iso2::identity(), chain, &pos_b, b, 0.01);
         assert!(!m.is_empty(), "no contact at x = {x}");
         let c = composite_contact(&Iso2::identity(), chain, &pos_b, b, 0.01, &s).unwrap();
