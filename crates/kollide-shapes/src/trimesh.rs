@@ -16,7 +16,8 @@
 //! which are the pieces' indices of the [`CompositeShape`].
 //!
 //! **Adjacency.** At construction every edge is keyed by its two vertex indices (smaller
-//! first); sorting the keys brings the triangles sharing an edge together. An edge of one
+//! first); sorting the keys (a counting sort on the smaller index, then the few edges of each
+//! vertex by the larger) brings the triangles sharing an edge together. An edge of one
 //! triangle is a **boundary**; an edge of two is **shared**; an edge of three or more is
 //! **non-manifold**. Edges are matched by index, not by position: weld duplicate vertices before
 //! building, or every seam is a boundary.
@@ -166,7 +167,7 @@ impl<N: Scalar> TriMesh<N> {
         let aabb = boxes.iter().skip(1).fold(boxes[0], |acc, b| acc.merged(b));
         // Every box is finite and ordered and there are fewer than 2^31: the build succeeds.
         let tree = Tree::build(&boxes).map_err(|_| TriMeshError::TooManyTriangles(boxes.len()))?;
-        let neighbours = adjacency(&indices);
+        let neighbours = adjacency(&indices, vertices.len());
         let mut mesh =
             Self { vertices, indices, triangles, neighbours, active: Vec::new(), tree, aabb };
         mesh.active =
@@ -288,22 +289,41 @@ fn triangle_aabb<N: Scalar>(t: &Triangle<N, 3>) -> Aabb<N, 3> {
 }
 
 /// Per triangle and edge, the neighbour across it packed as `triangle << 2 | edge`, or
-/// [`NO_NEIGHBOUR`] for boundary and non-manifold edges: the edges sorted by their vertex keys,
-/// so that the triangles sharing an edge are adjacent in the sorted list.
-fn adjacency(indices: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(3 * indices.len());
-    for (t, idx) in indices.iter().enumerate() {
+/// [`NO_NEIGHBOUR`] for boundary and non-manifold edges. The edges are bucketed by their smaller
+/// vertex index (a counting sort, linear in the number of edges) and sorted by the larger one
+/// within each bucket (a few edges), so that the triangles sharing an edge are adjacent.
+fn adjacency(indices: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]> {
+    let ends = |idx: &[u32; 3], k: usize| {
+        let (u, v) = (idx[k], idx[(k + 1) % 3]);
+        (u.min(v) as usize, u.max(v))
+    };
+    let mut start = vec![0usize; vertex_count + 1];
+    for idx in indices {
         for k in 0..3 {
-            let (u, v) = (idx[k], idx[(k + 1) % 3]);
-            edges.push((u.min(v), u.max(v), (t as u32) << 2 | k as u32));
+            start[ends(idx, k).0 + 1] += 1;
         }
     }
-    edges.sort_unstable();
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut edges = vec![(0u32, 0u32); 3 * indices.len()];
+    for (t, idx) in indices.iter().enumerate() {
+        for k in 0..3 {
+            let (lo, hi) = ends(idx, k);
+            edges[fill[lo]] = (hi, (t as u32) << 2 | k as u32);
+            fill[lo] += 1;
+        }
+    }
     let mut out = vec![[NO_NEIGHBOUR; 3]; indices.len()];
-    for group in edges.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
-        if let [(_, _, p), (_, _, q)] = group {
-            out[(p >> 2) as usize][(p & 3) as usize] = *q;
-            out[(q >> 2) as usize][(q & 3) as usize] = *p;
+    for v in 0..vertex_count {
+        let bucket = &mut edges[start[v]..start[v + 1]];
+        bucket.sort_unstable();
+        for group in bucket.chunk_by(|x, y| x.0 == y.0) {
+            if let [(_, p), (_, q)] = group {
+                out[(p >> 2) as usize][(p & 3) as usize] = *q;
+                out[(q >> 2) as usize][(q & 3) as usize] = *p;
+            }
         }
     }
     out
@@ -391,6 +411,50 @@ mod tests {
         assert_eq!(ridge(0.0, false).neighbour(0, 0), Some((1, 0)));
         // The boundary edges are active.
         assert_eq!(ridge(0.0, false).active_edges(1), Some(0b110));
+    }
+
+    /// The neighbours against a search over every pair of triangles, on a grid with a fan of
+    /// extra triangles on one edge (non-manifold) and a vertex no triangle uses.
+    #[test]
+    fn adjacency_matches_a_pair_search() {
+        let n = 6;
+        let mut v: Vec<Point3<f64>> = (0..(n + 1) * (n + 1))
+            .map(|k| p((k % (n + 1)) as f64, ((k * 7) % 5) as f64 * 0.1, (k / (n + 1)) as f64))
+            .collect();
+        let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+        let mut idx = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let (a, b, c, d) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
+                if (i + j) % 2 == 0 {
+                    idx.extend([[a, c, b], [c, d, b]]);
+                } else {
+                    idx.extend([[a, c, d], [a, d, b]]);
+                }
+            }
+        }
+        v.push(p(0.5, 3.0, 0.5));
+        v.push(p(9.0, 9.0, 9.0));
+        idx.push([at(0, 0), at(0, 1), (v.len() - 2) as u32]);
+        let mesh = TriMesh::new(v, idx.clone()).unwrap();
+        let key = |t: usize, k: usize| {
+            let (a, b) = (idx[t][k], idx[t][(k + 1) % 3]);
+            (a.min(b), a.max(b))
+        };
+        let mut shared = 0;
+        for t in 0..idx.len() {
+            for k in 0..3 {
+                let others: Vec<(u32, u32)> = (0..idx.len())
+                    .flat_map(|u| (0..3).map(move |m| (u, m)))
+                    .filter(|&(u, m)| u != t && key(u, m) == key(t, k))
+                    .map(|(u, m)| (u as u32, m as u32))
+                    .collect();
+                let expected = if others.len() == 1 { Some(others[0]) } else { None };
+                assert_eq!(mesh.neighbour(t as u32, k as u32), expected, "triangle {t} edge {k}");
+                shared += usize::from(expected.is_some());
+            }
+        }
+        assert!(shared > 100);
     }
 
     #[test]
