@@ -1,5 +1,6 @@
 //! Benchmarks of convex-against-composite queries (`kollide_narrowphase::composite`) against
-//! parry3d 0.31's `HeightField`, on the same seeded inputs (`f32` in both libraries).
+//! parry3d 0.31's `HeightField` and `TriMesh`, on the same seeded inputs (`f32` in both
+//! libraries).
 //!
 //! The terrain is a 64 × 64-sample heightfield (63 × 63 cells of 1 m, 7,938 triangles) of
 //! smooth hills (a sum of sines, up to about 3 m high) with a little seeded noise, built the
@@ -15,6 +16,15 @@
 //!   (measured by kollide in `f64`), with a prediction margin of 0.1. kollide's
 //!   `composite_contact` against parry's `contact_heightfield_shape` (what its dispatcher
 //!   calls for a heightfield).
+//!
+//! * `trimesh_ray/*`, `trimesh_contact/*`: the same rays and shapes against the same terrain
+//!   given as a [`TriMesh`] (the heightfield's 4,096 samples and 7,938 triangles, the same
+//!   diagonals), kollide's static tree against parry's `TriMesh` (its BVH; no internal-edge
+//!   flags, so like kollide's heightfield comparison parry has no internal-edge rule).
+//! * `trimesh_build`: the tree over the 7,938 triangles' boxes (kollide's binned SAH build
+//!   against parry's `Bvh::from_leaves` with its binned strategy), and the whole mesh
+//!   (kollide's also computes adjacency and active edges; parry's without flags only its tree,
+//!   with `FIX_INTERNAL_EDGES` its topology and pseudo-normals).
 //!
 //! As in the narrowphase benches, each group prints how far the two libraries' answers are apart
 //! before timing. kollide's contacts may be deeper where its internal-edge rule replaced a
@@ -35,7 +45,8 @@ use kollide::narrowphase::composite::{
 };
 use kollide::narrowphase::{QuerySettings, Ray};
 use kollide::prelude::*;
-use kollide::shapes::HeightField;
+use kollide::shapes::tree::Tree;
+use kollide::shapes::{Aabb, HeightField, TriMesh};
 use kollide_benches::{SEED, counting_instructions, find_crossing, one_iteration, rng};
 use parry_poses::parry_pose3;
 use parry3d::query::RayCast;
@@ -254,4 +265,130 @@ fn heightfield(c: &mut Criterion) {
     }
 }
 
-short_bench_main!(super::heightfield);
+/// The terrain as a triangle mesh (the heightfield's samples and triangles, the same
+/// diagonals), as plain vertices and indices.
+fn terrain_mesh(t: &Terrain) -> (Vec<Point3<f32>>, Vec<[u32; 3]>) {
+    let vertices = (0..SAMPLES * SAMPLES).map(|k| t.k.sample(k / SAMPLES, k % SAMPLES)).collect();
+    let at = |i: usize, j: usize| (i * SAMPLES + j) as u32;
+    let mut indices = Vec::with_capacity(2 * (SAMPLES - 1) * (SAMPLES - 1));
+    for i in 0..SAMPLES - 1 {
+        for j in 0..SAMPLES - 1 {
+            let (p00, p01, p10, p11) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
+            indices.extend([[p00, p10, p01], [p10, p11, p01]]);
+        }
+    }
+    (vertices, indices)
+}
+
+fn parry_mesh(vertices: &[Point3<f32>], indices: &[[u32; 3]]) -> parry3d::shape::TriMesh {
+    let v = vertices.iter().map(|p| parry3d::math::Vector::new(p.x, p.y, p.z)).collect();
+    parry3d::shape::TriMesh::new(v, indices.to_vec()).expect("a valid mesh")
+}
+
+/// The same queries as [`heightfield`] on the terrain given as a [`TriMesh`] (7,938 triangles,
+/// a static tree), against parry's `TriMesh` (its BVH, no internal-edge flags); and the build of
+/// the mesh and of its tree alone.
+fn trimesh(c: &mut Criterion) {
+    let t = terrain();
+    let (vertices, indices) = terrain_mesh(&t);
+    let mesh = TriMesh::new(vertices.clone(), indices.clone()).unwrap();
+    let pm = parry_mesh(&vertices, &indices);
+    let s = QuerySettings::<f32>::default();
+    let id = Iso3::<f32>::identity();
+    let p_id = parry_pose3(&id);
+    for (name, angles, seed) in
+        [("trimesh_ray/steep", (20.0, 70.0), 1), ("trimesh_ray/grazing", (2.0, 10.0), 2)]
+    {
+        let rays = ray_cases(&t, SEED ^ seed, angles);
+        group(
+            c,
+            name,
+            |i| composite_ray_cast(&id, &mesh, &rays[i].k, 60.0, &s).map_or(-1.0, |h| h.t),
+            |i| {
+                pm.cast_ray_and_get_normal(&p_id, &rays[i].p, 60.0, true)
+                    .map_or(-1.0, |h| h.time_of_impact)
+            },
+        );
+    }
+    let dispatcher = parry3d::query::DefaultQueryDispatcher;
+    for (name, boxes, seed) in
+        [("trimesh_contact/ball", false, 3), ("trimesh_contact/box", true, 4)]
+    {
+        let cases = contact_cases(&t, SEED ^ seed, boxes);
+        group(
+            c,
+            name,
+            |i| {
+                let q = &cases[i];
+                composite_contact(&id, &mesh, &q.pose, &q.k, 0.1, &s).map_or(1.0, |c| c.separation)
+            },
+            |i| {
+                let q = &cases[i];
+                let pos12 = p_id.inv_mul(&q.p_pose);
+                parry3d::query::details::contact_composite_shape_shape(
+                    &dispatcher,
+                    &pos12,
+                    &pm,
+                    q.p.as_ref(),
+                    0.1,
+                )
+                .map_or(1.0, |c| c.dist)
+            },
+        );
+    }
+    let boxes: Vec<Aabb<f32, 3>> = (0..mesh.triangle_count() as u32)
+        .map(|i| {
+            let [a, b, c] = mesh.triangle(i).vertices();
+            Aabb::new(a.inf(&b).inf(&c), a.sup(&b).sup(&c))
+        })
+        .collect();
+    let p_boxes: Vec<parry3d::bounding_volume::Aabb> = boxes
+        .iter()
+        .map(|b| {
+            parry3d::bounding_volume::Aabb::new(
+                parry3d::math::Vector::new(b.mins.x, b.mins.y, b.mins.z),
+                parry3d::math::Vector::new(b.maxs.x, b.maxs.y, b.maxs.z),
+            )
+        })
+        .collect();
+    let mut g = c.benchmark_group("trimesh_build");
+    g.throughput(Throughput::Elements(mesh.triangle_count() as u64));
+    g.bench_function("tree/kollide", |b| {
+        b.iter(|| one_iteration(|| Tree::build(black_box(&boxes)).unwrap().len()))
+    });
+    g.bench_function("tree/parry", |b| {
+        b.iter(|| {
+            one_iteration(|| {
+                let strategy = parry3d::partitioning::BvhBuildStrategy::Binned;
+                parry3d::partitioning::Bvh::from_leaves(strategy, black_box(&p_boxes)).leaf_count()
+            })
+        })
+    });
+    // kollide's mesh also computes its adjacency and active edges; parry's, with no flags, only
+    // its tree (and with FIX_INTERNAL_EDGES, its topology and pseudo-normals too).
+    g.bench_function("mesh/kollide", |b| {
+        b.iter(|| {
+            one_iteration(|| {
+                TriMesh::new(black_box(vertices.clone()), indices.clone()).unwrap().triangle_count()
+            })
+        })
+    });
+    g.bench_function("mesh/parry", |b| {
+        b.iter(|| one_iteration(|| parry_mesh(black_box(&vertices), &indices).indices().len()))
+    });
+    g.bench_function("mesh/parry_internal_edges", |b| {
+        b.iter(|| {
+            one_iteration(|| {
+                let v = vertices.iter().map(|p| parry3d::math::Vector::new(p.x, p.y, p.z));
+                let flags = parry3d::shape::TriMeshFlags::FIX_INTERNAL_EDGES;
+                parry3d::shape::TriMesh::with_flags(v.collect(), indices.clone(), flags)
+                    .expect("a valid mesh")
+                    .indices()
+                    .len()
+            })
+        })
+    });
+    g.finish();
+}
+
+short_bench_main!(super::heightfield, super::trimesh);

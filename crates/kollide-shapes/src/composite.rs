@@ -11,13 +11,15 @@
 //! | composite | pieces | how they are found |
 //! |---|---|---|
 //! | [`HeightField`](crate::HeightField) (3D) | two [`Triangle`](crate::Triangle)s per cell | the cells under the box; a grid walk along a ray |
+//! | [`TriMesh`](crate::TriMesh) (3D) | [`Triangle`](crate::Triangle)s given by index triples | a static bounding-volume tree |
+//! | [`Polyline`](crate::Polyline) (2D) | one-sided [`Segment`](crate::Segment)s of a chain | a static bounding-volume tree |
 //! | [`Compound`](crate::Compound) (2D, 3D) | convex child shapes with local poses | a scan of the children's boxes (the seam for a bounding-volume tree) |
 //!
 //! A piece is identified by its **index** (`u32`), stable for the life of the shape: contact
 //! feature ids carry it, so that warm starting still matches a contact after a body slides from
 //! one piece to the next.
 //!
-//! **Internal edges.** A triangle of a heightfield (and later a mesh) shares its edges with
+//! **Internal edges.** A triangle of a heightfield or a mesh shares its edges with
 //! neighbours. [`CompositeShape::active_edges`] says which of a triangle piece's edges may produce
 //! a contact normal of their own (see the heightfield's module docs for the rule).
 
@@ -83,7 +85,9 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
     /// vertex `k` to vertex `k + 1`) is **active**, a real crease or a boundary of the surface
     /// that may give a contact its own normal. Clear bits mark internal edges that are flat,
     /// concave or bent by less than the crease angle: a contact there takes the triangle's face
-    /// normal. `None` (the default) for solid pieces, whose every feature is real.
+    /// normal. For a segment of a 2D chain ([`Polyline`](crate::Polyline)): bit 0 is set when
+    /// its start vertex is active, bit 1 its end vertex. `None` (the default) for solid pieces,
+    /// whose every feature is real.
     fn active_edges(&self, piece: u32) -> Option<u8> {
         let _ = piece;
         None

@@ -52,12 +52,10 @@ use core::ops::ControlFlow;
 use kollide_math::{Point, Point3, Scalar, Vec3, Vector};
 use thiserror::Error;
 
+#[cfg(doc)]
+use crate::active_edge::CREASE_ANGLE;
+use crate::active_edge::shared_edge_is_active;
 use crate::{Aabb, CompositeShape, Triangle};
-
-/// A convex edge bent by more than this angle (radians, about 1°) between its two faces'
-/// normals is a real crease: a contact there keeps its own normal. Gentler bends are treated as
-/// flat (see the module docs).
-pub const CREASE_ANGLE: f64 = 0.0175;
 
 /// Why a [`HeightField`] could not be built. Every variant names the sample or input at fault.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -295,12 +293,7 @@ impl<N: Scalar> HeightField<N> {
         let Some((other, k_other)) = self.neighbour(piece, k) else {
             return true;
         };
-        let (t, u) = (self.triangle(piece), self.triangle(other));
-        let (n, m) = (t.normal(), u.normal());
-        let opposite = u.vertex((k_other + 2) % 3);
-        // Convex when the neighbour's far vertex lies below this triangle's plane.
-        let convex = n.dot(&(opposite - t.vertex(k))) < N::zero();
-        convex && n.dot(&m) < N::lit(CREASE_ANGLE.cos())
+        shared_edge_is_active(&self.triangle(piece), k, &self.triangle(other), k_other)
     }
 
     fn cell_active_edges(&self, cell: usize) -> u8 {

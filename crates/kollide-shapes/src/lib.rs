@@ -17,8 +17,10 @@
 //!
 //! Level geometry is made of convex pieces behind one trait, [`CompositeShape`]: a
 //! [`HeightField`] (3D terrain, two triangles per grid cell, with precomputed active edges
-//! against ghost collisions) and a [`Compound`] ([`Compound2`], [`Compound3`]: convex children
-//! with local poses and the union's mass properties).
+//! against ghost collisions), a [`TriMesh`] (3D triangles by index triples, a static tree, the
+//! same active edges from its adjacency), a [`Polyline`] (a 2D chain of one-sided segments with
+//! ghost vertices) and a [`Compound`] ([`Compound2`], [`Compound3`]: convex children with local
+//! poses and the union's mass properties).
 //!
 //! The traits: [`SupportMap`] (support point of the core, radius, hill-climbing hint),
 //! [`SupportFeatureMap`] (the vertex, edge or face facing a direction, with [`FeatureId`]s),
@@ -28,7 +30,7 @@
 //! the [`MinkowskiDifference`] of two support maps with witness points.
 //!
 //! [`tree`] is a bounding-volume tree of [`Aabb`]s (dynamic, with fat boxes, for the world's
-//! queries; or built once from a slice, for meshes).
+//! queries; or built once from a slice, for meshes and chains).
 //!
 //! [`draw`] draws every shape through `kollide-draw`'s backend-independent `DebugDraw` ([`Draw2`],
 //! [`Draw3`]).
@@ -47,6 +49,7 @@
 //! `Cuboid::half_extents()`, `Segment::a()`, ...); constructors are the only way in.
 
 mod aabb;
+mod active_edge;
 mod ball;
 mod capsule;
 mod composite;
@@ -63,6 +66,7 @@ mod heightfield;
 mod hull2d;
 mod hull3d;
 mod mass;
+mod polyline;
 mod polytope;
 mod rounded;
 mod segment;
@@ -70,9 +74,11 @@ mod shape;
 mod support;
 pub mod tree;
 mod triangle;
+mod trimesh;
 pub mod validate;
 
 pub use aabb::{Aabb, BoundingVolume};
+pub use active_edge::CREASE_ANGLE;
 pub use ball::{Ball, Circle};
 pub use capsule::Capsule;
 pub use composite::CompositeShape;
@@ -85,13 +91,15 @@ pub use cylinder::Cylinder;
 pub use draw::{Draw2, Draw3};
 pub use error::ShapeError;
 pub use feature::{FEATURE_INLINE, FeatureId, SupportFeature, SupportFeatureMap};
-pub use heightfield::{CREASE_ANGLE, HeightField, HeightFieldError};
+pub use heightfield::{HeightField, HeightFieldError};
 pub use hull2d::{convex_hull_2d, convex_hull_2d_indices};
 pub use hull3d::{ConvexHull3, convex_hull_3d, hull_tolerance_3d};
 pub use mass::{HasMass2, HasMass3, MassProperties2, MassProperties3, check_density};
+pub use polyline::{Polyline, PolylineError};
 pub use polytope::Polytope;
 pub use rounded::Rounded;
 pub use segment::Segment;
 pub use shape::{Shape2, Shape3};
 pub use support::{MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support};
 pub use triangle::Triangle;
+pub use trimesh::{TriMesh, TriMeshError};

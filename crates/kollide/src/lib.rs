@@ -94,4 +94,7 @@ pub mod guide {
     /// Chapter 13: continuous collision.
     #[doc = include_str!("../../../docs/guide/13-continuous.md")]
     pub struct Guide13;
+    /// Chapter 14: level geometry, meshes and chains.
+    #[doc = include_str!("../../../docs/guide/14-level-geometry.md")]
+    pub struct Guide14;
 }

@@ -11,6 +11,7 @@ use kollide_shapes::{
 };
 use smallvec::SmallVec;
 
+use super::chain::chain_manifold;
 use super::piece::{Piece2, Piece3, PieceRay};
 use super::piece_feature;
 use super::query::{
@@ -331,9 +332,10 @@ fn collect3<N, U, C>(
     });
 }
 
-/// The contact manifold of a 2D composite A (a compound) at `pos_a` and a convex shape B: each
-/// piece's [`crate::manifold2`] under B's box, merged and reduced to two (the deepest and the
-/// one farthest from it). The normal points from the composite to B.
+/// The contact manifold of a 2D composite A (a compound, a chain) at `pos_a` and a convex shape
+/// B: each piece's [`crate::manifold2`] under B's box, the one-sided and internal-vertex rules on
+/// chain segments (see `chain.rs`), merged and reduced to two (the deepest and the one farthest
+/// from it). The normal points from the composite to B.
 pub fn composite_manifold2<N, U, C>(
     pos_a: &Iso2<N>,
     a: &C,
@@ -370,7 +372,12 @@ fn collect2<N, U, C>(
     let query = b.aabb(&pos_ab).loosened(margin.max_of(N::zero()).min_of(N::MAX_SIZE));
     let _ = a.visit_pieces_in(&query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
-        let m = piece.manifold::<U>(&pose, pos_b, b, margin);
+        let mut m = piece.manifold::<U>(&pose, pos_b, b, margin);
+        if let (Some(seg), Some(active)) = (piece.surface_segment(), a.active_edges(i))
+            && !m.is_empty()
+        {
+            m = chain_manifold(&seg.map(|p| pose * p), active, m, pos_b, b, margin);
+        }
         merge.push(&m, |id| piece_feature::<N, 2, C>(i, id), tag_b);
         ControlFlow::Continue(())
     });

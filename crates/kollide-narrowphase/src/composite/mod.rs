@@ -39,6 +39,7 @@
 //! **Conventions.** The composite is shape A (at `pos_a`), the convex shape is B: normals point
 //! from the composite towards the convex shape. Flip the result for the other order.
 
+mod chain;
 mod manifold;
 mod piece;
 mod query;

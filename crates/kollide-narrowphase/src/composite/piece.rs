@@ -26,6 +26,12 @@ pub trait PieceRay<N: Scalar, const D: usize>: SupportMap<N, D> {
     fn surface_triangle(&self) -> Option<[Point<N, D>; 3]> {
         None
     }
+
+    /// The piece's two ends when it is a one-sided segment of a 2D chain (its end vertices then
+    /// follow the composite's active-vertex flags); `None` for other pieces.
+    fn surface_segment(&self) -> Option<[Point<N, D>; 2]> {
+        None
+    }
 }
 
 /// A 3D piece: its contact manifold against a convex shape.

@@ -6,6 +6,7 @@ use core::ops::ControlFlow;
 use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
 use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, FeatureId, SupportMap};
 
+use super::chain::chain_contact;
 use super::piece::PieceRay;
 use crate::dim::{from_slice, to3};
 use crate::{
@@ -209,6 +210,39 @@ where
     below > margin * len || above < -margin * len
 }
 
+/// For a triangle piece, a lower bound on the separation of B from it, after the internal-edge
+/// rule too, from B's extent along the triangle's normal (two support points): B's gap to the
+/// plane when it lies on one side (the distance to the triangle is at least that), and minus the
+/// larger of its two depths across the plane when it straddles it (a contact, or the rule's
+/// rebuilt one, is never deeper than moving B out along the normal to either side). `None` for
+/// other pieces.
+#[inline]
+fn separation_bound<N, const D: usize, P, S, B>(piece: &S, pose: &P, pos_b: &P, b: &B) -> Option<N>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    S: PieceRay<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let tri = piece.surface_triangle()?;
+    if D != 3 {
+        return None;
+    }
+    let t = tri.map(|p| to3(&p.coords));
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
+    let n_world: Vector<N, D> = pose.transform_vector(&from_slice(n.as_slice()));
+    let a = pose.transform_point(&tri[0]);
+    let below = n_world.dot(&(b.support_point(pos_b, &-n_world) - a));
+    let above = n_world.dot(&(b.support_point(pos_b, &n_world) - a));
+    Some(if below > N::zero() {
+        below
+    } else if above < N::zero() {
+        -above
+    } else {
+        below.min_of(-above)
+    })
+}
+
 /// The signed contact of a composite A (at `pos_a`) and a convex shape B, if their separation is
 /// at most `margin`: the deepest of the pieces' contacts, after the internal-edge rule. The normal
 /// points from the composite to B.
@@ -267,16 +301,24 @@ where
     let mut best: Option<ShapeContact<N, D>> = None;
     let _ = a.visit_pieces_in(query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
-        if beyond_plane(piece, &pose, pos_b, b, margin) {
+        // A triangle that cannot give a contact within the margin, or deeper than the best so
+        // far, is skipped before GJK.
+        if let Some(bound) = separation_bound(piece, &pose, pos_b, b)
+            && (bound > margin || best.is_some_and(|x| bound >= x.separation))
+        {
             return ControlFlow::Continue(());
         }
         let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
             return ControlFlow::Continue(());
         };
-        let c = match (piece.surface_triangle(), a.active_edges(i)) {
-            (Some(tri), Some(active)) => {
+        let c = match (piece.surface_triangle(), piece.surface_segment(), a.active_edges(i)) {
+            (Some(tri), _, Some(active)) => {
                 let world = tri.map(|p| pose.transform_point(&p));
                 surface_contact(&world, active, c, pos_b, b, margin)
+            }
+            (None, Some(seg), Some(active)) => {
+                let world = seg.map(|p| pose.transform_point(&p));
+                chain_contact(&world, active, c, pos_b, b, margin)
             }
             _ => Some(c),
         };
