@@ -93,3 +93,46 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
         None
     }
 }
+
+/// [`CompositeShape::visit_pieces_in`] for a composite whose pieces sit in a [`crate::tree::Tree`]
+/// built over them (leaf `i` is `pieces[i]`, with no pose of its own): the meshes and chains.
+pub(crate) fn visit_tree_pieces_in<N, const D: usize, P, Q, F>(
+    tree: &crate::tree::Tree<N, D>,
+    pieces: &[P],
+    aabb: &Aabb<N, D>,
+    mut f: F,
+) -> ControlFlow<()>
+where
+    N: Scalar,
+    F: FnMut(u32, Option<&Q>, &P) -> ControlFlow<()>,
+{
+    let mut flow = ControlFlow::Continue(());
+    tree.query_aabb(aabb, |i| {
+        flow = f(i, None, &pieces[i as usize]);
+        flow.is_continue()
+    });
+    flow
+}
+
+/// [`CompositeShape::visit_pieces_along_ray`] for a composite whose pieces sit in a tree, as
+/// **one group** (`t_exit = max_t`): the tree's walk visits nearer subtrees first but is not
+/// sorted globally by entry, so no earlier bound holds for the pieces still to come. The
+/// caller's closest-hit search still rejects each later piece with one test against its best
+/// hit.
+pub(crate) fn visit_tree_pieces_along_ray<N, const D: usize, P, Q, F>(
+    tree: &crate::tree::Tree<N, D>,
+    pieces: &[P],
+    (origin, dir, max_t): (&Point<N, D>, &Vector<N, D>, N),
+    mut f: F,
+) -> ControlFlow<()>
+where
+    N: Scalar,
+    F: FnMut(u32, Option<&Q>, &P, N) -> ControlFlow<()>,
+{
+    let mut flow = ControlFlow::Continue(());
+    tree.cast_ray(origin, dir, max_t, |i, t| {
+        flow = f(i, None, &pieces[i as usize], max_t);
+        flow.is_continue().then_some(t)
+    });
+    flow
+}

@@ -299,16 +299,11 @@ impl<N: Scalar> CompositeShape<N, 2> for Polyline<N> {
         self.segments.len()
     }
 
-    fn visit_pieces_in<F>(&self, aabb: &Aabb<N, 2>, mut f: F) -> ControlFlow<()>
+    fn visit_pieces_in<F>(&self, aabb: &Aabb<N, 2>, f: F) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> ControlFlow<()>,
     {
-        let mut flow = ControlFlow::Continue(());
-        self.tree.query_aabb(aabb, |i| {
-            flow = f(i, None, &self.segments[i as usize]);
-            flow.is_continue()
-        });
-        flow
+        crate::composite::visit_tree_pieces_in(&self.tree, &self.segments, aabb, f)
     }
 
     /// One group, as for a [`TriMesh`](crate::TriMesh).
@@ -317,17 +312,17 @@ impl<N: Scalar> CompositeShape<N, 2> for Polyline<N> {
         origin: &Point<N, 2>,
         dir: &Vector<N, 2>,
         max_t: N,
-        mut f: F,
+        f: F,
     ) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
     {
-        let mut flow = ControlFlow::Continue(());
-        self.tree.cast_ray(origin, dir, max_t, |i, t| {
-            flow = f(i, None, &self.segments[i as usize], max_t);
-            flow.is_continue().then_some(t)
-        });
-        flow
+        crate::composite::visit_tree_pieces_along_ray(
+            &self.tree,
+            &self.segments,
+            (origin, dir, max_t),
+            f,
+        )
     }
 
     /// Bit 0: the segment's start vertex is active; bit 1: its end vertex.

@@ -342,38 +342,31 @@ impl<N: Scalar> CompositeShape<N, 3> for TriMesh<N> {
         self.triangles.len()
     }
 
-    fn visit_pieces_in<F>(&self, aabb: &Aabb<N, 3>, mut f: F) -> ControlFlow<()>
+    fn visit_pieces_in<F>(&self, aabb: &Aabb<N, 3>, f: F) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> ControlFlow<()>,
     {
-        let mut flow = ControlFlow::Continue(());
-        self.tree.query_aabb(aabb, |i| {
-            flow = f(i, None, &self.triangles[i as usize]);
-            flow.is_continue()
-        });
-        flow
+        crate::composite::visit_tree_pieces_in(&self.tree, &self.triangles, aabb, f)
     }
 
     /// The triangles whose boxes the segment enters, nearer subtrees first, as **one group**
-    /// (`t_exit = max_t`): the tree's walk is not sorted globally by entry, so no earlier bound
-    /// holds for the pieces still to come. The caller's closest-hit search still rejects each
-    /// later triangle with one ray-triangle test against its best hit.
+    /// (`t_exit = max_t`): the tree's walk is not sorted globally by entry.
     fn visit_pieces_along_ray<F>(
         &self,
         origin: &Point<N, 3>,
         dir: &Vector<N, 3>,
         max_t: N,
-        mut f: F,
+        f: F,
     ) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
     {
-        let mut flow = ControlFlow::Continue(());
-        self.tree.cast_ray(origin, dir, max_t, |i, t| {
-            flow = f(i, None, &self.triangles[i as usize], max_t);
-            flow.is_continue().then_some(t)
-        });
-        flow
+        crate::composite::visit_tree_pieces_along_ray(
+            &self.tree,
+            &self.triangles,
+            (origin, dir, max_t),
+            f,
+        )
     }
 
     fn active_edges(&self, piece: u32) -> Option<u8> {
