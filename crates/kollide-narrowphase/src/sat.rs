@@ -87,7 +87,7 @@ fn rotated<N: Scalar, const D: usize>(
 }
 
 /// `v` in `f64`.
-fn wide<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vector<f64, D> {
+pub(crate) fn wide<N: Scalar, const D: usize>(v: &Vector<N, D>) -> Vector<f64, D> {
     v.map(|x| x.to_f64())
 }
 

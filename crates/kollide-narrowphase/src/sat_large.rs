@@ -25,6 +25,8 @@
 
 use kollide_math::{Iso3, Scalar, Vec3, Vector};
 use kollide_shapes::{ConvexPolyhedron, Polytope};
+
+use crate::sat::wide;
 use nalgebra::{Matrix3, Quaternion, Translation3, UnitQuaternion};
 
 /// Hulls of up to this many vertices are the small side `S` (their edges are crossed with every
@@ -152,7 +154,6 @@ impl Pair3 {
     ) -> Option<(f64, Vec3<f64>)> {
         let pos_ab = relative_pose::<N>(&self.a.rot, &self.b.rot, &self.t);
         let sat = crate::manifold::sat_walk(ha, hb, &pos_ab, &pos_ab.inverse(), N::MAX).ok()?;
-        let wide = |v: &Vec3<N>| v.map(|x| x.to_f64());
         let mut best = None;
         let axes = [
             self.a.nrm * wide(&ha.face_normal(sat.face_a.1).into_inner()),
@@ -193,7 +194,6 @@ impl Pair3 {
             let offset = sign * d.dot(&self.t);
             -h_ext - s_ext + offset
         };
-        let wide = |v: &Vec3<N>| v.map(|x| x.to_f64());
         let mut best = None;
         // The small shape's normals, against every vertex.
         for n in &small.normals {

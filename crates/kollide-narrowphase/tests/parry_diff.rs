@@ -27,7 +27,9 @@
 
 mod common;
 
-use common::{brute_distance, random_polygon, random_pose, rng, sat_depth, to_world};
+use common::{
+    brute_distance, random_polygon, random_pose, rng, sat_depth, segment_segment, to_world,
+};
 use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, closest_points, intersection_test};
 use kollide_shapes::{Ball, ConvexPolygon, ConvexPolyhedron, Cuboid, SupportMap};
@@ -397,25 +399,6 @@ fn point_triangle(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>, c: &Point3<
     let denom = 1.0 / (va + vb + vc);
     let (v, w) = (vb * denom, vc * denom);
     (p - (a + ab * v + ac * w)).norm()
-}
-
-/// Distance between the segments `p1q1` and `p2q2` (Ericson 5.1.9).
-fn segment_segment(p1: &Point3<f64>, q1: &Point3<f64>, p2: &Point3<f64>, q2: &Point3<f64>) -> f64 {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
-    let c = d1.dot(&r);
-    let b = d1.dot(&d2);
-    let denom = a * e - b * b;
-    let mut s = if denom > 1e-300 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
 }
 
 /// `max over A of a·n − min over B of b·n`.

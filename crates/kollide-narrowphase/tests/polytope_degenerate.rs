@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{overlap_along, rng};
+use common::{overlap_along, rng, segment_segment};
 use kollide_math::{Iso2, Iso3, Point2, Pose, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, Status, contact, distance, intersection_test};
 use kollide_shapes::{ConvexPolygon, Cuboid, Triangle};
@@ -231,22 +231,6 @@ fn box_distance(pa: &Iso3<f64>, ha: &Vec3<f64>, pb: &Iso3<f64>, hb: &Vec3<f64>) 
         }
         e
     };
-    let segments = |(p1, q1): (Point3<f64>, Point3<f64>), (p2, q2): (Point3<f64>, Point3<f64>)| {
-        // Ericson, Real-Time Collision Detection, 5.1.9 (non-degenerate segments).
-        let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-        let (a, e, f, c, b) = (d1.dot(&d1), d2.dot(&d2), d2.dot(&r), d1.dot(&r), d1.dot(&d2));
-        let den = a * e - b * b;
-        let mut s = if den > 1e-30 { ((b * f - c * e) / den).clamp(0.0, 1.0) } else { 0.0 };
-        let mut t = (b * s + f) / e;
-        if t < 0.0 {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else if t > 1.0 {
-            t = 1.0;
-            s = ((b - c) / a).clamp(0.0, 1.0);
-        }
-        ((p1 + d1 * s) - (p2 + d2 * t)).norm()
-    };
     // Overlapping boxes are at distance 0 (the features' minimum is not the distance then).
     let (wa, wb): (Vec<_>, Vec<_>) =
         (verts(ha).iter().map(|v| pa * v).collect(), verts(hb).iter().map(|v| pb * v).collect());
@@ -280,7 +264,7 @@ fn box_distance(pa: &Iso3<f64>, ha: &Vec3<f64>, pb: &Iso3<f64>, hb: &Vec3<f64>) 
     }
     for ea in edges(pa, ha) {
         for eb in edges(pb, hb) {
-            best = best.min(segments(ea, eb));
+            best = best.min(segment_segment(&ea.0, &ea.1, &eb.0, &eb.1));
         }
     }
     best
