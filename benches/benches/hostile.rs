@@ -4,7 +4,7 @@
 //! The inputs come from the hostile suite's own generator (`kollide-hostile`), class
 //! `hull1000`: two 1000-vertex hulls (polygons in 2D, polyhedra in 3D) that are coincident,
 //! nested, or touching, in `f32` and `f64`; and the curved pairs whose EPA runs longest
-//! (cylinder–cone and capsule–capsule, coincident). Group `hostile/<dim>-<pair>-<config>-<scalar>`,
+//! (cylinder–cone and capsule–capsule, coincident); and a box touching a 1000-vertex hull. Group `hostile/<dim>-<pair>-<config>-<scalar>`,
 //! one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
 //! single call per query over all its cases; that is a spot check, this is the measurement.
 
@@ -151,4 +151,15 @@ fn curved(c: &mut Criterion) {
     }
 }
 
-short_bench_main!(super::hulls, super::curved);
+/// `hostile/3d-cuboid-hull-touching-<scalar>`: a box against a 1000-vertex hull, touching, the
+/// slowest pair of the suite's CI slice before the exact test of large hulls against small
+/// polytopes pruned its edge pairs by their Gauss-map arcs (`sat_large.rs`).
+fn hull_and_box(c: &mut Criterion) {
+    const SLOWEST: u64 = 0x7d9d_9a8f_5fae_8178;
+    let k = generate::<3>(Kind::Cuboid, Kind::Hull, Class::Hull1000, SLOWEST, true);
+    bench_3d::<f32>(c, "hostile/3d-cuboid-hull-touching-f32", &k);
+    let k = generate::<3>(Kind::Cuboid, Kind::Hull, Class::Hull1000, SLOWEST, false);
+    bench_3d::<f64>(c, "hostile/3d-cuboid-hull-touching-f64", &k);
+}
+
+short_bench_main!(super::hulls, super::curved, super::hull_and_box);

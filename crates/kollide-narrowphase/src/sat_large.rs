@@ -16,15 +16,16 @@
 //!   scan of `S` only; `S`'s normals are scanned against every vertex; and an edge pair's axis
 //!   `L = e_S × e_H` can be a face of `A − B` only where `H`'s edge supports `H` along it, that
 //!   is where `L` lies in the wedge between the normals of the edge's two faces (the arc of the
-//!   edge on `H`'s Gauss map). Those few pairs climb `H` from the edge to its support along `L`
-//!   (exact whatever rounding does to the wedge test) and scan `S`.
+//!   edge on `H`'s Gauss map), which the plane normal to `e_S` crosses where `e_S` has opposite
+//!   signs against the two normals. Those few pairs climb `H` from the edge to its support along `L`
+//!   (exact whatever rounding does to that test) and scan `S`.
 //!
 //! Every candidate's separation is computed from true support points, so each is a lower bound
 //! on the signed distance and the largest is the exact answer when the shapes overlap, as in
 //! [`crate::sat`].
 
 use kollide_math::{Iso3, Scalar, Vec3, Vector};
-use kollide_shapes::{ConvexPolyhedron, Polytope};
+use kollide_shapes::{ConvexPolyhedron, PolyhedronEdge, Polytope};
 
 use crate::sat::wide;
 use nalgebra::{Matrix3, Quaternion, Translation3, UnitQuaternion};
@@ -211,48 +212,56 @@ impl Pair3 {
             best = better(best, (sep_with(&d, h_ext), d * sign));
         }
         // Edge pairs whose axis the hull's edge supports.
-        let rot_t = hs.rot.transpose();
         for &[s0, s1] in &small.edges {
             let ds = ss.verts[s1] - ss.verts[s0];
+            // `ds` against `h`'s own normals: `(nrm n)·ds = n·(nrmᵀ ds)`.
+            let ds_h = hs.nrm.transpose() * ds;
+            let tol = 1e-9 * ds_h.norm();
             for e in h.edges() {
-                let [v0, v1] = e.vertices;
-                let dh = hs.verts[v1 as usize] - hs.verts[v0 as usize];
-                let l = ds.cross(&dh);
-                if l.norm_squared() <= 1e-24 * ds.norm_squared() * dh.norm_squared() {
+                let [f1, f2] = e.faces.map(|f| wide(&h.face_normal(f as usize).into_inner()));
+                let (c1, c2) = (f1.dot(&ds_h), f2.dot(&ds_h));
+                if (c1 > tol && c2 > tol) || (c1 < -tol && c2 < -tol) {
                     continue;
                 }
-                let (n1, n2) = (
-                    hs.nrm * wide(&h.face_normal(e.faces[0] as usize).into_inner()),
-                    hs.nrm * wide(&h.face_normal(e.faces[1] as usize).into_inner()),
-                );
-                for d in [l, -l] {
-                    if !in_wedge(&d, &n1, &n2) {
-                        continue;
-                    }
-                    let d = d.normalize();
-                    // The hull's support along `d`, climbed from the edge: exact even where
-                    // rounding let the wedge test pass a direction the edge does not support.
-                    let local = (rot_t * d).map(N::lit);
-                    let v = h.climb_support_vertex(&local, v0);
-                    let h_ext = hs.verts[v as usize].dot(&d);
-                    best = better(best, (sep_with(&d, h_ext), d * sign));
-                }
+                self.edge_pair(h, hs, e, &ds, &(f1 + f2), &mut |d, h_ext| {
+                    best = better(best, (sep_with(d, h_ext), d * sign));
+                });
             }
         }
         best
     }
-}
 
-/// Whether `d` lies in the wedge between the face normals `n1` and `n2` of an edge (both and
-/// `d` perpendicular to the edge), with a little slack: the caller climbs to the exact support.
-/// Opposite normals (a flat hull's rim) bound no wedge, and every direction is let through.
-fn in_wedge(d: &Vec3<f64>, n1: &Vec3<f64>, n2: &Vec3<f64>) -> bool {
-    let k = n1.cross(n2);
-    let slack = -1e-9 * d.norm() * n1.norm() * n2.norm() * k.norm();
-    if k.norm_squared() <= 1e-24 * n1.norm_squared() * n2.norm_squared() {
-        return n1.dot(d) >= slack || n2.dot(d) >= slack;
+    /// The axis `±(e_S × e_H)` of an edge pair whose hull edge `e` passed the arc test (the
+    /// plane normal to `ds` crosses the edge's arc `n₁ n₂` on `h`'s Gauss map), turned towards
+    /// the arc (`mid = n₁ + n₂`, both ways where the arc is a half circle), with `h`'s extent
+    /// along it, climbed to from the edge: exact whatever rounding did to the arc test.
+    fn edge_pair<N: Scalar>(
+        &self,
+        h: &ConvexPolyhedron<N>,
+        hs: &Side,
+        e: &PolyhedronEdge,
+        ds: &Vec3<f64>,
+        mid: &Vec3<f64>,
+        found: &mut dyn FnMut(&Vec3<f64>, f64),
+    ) {
+        let [v0, v1] = e.vertices;
+        let dh = hs.verts[v1 as usize] - hs.verts[v0 as usize];
+        let l = ds.cross(&dh);
+        if l.norm_squared() <= 1e-24 * ds.norm_squared() * dh.norm_squared() {
+            return;
+        }
+        let mid = hs.nrm * mid;
+        let slack = 1e-9 * l.norm() * mid.norm();
+        for d in [l, -l] {
+            if d.dot(&mid) < -slack {
+                continue;
+            }
+            let d = d.normalize();
+            let local = (hs.rot.transpose() * d).map(N::lit);
+            let v = h.climb_support_vertex(&local, v0);
+            found(&d, hs.verts[v as usize].dot(&d));
+        }
     }
-    n1.cross(d).dot(&k) >= slack && d.cross(n2).dot(&k) >= slack
 }
 
 /// B's pose in A's frame, in `N`, from the `f64` rotations and offset (the nearest rotation to
