@@ -210,15 +210,17 @@ where
         let md = MinkowskiDifference::new(a, b, pos_ab).with_hints(hints.0, hints.1);
         (gjk_with::<_, D, _, Vector<N, D>>(&md, &dir, radii, touch, settings), md.hints())
     };
-    let mut intersecting = match g.outcome {
-        GjkOutcome::Intersecting => true,
+    let (mut intersecting, mut status) = match g.outcome {
+        GjkOutcome::Intersecting => (true, g.status),
         GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
-            // Unproven: the contact query settles it.
-            settle(pos_a, a, pos_b, b, settings).is_some_and(|c| c.separation <= N::zero())
+            // Unproven: the contact query settles it, with the exact test behind it.
+            match settle(pos_a, a, pos_b, b, settings) {
+                Some(c) => (c.separation <= N::zero(), c.status),
+                None => (false, Status::Converged),
+            }
         }
-        GjkOutcome::Separated { v, .. } => v.norm() <= radii,
+        GjkOutcome::Separated { v, .. } => (v.norm() <= radii, g.status),
     };
-    let mut status = g.status;
     if status != Status::Converged
         && let Some(s) = exact(pos_a, a, pos_b, b)
     {
