@@ -323,6 +323,9 @@ where
     if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
         return within(c, margin);
     }
+    if let Some(c) = point_inside_contact(pos_a, a, pos_b, b) {
+        return within(c, margin);
+    }
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
     let pair = Pair::of(a, b);
@@ -774,6 +777,47 @@ where
     Some(ShapeContact {
         point_a: ca + normal * ra,
         point_b: ca + d - normal * rb,
+        normal,
+        separation,
+        status: Status::Converged,
+    })
+}
+
+/// [`contact`] when one shape's core is a point (a ball) inside the other's core, in closed form
+/// where the other shape has one ([`SupportMap::local_core_depth`]): the ball leaves through the
+/// nearest part of the core's boundary. `None` otherwise (the point outside, or no closed form).
+fn point_inside_contact<N, const D: usize, P, A, B>(
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+) -> Option<ShapeContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    // `c` is the ball's centre, `m` the other core's outward normal nearest it, `depth` deep.
+    let (ball_is_a, c, depth, m) = if a.core_is_point() {
+        let c = core_center(pos_a, a);
+        let (depth, m) = b.local_core_depth(&pos_b.inverse_transform_point(&c))?;
+        (true, c, depth, pos_b.transform_vector(&m).normalize())
+    } else if b.core_is_point() {
+        let c = core_center(pos_b, b);
+        let (depth, m) = a.local_core_depth(&pos_a.inverse_transform_point(&c))?;
+        (false, c, depth, pos_a.transform_vector(&m).normalize())
+    } else {
+        return None;
+    };
+    let (ra, rb) = (a.radius(), b.radius());
+    let separation = -(depth + ra + rb);
+    // The normal from A to B is the way B leaves: out through A's boundary when the ball is
+    // B, and the ball A leaving B is B moving the other way.
+    let (normal, point_a) = if ball_is_a { (-m, c - m * ra) } else { (m, c + m * (depth + ra)) };
+    Some(ShapeContact {
+        point_a,
+        point_b: point_a + normal * separation,
         normal,
         separation,
         status: Status::Converged,

@@ -121,6 +121,29 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
         }
     }
 
+    /// Nearer of the base (`y + h`, along `−y`) and the side. In the half plane `(ρ, y)` the
+    /// cone is a triangle, and a point inside is as deep as its distance to the nearer of the
+    /// lines of its two real edges (the axis is none): the side line through the apex `(0, h)`
+    /// and the rim `(r, −h)`, of outward normal `(2h, r)/L`, `L = √(4h² + r²)`.
+    fn local_core_depth(&self, p: &Point3<N>) -> Option<(N, Vec3<N>)> {
+        let (r, h) = (self.radius, self.half_height);
+        let rho = (p.x * p.x + p.z * p.z).sqrt();
+        let two_h = h + h;
+        let len = (two_h * two_h + r * r).sqrt();
+        let side = -(two_h * rho + r * (p.y - h)) / len;
+        let base = p.y + h;
+        if side < N::zero() || base < N::zero() {
+            return None;
+        }
+        Some(if side <= base {
+            let (cx, cz) =
+                if rho > N::zero() { (p.x / rho, p.z / rho) } else { (N::one(), N::zero()) };
+            (side, Vec3::new(two_h * cx, r, two_h * cz) / len)
+        } else {
+            (base, -Vec3::y())
+        })
+    }
+
     /// `√(half_height² + radius²)`, the distance to the base rim (the apex is nearer).
     #[inline]
     fn bounding_radius(&self) -> N {

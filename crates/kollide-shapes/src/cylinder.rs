@@ -118,6 +118,29 @@ impl<N: Scalar> Cylinder<N> {
 
 impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
     #[inline]
+    /// Nearer of the side (`r − ρ`, radially out) and the nearer cap (`h − |y|`, along `±y`);
+    /// on the axis the side normal is `+x`.
+    fn local_core_depth(&self, p: &Point3<N>) -> Option<(N, Vec3<N>)> {
+        let rho = (p.x * p.x + p.z * p.z).sqrt();
+        let (side, cap) = (self.radius - rho, self.half_height - p.y.abs());
+        if side < N::zero() || cap < N::zero() {
+            return None;
+        }
+        Some(if side <= cap {
+            let n = if rho > N::zero() {
+                Vec3::new(p.x / rho, N::zero(), p.z / rho)
+            } else {
+                Vec3::x()
+            };
+            (side, n)
+        } else {
+            (
+                cap,
+                Vec3::new(N::zero(), if p.y < N::zero() { -N::one() } else { N::one() }, N::zero()),
+            )
+        })
+    }
+
     fn local_core_support(&self, dir: &Vec3<N>) -> Point3<N> {
         let d = rescale(dir);
         let y = if d.y >= N::zero() { self.half_height } else { -self.half_height };

@@ -135,6 +135,12 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn polytope(&self) -> Option<&dyn crate::Polytope<N, D>> {
         self.inner.polytope()
     }
+
+    /// The inner shape's core depth (the core is the inner shape's).
+    #[inline]
+    fn local_core_depth(&self, p: &Point<N, D>) -> Option<(N, Vector<N, D>)> {
+        self.inner.local_core_depth(p)
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

@@ -94,6 +94,10 @@ macro_rules! impl_shape_enum {
             fn polytope(&self) -> Option<&dyn crate::Polytope<N, $d>> {
                 delegate!(self, s => s.polytope(), [$($v),*])
             }
+            #[inline]
+            fn local_core_depth(&self, p: &Point<N, $d>) -> Option<(N, Vector<N, $d>)> {
+                delegate!(self, s => s.local_core_depth(p), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {

@@ -87,6 +87,20 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         None
     }
 
+    /// For a point `p` (local frame) inside the core: its depth, the distance to the core's
+    /// boundary, and the outward unit normal of the boundary at the nearest point, in closed
+    /// form. `None` (the default) when `p` is outside the core or the shape has no closed form,
+    /// which is always correct: the caller then runs GJK and EPA.
+    ///
+    /// A ball deep inside a large shape has many boundary directions nearly as near as the
+    /// nearest (a ball on a cylinder's axis); EPA refines them all alike and can stop short of
+    /// the depth, while this answer is exact to rounding.
+    #[inline]
+    fn local_core_depth(&self, p: &Point<N, D>) -> Option<(N, Vector<N, D>)> {
+        let _ = p;
+        None
+    }
+
     /// For a shape whose core is the convex hull of at most [`SMALL_HULL`] points (a polygon with
     /// at most eight vertices): those points, padded to [`SMALL_HULL`] with copies of the first,
     /// such that [`small_hull_support`] on them picks the point [`Self::local_core_support`]
