@@ -70,11 +70,14 @@ struct Candidate<N: Scalar, const D: usize> {
 }
 
 /// EPA's penetration `e` on `cso`, polished (see the module docs): the polished answer when its
-/// witnesses agree with its depth within the length tolerance, `e` unchanged otherwise.
+/// witnesses agree with its depth within `relative · scale` (status `Converged`); otherwise the
+/// best candidate with `e`'s status when its witnesses miss by less than `e`'s normal misses
+/// `e`'s depth, else `e` unchanged.
 pub(crate) fn polish_penetration<N, const D: usize, C>(
     cso: &C,
     e: EpaResult<N, D>,
     scale: N,
+    relative: N,
     settings: &QuerySettings<N>,
 ) -> EpaResult<N, D>
 where
@@ -88,7 +91,7 @@ where
     let pad = scale * N::lit(0.01);
     // Relative to the pair's own size, not floored at a metre as `Tolerances::length` is: the
     // witnesses of small shapes are held to their size.
-    let accept = settings.tolerances.relative_length * scale;
+    let accept = relative * scale;
     let tol = accept * N::lit(0.01);
     let mut best: Option<Candidate<N, D>> = None;
     let mut last_step: Option<Vector<N, D>> = None;
@@ -110,17 +113,26 @@ where
         u = (u + accelerated(&delta, last_step.as_ref())).try_normalize(N::zero()).unwrap_or(u);
         last_step = Some(delta);
     }
-    match best {
-        Some(c) if c.residual <= accept => EpaResult {
-            depth: c.depth,
-            normal: c.normal,
-            point_a: c.a,
-            point_b: c.b,
-            status: Status::Converged,
-            iterations: e.iterations,
-            clamped: false,
-        },
-        _ => e,
+    let Some(c) = best else { return e };
+    let status = if c.residual <= accept {
+        Status::Converged
+    } else if c.residual < (e.normal.dot(&cso.support(&e.normal).point) - e.depth).abs() {
+        // Not settled, but nearer than EPA's answer: the candidate's depth is attained by its
+        // normal (a translation along it separates the shapes) and its witnesses miss by
+        // `residual`, while EPA's depth and the depth its normal attains bracket the true one
+        // no closer than their difference.
+        e.status
+    } else {
+        return e;
+    };
+    EpaResult {
+        depth: c.depth,
+        normal: c.normal,
+        point_a: c.a,
+        point_b: c.b,
+        status,
+        iterations: e.iterations,
+        clamped: false,
     }
 }
 

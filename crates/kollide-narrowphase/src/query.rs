@@ -492,6 +492,7 @@ where
         radii: (pair.radii.0.to_f64(), pair.radii.1.to_f64()),
         scale: pair.scale.to_f64(),
         curved: pair.curved,
+        noise: N::EPSILON.to_f64(),
     };
     let margin64 = if margin >= N::MAX.sqrt() { f64::MAX } else { margin.to_f64() };
     let dir = pos_ab.translation().map(|x| x.to_f64());
@@ -523,6 +524,9 @@ struct Pair<N> {
     scale: N,
     /// Either core is curved ([`curved`]).
     curved: bool,
+    /// The relative rounding of the support points: `N::EPSILON`, or `f32`'s in the `f64` run
+    /// on `f32` shapes ([`widened`]), whose answers can agree no closer than that.
+    noise: N,
 }
 
 impl<N: Scalar> Pair<N> {
@@ -536,7 +540,14 @@ impl<N: Scalar> Pair<N> {
             radii: (a.radius(), b.radius()),
             scale: scale_of(a, b),
             curved: curved(a) || curved(b),
+            noise: N::EPSILON,
         }
+    }
+
+    /// The relative tolerance to which a polished curved contact's witnesses must agree with
+    /// its depth: the length tolerance, or what the support points' rounding allows.
+    fn polish_tolerance(&self, settings: &QuerySettings<N>) -> N {
+        settings.tolerances.relative_length.max_of(self.noise.sqrt() * N::lit(0.1))
     }
 }
 
@@ -610,7 +621,11 @@ where
     let max = if margin >= N::MAX.sqrt() { N::MAX } else { radii + margin.max_of(N::zero()) };
     let g = gjk(cso, &dir, max, touch, settings);
     let penetration = |e: crate::EpaResult<N, D>, status: Status| {
-        let e = if pair.curved { polish_penetration(cso, e, scale, settings) } else { e };
+        let e = if pair.curved {
+            polish_penetration(cso, e, scale, pair.polish_tolerance(settings), settings)
+        } else {
+            e
+        };
         let n = e.normal;
         // EPA's witnesses come from the face it stopped at, which on a flat part of the CSO
         // (many faces in one plane) or after a stall need not hold the origin's projection:
@@ -647,7 +662,7 @@ where
             let (wa, wb) = g.witnesses();
             // In `f64` arithmetic only: an `f32` curved pair is settled again in `f64` below.
             let (n, wa, wb, dist) = if pair.curved && N::EPSILON.to_f64() < 1e-10 {
-                attained(cso, n, wa, wb, dist, scale, settings)
+                attained(cso, n, wa, wb, dist, scale, pair.polish_tolerance(settings), settings)
             } else {
                 (n, wa, wb, dist)
             };
@@ -701,6 +716,7 @@ fn attained<N, const D: usize, C>(
     wb: Vector<N, D>,
     dist: N,
     scale: N,
+    relative: N,
     settings: &QuerySettings<N>,
 ) -> (Vector<N, D>, Vector<N, D>, Vector<N, D>, N)
 where
@@ -708,7 +724,7 @@ where
     C: Cso<N, D> + ?Sized,
 {
     let short = n.dot(&cso.support(&n).point) + dist;
-    if short <= settings.tolerances.relative_length * scale * N::lit(0.1) {
+    if short <= relative * scale * N::lit(0.1) {
         return (n, wa, wb, dist);
     }
     let e = crate::EpaResult {
@@ -720,7 +736,7 @@ where
         iterations: 0,
         clamped: false,
     };
-    let p = polish_penetration(cso, e, scale, settings);
+    let p = polish_penetration(cso, e, scale, relative, settings);
     // The polish's witnesses agree with its distance to within its tolerance.
     let (pa, pb) = about_midpoint(&p);
     (p.normal, pa, pb, -p.depth)
