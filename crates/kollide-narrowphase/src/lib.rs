@@ -36,6 +36,7 @@
 
 mod cast;
 pub mod composite;
+mod core_closed_form;
 mod cso;
 mod dim;
 pub mod draw;

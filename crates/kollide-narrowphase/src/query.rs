@@ -16,6 +16,7 @@
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{MinkowskiDifference, SupportMap};
 
+use crate::core_closed_form::{point_inside_contact, projection_contact};
 use crate::cso::{SmallHullDifference, Widened};
 use crate::polish::polish_penetration;
 use crate::sat::exact;
@@ -112,7 +113,7 @@ pub(crate) fn touch_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N) 
 /// The world position of a point core (a ball's centre, usually the local origin, which needs no
 /// rotation).
 #[inline]
-fn core_center<N, const D: usize, P, S>(pose: &P, s: &S) -> Point<N, D>
+pub(crate) fn core_center<N, const D: usize, P, S>(pose: &P, s: &S) -> Point<N, D>
 where
     N: Scalar,
     P: Pose<N, D>,
@@ -324,6 +325,9 @@ where
         return within(c, margin);
     }
     if let Some(c) = point_inside_contact(pos_a, a, pos_b, b) {
+        return within(c, margin);
+    }
+    if let Some(c) = projection_contact(pos_a, a, pos_b, b) {
         return within(c, margin);
     }
     let (ra, rb) = (a.radius(), b.radius());
@@ -799,47 +803,6 @@ where
     })
 }
 
-/// [`contact`] when one shape's core is a point (a ball) inside the other's core, in closed form
-/// where the other shape has one ([`SupportMap::local_core_depth`]): the ball leaves through the
-/// nearest part of the core's boundary. `None` otherwise (the point outside, or no closed form).
-fn point_inside_contact<N, const D: usize, P, A, B>(
-    pos_a: &P,
-    a: &A,
-    pos_b: &P,
-    b: &B,
-) -> Option<ShapeContact<N, D>>
-where
-    N: Scalar,
-    P: Pose<N, D>,
-    A: SupportMap<N, D> + ?Sized,
-    B: SupportMap<N, D> + ?Sized,
-{
-    // `c` is the ball's centre, `m` the other core's outward normal nearest it, `depth` deep.
-    let (ball_is_a, c, depth, m) = if a.core_is_point() {
-        let c = core_center(pos_a, a);
-        let (depth, m) = b.local_core_depth(&pos_b.inverse_transform_point(&c))?;
-        (true, c, depth, pos_b.transform_vector(&m).normalize())
-    } else if b.core_is_point() {
-        let c = core_center(pos_b, b);
-        let (depth, m) = a.local_core_depth(&pos_a.inverse_transform_point(&c))?;
-        (false, c, depth, pos_a.transform_vector(&m).normalize())
-    } else {
-        return None;
-    };
-    let (ra, rb) = (a.radius(), b.radius());
-    let separation = -(depth + ra + rb);
-    // The normal from A to B is the way B leaves: out through A's boundary when the ball is
-    // B, and the ball A leaving B is B moving the other way.
-    let (normal, point_a) = if ball_is_a { (-m, c - m * ra) } else { (m, c + m * (depth + ra)) };
-    Some(ShapeContact {
-        point_a,
-        point_b: point_a + normal * separation,
-        normal,
-        separation,
-        status: Status::Converged,
-    })
-}
-
 /// The closest points of two shapes and their signed distance (negative when they overlap, with
 /// the penetration's contact points). Always returns an answer.
 pub fn closest_points<N, const D: usize, P, A, B>(
@@ -888,6 +851,9 @@ where
         return ((d.norm() - radii).max_of(N::zero()), Status::Converged);
     }
     if let Some(c) = segment_cores_contact(pos_a, a, pos_b, b) {
+        return (c.separation.max_of(N::zero()), Status::Converged);
+    }
+    if let Some(c) = projection_contact(pos_a, a, pos_b, b) {
         return (c.separation.max_of(N::zero()), Status::Converged);
     }
     let pos_ab = pos_a.inv_compose(pos_b);

@@ -121,6 +121,32 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
         }
     }
 
+    /// In the half plane `(ρ, y)` of `p` the cone is the triangle apex `(0, h)`, rim `(r, −h)`,
+    /// base centre `(0, −h)`; a point outside it (with `ρ ≥ 0`) is nearest to the side or the
+    /// base, never to the axis, and the nearer of the two segments' points, turned back about
+    /// the axis, is the cone's.
+    fn local_core_projection(&self, p: &Point3<N>) -> Option<Point3<N>> {
+        let (r, h) = (self.radius, self.half_height);
+        let rho = (p.x * p.x + p.z * p.z).sqrt();
+        let two_h = h + h;
+        if p.y >= -h && two_h * rho + r * (p.y - h) <= N::zero() {
+            return None;
+        }
+        // The nearest point of the segment from `s` to `e` (in `(ρ, y)`) to `(rho, p.y)`.
+        let nearest = |s: (N, N), e: (N, N)| {
+            let d = (e.0 - s.0, e.1 - s.1);
+            let t = ((rho - s.0) * d.0 + (p.y - s.1) * d.1) / (d.0 * d.0 + d.1 * d.1);
+            let t = t.max_of(N::zero()).min_of(N::one());
+            let q = (s.0 + d.0 * t, s.1 + d.1 * t);
+            (q, (q.0 - rho) * (q.0 - rho) + (q.1 - p.y) * (q.1 - p.y))
+        };
+        let (side, ds) = nearest((N::zero(), h), (r, -h));
+        let (base, db) = nearest((N::zero(), -h), (r, -h));
+        let (q_rho, q_y) = if ds <= db { side } else { base };
+        let (cx, cz) = if rho > N::zero() { (p.x / rho, p.z / rho) } else { (N::one(), N::zero()) };
+        Some(Point3::new(cx * q_rho, q_y, cz * q_rho))
+    }
+
     /// Nearer of the base (`y + h`, along `−y`) and the side. In the half plane `(ρ, y)` the
     /// cone is a triangle, and a point inside is as deep as its distance to the nearer of the
     /// lines of its two real edges (the axis is none): the side line through the apex `(0, h)`

@@ -118,6 +118,18 @@ impl<N: Scalar> Cylinder<N> {
 
 impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
     #[inline]
+    /// The disc's projection of `(x, z)` and the interval's of `y`: the cylinder is their
+    /// product.
+    fn local_core_projection(&self, p: &Point3<N>) -> Option<Point3<N>> {
+        let rho = (p.x * p.x + p.z * p.z).sqrt();
+        let y = p.y.max_of(-self.half_height).min_of(self.half_height);
+        if rho <= self.radius && y == p.y {
+            return None;
+        }
+        let k = if rho > self.radius { self.radius / rho } else { N::one() };
+        Some(Point3::new(p.x * k, y, p.z * k))
+    }
+
     /// Nearer of the side (`r − ρ`, radially out) and the nearer cap (`h − |y|`, along `±y`);
     /// on the axis the side normal is `+x`.
     fn local_core_depth(&self, p: &Point3<N>) -> Option<(N, Vec3<N>)> {

@@ -141,6 +141,12 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn local_core_depth(&self, p: &Point<N, D>) -> Option<(N, Vector<N, D>)> {
         self.inner.local_core_depth(p)
     }
+
+    /// The inner shape's core projection.
+    #[inline]
+    fn local_core_projection(&self, p: &Point<N, D>) -> Option<Point<N, D>> {
+        self.inner.local_core_projection(p)
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

@@ -98,6 +98,10 @@ macro_rules! impl_shape_enum {
             fn local_core_depth(&self, p: &Point<N, $d>) -> Option<(N, Vector<N, $d>)> {
                 delegate!(self, s => s.local_core_depth(p), [$($v),*])
             }
+            #[inline]
+            fn local_core_projection(&self, p: &Point<N, $d>) -> Option<Point<N, $d>> {
+                delegate!(self, s => s.local_core_projection(p), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {

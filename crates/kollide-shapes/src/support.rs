@@ -101,6 +101,20 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         None
     }
 
+    /// For a point `p` (local frame) outside the core: the core's point nearest to it, in closed
+    /// form. `None` (the default) when `p` is inside the core or the shape has no closed form,
+    /// which is always correct: the caller then runs GJK.
+    ///
+    /// GJK approaches a curved surface one support point at a time and converges on the
+    /// distance faster than on the direction; this answer is exact to rounding, and a pair
+    /// whose other core is a point or a segment needs nothing else (see `kollide_narrowphase`'s
+    /// `core_projection`).
+    #[inline]
+    fn local_core_projection(&self, p: &Point<N, D>) -> Option<Point<N, D>> {
+        let _ = p;
+        None
+    }
+
     /// For a shape whose core is the convex hull of at most [`SMALL_HULL`] points (a polygon with
     /// at most eight vertices): those points, padded to [`SMALL_HULL`] with copies of the first,
     /// such that [`small_hull_support`] on them picks the point [`Self::local_core_support`]
