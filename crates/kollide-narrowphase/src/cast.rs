@@ -34,7 +34,7 @@
 //! inside `A − B`. We cast from a point of the ray beyond `A − B` back towards the origin.
 
 use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
-use kollide_shapes::{MinkowskiDifference, SupportMap, SupportPoint};
+use kollide_shapes::{CoreRay, MinkowskiDifference, SupportMap, SupportPoint};
 
 use crate::cso::Widened;
 use crate::query::scale_of;
@@ -654,9 +654,14 @@ where
 {
     let origin = pose.inverse_transform_point(&ray.origin).coords;
     let dir = pose.inverse_transform_vector(&ray.dir);
+    let closed =
+        if shape.radius() == N::zero() { shape.local_core_ray(&origin, &dir, max_t) } else { None };
     let (t, n, status) = if shape.core_is_point() {
         let (t, n) = ray_ball(&origin, &dir, shape, max_t)?;
         (t, n, Status::Converged)
+    } else if let Some(closed) = closed {
+        let CoreRay::Hit { t, normal } = closed else { return None };
+        (t, normal, Status::Converged)
     } else {
         let tolerance = cast_tolerance(settings, scale_of(shape, shape), origin.norm());
         let cso = SingleShape { shape, with_radius: false };

@@ -1627,3 +1627,48 @@ fn directional_penetration_f32() {
     let (checked, apart) = directional3::<f32>(41, 2_000);
     assert!(checked > 300 && apart > 100, "{checked} checked, {apart} apart");
 }
+
+/// Rays at boxes, `f64`, 2D and 3D: the closed form (the slab test of `Cuboid`'s
+/// `local_core_ray`) gives the entry time to rounding and the face's exact normal, where the
+/// cast by GJK stops within its tolerance of the surface. Against the slab intervals of this
+/// file, at 1e-12 of the size; about half the rays hit.
+#[test]
+fn box_rays_exact_f64() {
+    fn run<const D: usize, P: kollide_math::Pose<f64, D>>(seed: u64, pose: &P) -> usize {
+        let mut rng = rng(seed);
+        let settings = QuerySettings::<f64>::default();
+        let mut hits = 0;
+        for _ in 0..2000 {
+            let size = log_uniform(&mut rng, 1e-2, 1e2);
+            let h =
+                kollide_math::Vector::<f64, D>::from_fn(|_, _| size * rng.random_range(0.1..1.0));
+            let cuboid = Cuboid::new(h).unwrap();
+            let o =
+                kollide_math::Vector::<f64, D>::from_fn(|_, _| size * rng.random_range(-4.0..4.0));
+            let target =
+                kollide_math::Vector::<f64, D>::from_fn(|i, _| h[i] * rng.random_range(-1.5..1.5));
+            let d = (target - o) * rng.random_range(0.5..2.0);
+            let ray = Ray { origin: o.into(), dir: d };
+            let truth = (0..D).try_fold((0.0f64, f64::MAX), |acc, i| {
+                intersect(Some(acc), slab_interval(o[i], d[i], h[i]))
+            });
+            let hit = ray_cast(pose, &cuboid, &ray, 10.0, &settings);
+            match (truth, hit) {
+                (None, None) => {}
+                (Some((t0, _)), Some(hit)) if t0 > 0.0 => {
+                    assert!((hit.t - t0).abs() * d.norm() <= 1e-12 * size, "t {} vs {t0}", hit.t);
+                    let axis = (0..D).find(|&i| hit.normal[i] != 0.0).unwrap();
+                    let mut e = kollide_math::Vector::<f64, D>::zeros();
+                    e[axis] = hit.normal[axis];
+                    assert_eq!(hit.normal, e, "normal {:?} not a face's", hit.normal);
+                    hits += 1;
+                }
+                (Some((t0, _)), Some(hit)) => assert!(t0 == 0.0 && hit.t == 0.0),
+                (t, h) => panic!("oracle {t:?} vs kollide {h:?}"),
+            }
+        }
+        hits
+    }
+    assert!(run(71, &Iso2::<f64>::identity()) > 600);
+    assert!(run(72, &Iso3::<f64>::identity()) > 500);
+}

@@ -140,6 +140,44 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Cuboid<N, D> {
         Some(self)
     }
 
+    /// The slab test: the ray is inside the box while it is inside every slab `|x_i| ≤ h_i`, so
+    /// it enters at the latest of the slabs' entry times, through that slab's face, and leaves
+    /// at the earliest exit (Kay and Kajiya, "Ray Tracing Complex Scenes", SIGGRAPH 1986).
+    fn local_core_ray(
+        &self,
+        origin: &Vector<N, D>,
+        dir: &Vector<N, D>,
+        max_t: N,
+    ) -> Option<crate::CoreRay<N, D>> {
+        use crate::CoreRay::{Hit, Miss};
+        let h = &self.half_extents;
+        if (0..D).all(|i| origin[i].abs() <= h[i]) {
+            let hit = Hit { t: N::zero(), normal: Vector::zeros() };
+            return Some(if max_t >= N::zero() { hit } else { Miss });
+        }
+        let (mut enter, mut exit, mut axis) = (-N::MAX, N::MAX, 0);
+        for i in 0..D {
+            if dir[i] == N::zero() {
+                if origin[i].abs() > h[i] {
+                    return Some(Miss);
+                }
+                continue;
+            }
+            let near = if dir[i] > N::zero() { -h[i] } else { h[i] };
+            let (t0, t1) = ((near - origin[i]) / dir[i], (-near - origin[i]) / dir[i]);
+            if t0 > enter {
+                (enter, axis) = (t0, i);
+            }
+            exit = exit.min_of(t1);
+        }
+        if enter > exit || enter < N::zero() || enter > max_t {
+            return Some(Miss);
+        }
+        let mut normal = Vector::zeros();
+        normal[axis] = if dir[axis] > N::zero() { -N::one() } else { N::one() };
+        Some(Hit { t: enter, normal })
+    }
+
     /// `±h_i` per axis by the sign of `dir_i`; a zero component gives `+h_i`.
     #[inline]
     fn local_core_support(&self, dir: &Vector<N, D>) -> Point<N, D> {

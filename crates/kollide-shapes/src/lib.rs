@@ -100,6 +100,8 @@ pub use polytope::Polytope;
 pub use rounded::Rounded;
 pub use segment::Segment;
 pub use shape::{Shape2, Shape3};
-pub use support::{MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support};
+pub use support::{
+    CoreRay, MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support,
+};
 pub use triangle::Triangle;
 pub use trimesh::{TriMesh, TriMeshError};

@@ -102,6 +102,15 @@ macro_rules! impl_shape_enum {
             fn local_core_projection(&self, p: &Point<N, $d>) -> Option<Point<N, $d>> {
                 delegate!(self, s => s.local_core_projection(p), [$($v),*])
             }
+            #[inline]
+            fn local_core_ray(
+                &self,
+                origin: &Vector<N, $d>,
+                dir: &Vector<N, $d>,
+                max_t: N,
+            ) -> Option<crate::CoreRay<N, $d>> {
+                delegate!(self, s => s.local_core_ray(origin, dir, max_t), [$($v),*])
+            }
         }
 
         impl<N: Scalar> SupportFeatureMap<N, $d> for $ty<N> {

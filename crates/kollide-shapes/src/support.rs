@@ -30,6 +30,21 @@ use core::cell::Cell;
 use core::marker::PhantomData;
 use kollide_math::{Point, Pose, Scalar, Vector};
 
+/// The closed-form answer of [`SupportMap::local_core_ray`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CoreRay<N: Scalar, const D: usize> {
+    /// The ray does not meet the core within its length.
+    Miss,
+    /// The ray meets the core first at `t`, where the core's outward normal is `normal` (zero
+    /// for a start inside).
+    Hit {
+        /// The time of the hit, in units of the ray's direction.
+        t: N,
+        /// The outward unit normal at the hit (zero at `t = 0` from inside).
+        normal: Vector<N, D>,
+    },
+}
+
 /// A convex shape described by its support function, in its local frame.
 ///
 /// Implementors provide the support of the core and, for rounded shapes, a radius. Directions
@@ -112,6 +127,22 @@ pub trait SupportMap<N: Scalar, const D: usize> {
     #[inline]
     fn local_core_projection(&self, p: &Point<N, D>) -> Option<Point<N, D>> {
         let _ = p;
+        None
+    }
+
+    /// A ray from `origin` along `dir` (local frame, `dir` of any length, times in units of it)
+    /// against the core, in closed form: the first `t` in `[0, max_t]` where it meets the core
+    /// and the core's outward normal there (a start inside or on the core hits at `t = 0` with a
+    /// zero normal; a zero `dir` from outside misses). `None` (the default) when the shape has no
+    /// closed form, which is always correct: the caller casts by GJK.
+    #[inline]
+    fn local_core_ray(
+        &self,
+        origin: &Vector<N, D>,
+        dir: &Vector<N, D>,
+        max_t: N,
+    ) -> Option<CoreRay<N, D>> {
+        let _ = (origin, dir, max_t);
         None
     }
 
