@@ -59,6 +59,7 @@ mod events;
 mod groups;
 mod handle;
 mod hook;
+mod joint;
 mod lane;
 mod lane_dim;
 mod limits;
@@ -80,6 +81,10 @@ pub use events::{ContactEvent, Events, HitEvent, SensorEvent};
 pub use groups::CollisionGroups;
 pub use handle::BodyHandle;
 pub use hook::{ContactHook, PreSolve};
+pub use joint::{
+    DistanceJoint, Joint, JointDesc, JointHandle, JointKind, Motor, RevoluteJoint, SphericalJoint,
+    Spring, WeldJoint,
+};
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;
 pub use limits::WorldLimits;
