@@ -70,12 +70,12 @@ fn pendulum_period<N: Scalar + kollide_solver::LaneScalar>(tolerance: f64) {
 
 #[test]
 fn a_pendulum_swings_with_the_physical_pendulum_period_f64() {
-    pendulum_period::<f64>(2e-3);
+    pendulum_period::<f64>(1e-4);
 }
 
 #[test]
 fn a_pendulum_swings_with_the_physical_pendulum_period_f32() {
-    pendulum_period::<f32>(2e-3);
+    pendulum_period::<f32>(1e-4);
 }
 
 /// A chain of `n` links (boxes 0.5 m long, 0.05 kg) hinged end to end from a pin, hanging
