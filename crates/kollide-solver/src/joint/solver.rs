@@ -297,6 +297,18 @@ where
     fn point_mass(&self, pair: &Pair<N, D>) -> [[N; D]; D] {
         let mut k = [[N::zero(); D]; D];
         let m = self.m_a + self.m_b;
+        if D == 2 {
+            // The same matrix in closed form (a scalar inertia `i`, `r × e` = `±r_y`, `r_x`):
+            // `m + i r_y²`, `−i r_x r_y`, `m + i r_x²` summed over both bodies.
+            let (ia, ib) = (Dim::<D>::inertia_rows(&self.i_a), Dim::<D>::inertia_rows(&self.i_b));
+            let (ia, ib) = (ia[0][0], ib[0][0]);
+            let (ra, rb) = (&pair.r_a, &pair.r_b);
+            k[0][0] = m + ia * ra[1] * ra[1] + ib * rb[1] * rb[1];
+            k[0][1] = -ia * ra[0] * ra[1] - ib * rb[0] * rb[1];
+            k[1][0] = k[0][1];
+            k[1][1] = m + ia * ra[0] * ra[0] + ib * rb[0] * rb[0];
+            return k;
+        }
         for (c, col) in k.iter_mut().enumerate() {
             let mut e = Vector::<N, D>::zeros();
             e[c] = N::one();
@@ -394,6 +406,17 @@ pub(crate) fn solve_spd<N: Scalar, const M: usize>(
     n: usize,
 ) -> [N; M] {
     let zero = N::zero();
+    if M == 2 && n == 2 {
+        // Cramer's rule, when `K` is invertible.
+        let det = k[0][0] * k[1][1] - k[0][1] * k[1][0];
+        if det != zero {
+            let inv = N::one() / det;
+            let mut x = [zero; M];
+            x[0] = inv * (k[1][1] * b[0] - k[0][1] * b[1]);
+            x[1] = inv * (k[0][0] * b[1] - k[1][0] * b[0]);
+            return x;
+        }
+    }
     for i in 0..n {
         let pivot = k[i][i];
         if !(pivot > zero) {
@@ -434,9 +457,11 @@ where
         let axial = imp.spring + imp.motor + imp.lower - imp.upper;
         let mut angular = imp.angular;
         match j.kind {
-            Kind::Revolute { .. } => {
-                let (q_a, _) = j.rotations(&pair);
-                angular += Dim::<D>::rotate_angular(&q_a, &j.axis_a) * axial;
+            Kind::Revolute { limit, motor, spring } => {
+                if limit.is_some() || motor.is_some() || spring {
+                    let (q_a, _) = j.rotations(&pair);
+                    angular += Dim::<D>::rotate_angular(&q_a, &j.axis_a) * axial;
+                }
             }
             Kind::Distance { .. } => {
                 let d = j.anchor_separation(&pair);
