@@ -418,6 +418,9 @@ fn state(w: &World2<f64>) -> String {
     format!("{w:?}")
 }
 
+/// Whether an error is the one a case expects.
+type Expected = fn(&WorldError) -> bool;
+
 #[test]
 fn bad_joints_are_refused_and_change_nothing() {
     let mut w = world::<f64>();
@@ -432,7 +435,7 @@ fn bad_joints_are_refused_and_change_nothing() {
     let before = state(&w);
     let hinge = || RevoluteJoint::new(Point2::origin());
     let nan = f64::NAN;
-    let cases: Vec<(JointDesc<f64, 2>, fn(&WorldError) -> bool)> = vec![
+    let cases: Vec<(JointDesc<f64, 2>, Expected)> = vec![
         (JointDesc::new(b, b, hinge()), |e| *e == WorldError::SameBody),
         (JointDesc::new(a, gone, hinge()), |e| *e == WorldError::StaleHandle),
         (JointDesc::new(a, b, RevoluteJoint::new(Point2::new(nan, 0.0))), |e| {

@@ -4,7 +4,7 @@
 //! chain of ball joints stretching as its soft joints predict, and bad input refused with the
 //! world unchanged.
 
-use kollide_math::{Iso3, Point3, Scalar, Vec3};
+use kollide_math::{Iso3, Point3, Vec3};
 use kollide_shapes::{Ball, Cuboid};
 use kollide_solver::{
     BodyDesc, BodyHandle, DistanceJoint, JointDesc, JointKind, LaneScalar, RevoluteJoint,

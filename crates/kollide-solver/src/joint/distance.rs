@@ -8,7 +8,7 @@
 
 use kollide_math::{Point, Scalar, Vector};
 
-use super::solver::{Kind, Pair, Prepared, Substep, limit_row, spring_row};
+use super::solver::{Kind, Pair, Prepared, Substep, limit_row, positive, spring_row};
 use super::{Spring, check_point, check_range, check_spring};
 use crate::{Dim, SolverDim, WorldError, WorldLimits};
 
@@ -91,7 +91,7 @@ pub(super) fn solve<N: Scalar, const D: usize>(
     let Kind::Distance { min, max, spring, rigid } = j.kind else { return };
     let d = j.anchor_separation(pair);
     let length = d.norm();
-    if !(length > N::zero()) {
+    if !positive(length) {
         return;
     }
     let n = d / length;
@@ -101,7 +101,7 @@ pub(super) fn solve<N: Scalar, const D: usize>(
         + j.m_b
         + Dim::<D>::angular_dot(&arm_a, &Dim::<D>::apply_inertia(&j.i_a, &arm_a))
         + Dim::<D>::angular_dot(&arm_b, &Dim::<D>::apply_inertia(&j.i_b, &arm_b));
-    if !(k > N::zero()) {
+    if !positive(k) {
         return;
     }
     let mass = N::one() / k;

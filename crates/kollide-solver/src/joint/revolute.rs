@@ -13,7 +13,9 @@
 
 use kollide_math::{Point, Point2, Point3, Scalar, Vec3};
 
-use super::solver::{Kind, Pair, Prepared, Substep, limit_row, motor_row, solve_spd, spring_row};
+use super::solver::{
+    Kind, Pair, Prepared, Substep, limit_row, motor_row, positive, solve_spd, spring_row,
+};
 use super::{Ang, Motor, Spring, check_motor, check_point, check_range, check_spring};
 use crate::lane::LaneScalar;
 use crate::{Dim, SolverDim, WorldError, WorldLimits};
@@ -111,7 +113,7 @@ where
     }
     let length = Dim::<D>::angular_length(axis);
     let min = N::EPSILON.to_f64().sqrt();
-    if !(length >= min) {
+    if length.is_nan() || length < min {
         return Err(WorldError::OutOfRange {
             what: "axis length",
             value: length,
@@ -163,7 +165,7 @@ fn solve_axial<N: Scalar, const D: usize>(
     let turn_a = Dim::<D>::apply_inertia(&j.i_a, axis);
     let turn_b = Dim::<D>::apply_inertia(&j.i_b, axis);
     let k = Dim::<D>::angular_dot(axis, &(turn_a + turn_b));
-    if !(k > N::zero()) {
+    if !positive(k) {
         return;
     }
     let mass = N::one() / k;

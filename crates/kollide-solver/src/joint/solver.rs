@@ -397,9 +397,16 @@ pub(crate) fn motor_row<N: Scalar>(
     *acc - old
 }
 
+/// `x > 0` (`false` for NaN).
+#[inline(always)]
+pub(crate) fn positive<N: Scalar>(x: N) -> bool {
+    x > N::zero()
+}
+
 /// Solves the symmetric positive semi-definite system `K x = b` in its first `n` rows by
 /// Gaussian elimination; a row without stiffness (a zero pivot) gets `x = 0`.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // Row and column indices read as the algebra does.
 pub(crate) fn solve_spd<N: Scalar, const M: usize>(
     mut k: [[N; M]; M],
     mut b: [N; M],
@@ -419,7 +426,7 @@ pub(crate) fn solve_spd<N: Scalar, const M: usize>(
     }
     for i in 0..n {
         let pivot = k[i][i];
-        if !(pivot > zero) {
+        if !positive(pivot) {
             continue;
         }
         for r in i + 1..n {
@@ -432,7 +439,7 @@ pub(crate) fn solve_spd<N: Scalar, const M: usize>(
     }
     let mut x = [zero; M];
     for i in (0..n).rev() {
-        if !(k[i][i] > zero) {
+        if !positive(k[i][i]) {
             continue;
         }
         let mut s = b[i];
