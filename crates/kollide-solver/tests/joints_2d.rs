@@ -8,7 +8,7 @@ use kollide_math::{Iso2, Point2, Scalar, Vec2};
 use kollide_shapes::{Circle, Cuboid};
 use kollide_solver::{
     BodyDesc, BodyHandle, CollisionGroups, DistanceJoint, JointDesc, JointHandle, Motor,
-    RevoluteJoint, Spring, StepSettings, WeldJoint, World2, WorldError,
+    PrismaticJoint, RevoluteJoint, Spring, StepSettings, WeldJoint, World2, WorldError,
 };
 
 const G: f64 = 10.0;
@@ -369,6 +369,65 @@ fn a_weld_holds_a_cantilever() {
     assert!(angle.abs() < 0.15, "the tip turned by {angle}");
 }
 
+/// A box on a prismatic joint along `axis` from a pin at the origin, in `gravity`; steps
+/// `steps` times and returns the box's offset from where it started, its rotation angle and
+/// the largest distance it strayed from the axis.
+fn slider(
+    axis: Vec2<f64>,
+    gravity: Vec2<f64>,
+    joint: impl Fn(PrismaticJoint<f64, 2>) -> PrismaticJoint<f64, 2>,
+    velocity: f64,
+    steps: usize,
+) -> (Vec2<f64>, f64, f64) {
+    let mut w = World2::new(gravity).unwrap();
+    let frame = pin(&mut w, 0.0, 0.0);
+    let start = Vec2::new(0.3, 0.2);
+    let cube = Cuboid::new(Vec2::new(0.2, 0.1)).unwrap();
+    let desc = BodyDesc::dynamic(cube)
+        .pose(Iso2::translation(start.x, start.y))
+        .linear_velocity(axis.normalize() * velocity);
+    let b = w.add(desc).unwrap();
+    let slide = joint(PrismaticJoint::new(Point2::new(0.3, 0.2), axis));
+    w.add_joint(JointDesc::new(frame, b, slide)).unwrap();
+    let across = Vec2::new(-axis.y, axis.x).normalize();
+    let mut strayed = 0.0_f64;
+    for _ in 0..steps {
+        w.step(1.0 / 60.0).unwrap();
+        strayed = strayed.max((pos(&w, b) - start).dot(&across).abs());
+    }
+    (pos(&w, b) - start, w.body(b).unwrap().pose().rotation.angle(), strayed)
+}
+
+#[test]
+fn a_prismatic_joint_slides_down_an_incline_at_g_sin_theta() {
+    // Along a 30° incline the box accelerates at g sin 30° = 5 m/s²: 2.5 m in 1 s.
+    let theta = 30.0_f64.to_radians();
+    let down = Vec2::new(theta.cos(), -theta.sin());
+    let (moved, angle, strayed) = slider(down, Vec2::new(0.0, -G), |j| j, 0.0, 60);
+    let along = moved.dot(&down);
+    assert!((along - 2.5).abs() < 0.02 * 2.5, "slid {along} m, expected 2.5 m");
+    assert!(strayed < 1e-3 && angle.abs() < 1e-3, "left the axis by {strayed} m, turned {angle}");
+}
+
+#[test]
+fn a_prismatic_limit_motor_and_spring_act_along_the_axis() {
+    let x = Vec2::x();
+    // The limit stops the fall at 0.5 m.
+    let (moved, _, _) = slider(-Vec2::y(), Vec2::new(0.0, -G), |j| j.limit(-1.0, 0.5), 0.0, 120);
+    assert!((moved.y + 0.5).abs() < 0.02, "stopped at {}", moved.y);
+    // A motor drives it at 2 m/s in zero gravity.
+    let (moved, _, _) = slider(x, Vec2::zeros(), |j| j.motor(2.0, 1000.0), 0.0, 60);
+    assert!((moved.x - 2.0).abs() < 0.05, "moved {} m in 1 s at 2 m/s", moved.x);
+    // A 1 Hz spring with no damping brings it back through the start after half a period.
+    let (moved, _, _) = slider(x, Vec2::zeros(), |j| j.spring(1.0, 0.0), 1.0, 60);
+    assert!(moved.x.abs() < 0.02, "after one period the spring left it at {}", moved.x);
+    // A quarter period in, it is near its amplitude `v / ω` (a little short of it: the soft
+    // step's implicit spring loses some energy every substep, as Box2D's does).
+    let (moved, _, _) = slider(x, Vec2::zeros(), |j| j.spring(1.0, 0.0), 1.0, 15);
+    let amplitude = 1.0 / (2.0 * std::f64::consts::PI);
+    assert!((moved.x - amplitude).abs() < 0.06 * amplitude, "quarter period at {}", moved.x);
+}
+
 #[test]
 fn jointed_bodies_do_not_collide_unless_asked() {
     for collide in [false, true] {
@@ -459,6 +518,13 @@ fn bad_joints_are_refused_and_change_nothing() {
         (JointDesc::new(a, b, hinge().motor(1.0, -5.0)), |e| {
             matches!(e, WorldError::OutOfRange { what: "motor max force", .. })
         }),
+        (JointDesc::new(a, b, PrismaticJoint::new(Point2::origin(), Vec2::zeros())), |e| {
+            matches!(e, WorldError::OutOfRange { what: "axis length", .. })
+        }),
+        (
+            JointDesc::new(a, b, PrismaticJoint::new(Point2::origin(), Vec2::x()).limit(1.0, 0.0)),
+            |e| matches!(e, WorldError::BadRange { what: "translation limit", .. }),
+        ),
         (JointDesc::new(a, b, hinge()).constraint_softness(-1.0, 1.0), |e| {
             matches!(e, WorldError::OutOfRange { what: "constraint hertz", .. })
         }),

@@ -197,7 +197,7 @@ where
         })
     }
 
-    /// Sets (or with `None` removes) a revolute joint's motor. A stale handle, another kind of
+    /// Sets (or with `None` removes) a revolute or prismatic joint's motor. A stale handle, another kind of
     /// joint or a motor out of range is refused and changes nothing.
     pub fn set_joint_motor(
         &mut self,
@@ -209,12 +209,17 @@ where
                 j.motor = motor;
                 j.validate_controls()
             }
+            JointKind::Prismatic(j) => {
+                j.motor = motor;
+                j.validate_controls()
+            }
             _ => Err(WorldError::NotInJoint("motor")),
         })
     }
 
-    /// Sets (or with `None` removes) a joint's limit: a revolute joint's angle range (rad),
-    /// a distance joint's length range (m; `None`: `[0, N::MAX]`). A stale handle, another
+    /// Sets (or with `None` removes) a joint's limit: a revolute joint's angle range (rad), a
+    /// prismatic joint's translation range (m), a distance joint's length range (m; `None`:
+    /// `[0, N::MAX]`). A stale handle, another
     /// kind of joint or a range out of order or out of range is refused and changes nothing.
     pub fn set_joint_limit(
         &mut self,
@@ -230,11 +235,15 @@ where
                 j.range = limit.unwrap_or([N::zero(), N::MAX]);
                 j.validate_controls()
             }
+            JointKind::Prismatic(j) => {
+                j.limit = limit;
+                j.validate_controls()
+            }
             _ => Err(WorldError::NotInJoint("limit")),
         })
     }
 
-    /// Sets (or with `None` removes) the spring of a revolute or distance joint. A stale
+    /// Sets (or with `None` removes) the spring of a revolute, prismatic or distance joint. A stale
     /// handle, another kind of joint or a spring out of range is refused and changes nothing.
     pub fn set_joint_spring(
         &mut self,
@@ -247,6 +256,10 @@ where
                 j.validate_controls()
             }
             JointKind::Distance(j) => {
+                j.spring = spring;
+                j.validate_controls()
+            }
+            JointKind::Prismatic(j) => {
                 j.spring = spring;
                 j.validate_controls()
             }
@@ -295,10 +308,15 @@ where
         let offset: Vector<N, D> = p.coords - pose.translation();
         Dim::<D>::rotate(inv, &offset)
     };
+    let mut slide = Vector::<N, D>::zeros();
     let (anchor_a, anchor_b, axis, length) = match &desc.kind {
         JointKind::Revolute(j) => (j.anchor, j.anchor, unit::<N, D>(&j.axis), N::zero()),
         JointKind::Weld(j) => (j.anchor, j.anchor, unit_default::<N, D>(), N::zero()),
         JointKind::Spherical(j) => (j.anchor, j.anchor, unit_default::<N, D>(), N::zero()),
+        JointKind::Prismatic(j) => {
+            slide = j.axis / j.axis.norm();
+            (j.anchor, j.anchor, unit_default::<N, D>(), N::zero())
+        }
         JointKind::Distance(j) => {
             let length = j.length.unwrap_or_else(|| (j.anchor_b - j.anchor_a).norm());
             (j.anchor_a, j.anchor_b, unit_default::<N, D>(), length)
@@ -312,6 +330,7 @@ where
         axis_a: Dim::<D>::rotate_angular(&inv_a, &axis),
         axis_b: Dim::<D>::rotate_angular(&inv_b, &axis),
         length,
+        slide_a: Dim::<D>::rotate(&inv_a, &slide),
     }
 }
 

@@ -3,9 +3,10 @@
 //! A joint removes some of the relative motion of two bodies: a [`RevoluteJoint`] keeps one
 //! point of each body together and lets them turn about an axis (2D: the axis out of the
 //! plane; 3D: a hinge), a [`SphericalJoint`] keeps the point together and lets them turn freely,
-//! a [`WeldJoint`] (a *fixed* joint in 3D) removes all relative motion, and a [`DistanceJoint`]
+//! a [`WeldJoint`] (a *fixed* joint in 3D) removes all relative motion, a [`PrismaticJoint`]
+//! lets them slide along an axis without turning, and a [`DistanceJoint`]
 //! keeps two points at a distance (a rod), within a range (a rope), or pulls them there with a
-//! spring. Revolute joints can have a limit on their angle, a motor and a spring; distance
+//! spring. Revolute and prismatic joints can have a limit, a motor and a spring; distance
 //! joints a spring and a length range.
 //!
 //! **The soft step.** Every row of a joint is solved as the contacts are (see
@@ -44,6 +45,7 @@
 
 mod distance;
 pub(crate) mod edit;
+mod prismatic;
 mod revolute;
 pub(crate) mod solver;
 mod spherical;
@@ -52,6 +54,7 @@ mod weld;
 use kollide_math::{Point, Scalar, Vector};
 
 pub use distance::DistanceJoint;
+pub use prismatic::PrismaticJoint;
 pub use revolute::RevoluteJoint;
 pub use spherical::SphericalJoint;
 pub use weld::WeldJoint;
@@ -116,6 +119,17 @@ where
     Weld(WeldJoint<N, D>),
     /// A point shared by both bodies, turning freely (a ball-and-socket joint).
     Spherical(SphericalJoint<N, D>),
+    /// Sliding along an axis without turning.
+    Prismatic(PrismaticJoint<N, D>),
+}
+
+impl<N: Scalar, const D: usize> From<PrismaticJoint<N, D>> for JointKind<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    fn from(j: PrismaticJoint<N, D>) -> Self {
+        Self::Prismatic(j)
+    }
 }
 
 impl<N: Scalar, const D: usize> From<RevoluteJoint<N, D>> for JointKind<N, D>
@@ -224,6 +238,7 @@ where
             JointKind::Distance(j) => j.validate(),
             JointKind::Weld(j) => check_point("anchor", &j.anchor),
             JointKind::Spherical(j) => check_point("anchor", &j.anchor),
+            JointKind::Prismatic(j) => j.validate(),
         }
     }
 }
@@ -322,6 +337,8 @@ where
     pub(crate) axis_b: Ang<N, D>,
     /// The rest length (distance joint; zero for the others).
     pub(crate) length: N,
+    /// The direction of sliding (prismatic), a unit vector in A's frame.
+    pub(crate) slide_a: Vector<N, D>,
 }
 
 /// A joint in a world. Read it with [`crate::World::joint`].

@@ -45,6 +45,7 @@ where
     pub(crate) axis_a: Ang<N, D>,
     pub(crate) axis_b: Ang<N, D>,
     pub(crate) length: N,
+    pub(crate) slide_a: Vector<N, D>,
     /// The softness of the rows that hold the joint together, and of its spring.
     pub(crate) soft: Softness<N>,
     pub(crate) spring: Softness<N>,
@@ -59,6 +60,7 @@ pub(crate) enum Kind<N> {
     Distance { min: N, max: N, spring: bool, rigid: bool },
     Weld,
     Spherical,
+    Prismatic { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
 }
 
 /// The substep's constants a pass needs.
@@ -145,6 +147,7 @@ where
                 axis_a: f.axis_a,
                 axis_b: f.axis_b,
                 length: f.length,
+                slide_a: f.slide_a,
                 soft,
                 spring,
                 kind,
@@ -177,6 +180,10 @@ where
             let rigid = j.spring.is_none() || min >= max;
             let spring = j.spring.filter(|s| s.hertz > N::zero() && !rigid);
             (Kind::Distance { min, max, spring: spring.is_some(), rigid }, spring)
+        }
+        JointKind::Prismatic(j) => {
+            let spring = j.spring.filter(|s| s.hertz > N::zero());
+            (Kind::Prismatic { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
         }
         JointKind::Weld(_) => (Kind::Weld, None),
         JointKind::Spherical(_) => (Kind::Spherical, None),
@@ -480,6 +487,16 @@ where
                     continue;
                 }
             }
+            Kind::Prismatic { .. } => {
+                // The linear impulses act at the point of A under B's anchor.
+                let (q_a, _) = j.rotations(&pair);
+                let axis = Dim::<D>::rotate(&q_a, &j.slide_a);
+                pair.r_a += j.anchor_separation(&pair);
+                let p = imp.linear + axis * axial;
+                j.apply(&mut pair, &p, &angular);
+                j.store::<L, S>(slots, &pair);
+                continue;
+            }
             Kind::Weld | Kind::Spherical => {}
         }
         j.apply(&mut pair, &imp.linear, &angular);
@@ -504,6 +521,7 @@ pub(crate) fn solve<L, S, const D: usize>(
             Kind::Distance { .. } => super::distance::solve(j, &mut pair, step),
             Kind::Weld => super::weld::solve(j, &mut pair, step),
             Kind::Spherical => super::spherical::solve(j, &mut pair, step),
+            Kind::Prismatic { .. } => super::prismatic::solve(j, &mut pair, step),
         }
         j.store::<L, S>(slots, &pair);
     }
