@@ -37,8 +37,8 @@
 //! fraction of their size are swept against static and kinematic bodies and moved back to the
 //! time of impact, so they do not tunnel through thin walls ([`StepSettings::continuous`]).
 //!
-//! **Joints** (`src/joint/`): revolute (a hinge in 3D), spherical, weld (fixed), prismatic and
-//! distance joints between two bodies ([`World::add_joint`], [`JointDesc`]), with limits,
+//! **Joints** (`src/joint/`): revolute (a hinge in 3D), spherical, weld (fixed), prismatic,
+//! wheel and distance joints between two bodies ([`World::add_joint`], [`JointDesc`]), with limits,
 //! motors and springs, solved as soft constraints in the same substeps as the contacts.
 //!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
@@ -87,7 +87,7 @@ pub use handle::BodyHandle;
 pub use hook::{ContactHook, PreSolve};
 pub use joint::{
     DistanceJoint, Joint, JointDesc, JointHandle, JointKind, Motor, PrismaticJoint, RevoluteJoint,
-    SphericalJoint, Spring, WeldJoint,
+    SphericalJoint, Spring, WeldJoint, WheelJoint,
 };
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;

@@ -8,7 +8,7 @@ use kollide_math::{Iso2, Point2, Scalar, Vec2};
 use kollide_shapes::{Circle, Cuboid};
 use kollide_solver::{
     BodyDesc, BodyHandle, CollisionGroups, DistanceJoint, JointDesc, JointHandle, Motor,
-    PrismaticJoint, RevoluteJoint, Spring, StepSettings, WeldJoint, World2, WorldError,
+    PrismaticJoint, RevoluteJoint, Spring, StepSettings, WeldJoint, WheelJoint, World2, WorldError,
 };
 
 const G: f64 = 10.0;
@@ -426,6 +426,38 @@ fn a_prismatic_limit_motor_and_spring_act_along_the_axis() {
     let (moved, _, _) = slider(x, Vec2::zeros(), |j| j.spring(1.0, 0.0), 1.0, 15);
     let amplitude = 1.0 / (2.0 * std::f64::consts::PI);
     assert!((moved.x - amplitude).abs() < 0.06 * amplitude, "quarter period at {}", moved.x);
+}
+
+#[test]
+fn a_car_on_wheel_joints_drives_at_its_motor_speed() {
+    let mut w = world::<f64>();
+    let ground = Cuboid::new(Vec2::new(100.0, 0.5)).unwrap();
+    w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.5))).unwrap();
+    let chassis = Cuboid::new(Vec2::new(1.0, 0.2)).unwrap();
+    let car = w.add(BodyDesc::dynamic(chassis).pose(Iso2::translation(0.0, 0.9))).unwrap();
+    let (radius, speed) = (0.4, 5.0); // the wheels' motors turn clockwise: forwards, +x
+    let mut wheels = Vec::new();
+    for x in [-0.8, 0.8] {
+        let wheel = Circle::new(radius).unwrap();
+        let b =
+            w.add(BodyDesc::dynamic(wheel).friction(1.0).pose(Iso2::translation(x, 0.4))).unwrap();
+        let axle = WheelJoint::new(Point2::new(x, 0.4), Vec2::y()).motor(-speed, 50.0);
+        w.add_joint(JointDesc::new(car, b, axle)).unwrap();
+        wheels.push((b, x));
+    }
+    for _ in 0..180 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let body = w.body(car).unwrap();
+    let v = body.linear_velocity().x;
+    assert!((v - speed * radius).abs() < 0.05 * speed * radius, "the car drives at {v} m/s");
+    assert!(body.pose().rotation.angle().abs() < 0.05, "the car tipped");
+    for (b, x) in wheels {
+        // Each wheel stays on its suspension axis, under the chassis.
+        let local = body.pose().inverse_transform_point(&Point2::from(pos(&w, b)));
+        assert!((local.x - x).abs() < 0.01, "a wheel left its axis: {local:?}");
+        assert!(local.y < -0.5 + 0.05 && local.y > -0.5 - 0.3, "suspension at {}", local.y);
+    }
 }
 
 #[test]

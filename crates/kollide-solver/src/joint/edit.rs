@@ -213,6 +213,10 @@ where
                 j.motor = motor;
                 j.validate_controls()
             }
+            JointKind::Wheel(j) => {
+                j.motor = motor;
+                j.validate_controls()
+            }
             _ => Err(WorldError::NotInJoint("motor")),
         })
     }
@@ -239,6 +243,10 @@ where
                 j.limit = limit;
                 j.validate_controls()
             }
+            JointKind::Wheel(j) => {
+                j.limit = limit;
+                j.validate_controls()
+            }
             _ => Err(WorldError::NotInJoint("limit")),
         })
     }
@@ -260,6 +268,10 @@ where
                 j.validate_controls()
             }
             JointKind::Prismatic(j) => {
+                j.spring = spring;
+                j.validate_controls()
+            }
+            JointKind::Wheel(j) => {
                 j.spring = spring;
                 j.validate_controls()
             }
@@ -316,6 +328,10 @@ where
         JointKind::Prismatic(j) => {
             slide = j.axis / j.axis.norm();
             (j.anchor, j.anchor, unit_default::<N, D>(), N::zero())
+        }
+        JointKind::Wheel(j) => {
+            slide = j.suspension / j.suspension.norm();
+            (j.anchor, j.anchor, unit::<N, D>(&j.spin), N::zero())
         }
         JointKind::Distance(j) => {
             let length = j.length.unwrap_or_else(|| (j.anchor_b - j.anchor_a).norm());

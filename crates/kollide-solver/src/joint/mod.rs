@@ -4,7 +4,8 @@
 //! point of each body together and lets them turn about an axis (2D: the axis out of the
 //! plane; 3D: a hinge), a [`SphericalJoint`] keeps the point together and lets them turn freely,
 //! a [`WeldJoint`] (a *fixed* joint in 3D) removes all relative motion, a [`PrismaticJoint`]
-//! lets them slide along an axis without turning, and a [`DistanceJoint`]
+//! lets them slide along an axis without turning, a [`WheelJoint`] holds a wheel spinning on a
+//! sprung suspension, and a [`DistanceJoint`]
 //! keeps two points at a distance (a rod), within a range (a rope), or pulls them there with a
 //! spring. Revolute and prismatic joints can have a limit, a motor and a spring; distance
 //! joints a spring and a length range.
@@ -50,6 +51,7 @@ mod revolute;
 pub(crate) mod solver;
 mod spherical;
 mod weld;
+mod wheel;
 
 use kollide_math::{Point, Scalar, Vector};
 
@@ -58,6 +60,7 @@ pub use prismatic::PrismaticJoint;
 pub use revolute::RevoluteJoint;
 pub use spherical::SphericalJoint;
 pub use weld::WeldJoint;
+pub use wheel::WheelJoint;
 
 use crate::{BodyHandle, Dim, SolverDim, WorldError, WorldLimits};
 
@@ -121,6 +124,17 @@ where
     Spherical(SphericalJoint<N, D>),
     /// Sliding along an axis without turning.
     Prismatic(PrismaticJoint<N, D>),
+    /// A wheel spinning about an axis on a sprung suspension.
+    Wheel(WheelJoint<N, D>),
+}
+
+impl<N: Scalar, const D: usize> From<WheelJoint<N, D>> for JointKind<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    fn from(j: WheelJoint<N, D>) -> Self {
+        Self::Wheel(j)
+    }
 }
 
 impl<N: Scalar, const D: usize> From<PrismaticJoint<N, D>> for JointKind<N, D>
@@ -239,6 +253,7 @@ where
             JointKind::Weld(j) => check_point("anchor", &j.anchor),
             JointKind::Spherical(j) => check_point("anchor", &j.anchor),
             JointKind::Prismatic(j) => j.validate(),
+            JointKind::Wheel(j) => j.validate(),
         }
     }
 }

@@ -152,41 +152,80 @@ pub(super) fn solve<N: Scalar, const D: usize>(
     let axis = Dim::<D>::rotate(&q_a, &j.slide_a);
     let d = j.anchor_separation(pair);
     let r_a = pair.r_a + d;
-    if limit.is_some() || motor.is_some() || spring {
-        let row = Row::new(j, pair, &r_a, axis);
-        let translation = axis.dot(&d);
-        if spring {
-            let (cdot, acc) = (row.rate(pair), &mut j.impulses.spring);
-            let impulse = spring_row(translation, cdot, row.mass, acc, &j.spring);
-            row.push(j, pair, impulse);
-        }
-        if let Some(m) = &motor {
-            let (cdot, acc) = (row.rate(pair), &mut j.impulses.motor);
-            let impulse = motor_row(cdot, row.mass, m, acc, step.h);
-            row.push(j, pair, impulse);
-        }
-        if let Some([lower, upper]) = limit {
-            let soft = j.soft;
-            let c = translation - lower;
-            let impulse =
-                limit_row(c, row.rate(pair), row.mass, &mut j.impulses.lower, &soft, step);
-            row.push(j, pair, impulse);
-            let c = upper - translation;
-            let impulse =
-                limit_row(c, -row.rate(pair), row.mass, &mut j.impulses.upper, &soft, step);
-            row.push(j, pair, -impulse);
-        }
-    }
+    let along = Along { limit, motor: motor.as_ref(), spring };
+    solve_along(j, pair, &r_a, &axis, &d, &along, step);
     let error = j.angle_error(&q_a, &q_b);
     j.solve_angular_lock(pair, &error, step);
+    solve_across(j, pair, &r_a, &axis, &d, step);
+}
+
+/// The rows along a sliding axis: a limit on the translation, a motor, a spring.
+pub(super) struct Along<'a, N> {
+    pub(super) limit: Option<[N; 2]>,
+    pub(super) motor: Option<&'a Motor<N>>,
+    pub(super) spring: bool,
+}
+
+/// Solves the rows `along` the unit `axis` (world), for the anchors' separation `d` and A's
+/// arm `r_a` to the point under B's anchor.
+#[inline(always)]
+pub(super) fn solve_along<N: Scalar, const D: usize>(
+    j: &mut Prepared<N, D>,
+    pair: &mut Pair<N, D>,
+    r_a: &Vector<N, D>,
+    axis: &Vector<N, D>,
+    d: &Vector<N, D>,
+    along: &Along<'_, N>,
+    step: &Substep<N>,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    if along.limit.is_none() && along.motor.is_none() && !along.spring {
+        return;
+    }
+    let row = Row::new(j, pair, r_a, *axis);
+    let translation = axis.dot(d);
+    if along.spring {
+        let (cdot, acc) = (row.rate(pair), &mut j.impulses.spring);
+        let impulse = spring_row(translation, cdot, row.mass, acc, &j.spring);
+        row.push(j, pair, impulse);
+    }
+    if let Some(m) = along.motor {
+        let (cdot, acc) = (row.rate(pair), &mut j.impulses.motor);
+        let impulse = motor_row(cdot, row.mass, m, acc, step.h);
+        row.push(j, pair, impulse);
+    }
+    if let Some([lower, upper]) = along.limit {
+        let soft = j.soft;
+        let c = translation - lower;
+        let impulse = limit_row(c, row.rate(pair), row.mass, &mut j.impulses.lower, &soft, step);
+        row.push(j, pair, impulse);
+        let c = upper - translation;
+        let impulse = limit_row(c, -row.rate(pair), row.mass, &mut j.impulses.upper, &soft, step);
+        row.push(j, pair, -impulse);
+    }
+}
+
+/// Solves the rows across the unit `axis` (one in 2D, two in 3D) that keep B's anchor on it.
+#[inline(always)]
+pub(super) fn solve_across<N: Scalar, const D: usize>(
+    j: &mut Prepared<N, D>,
+    pair: &mut Pair<N, D>,
+    r_a: &Vector<N, D>,
+    axis: &Vector<N, D>,
+    d: &Vector<N, D>,
+    step: &Substep<N>,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
     let (rate, mass_scale, impulse_scale) = j.hold(step);
-    for t in Dim::<D>::tangents(&axis) {
+    for t in Dim::<D>::tangents(axis) {
         // 2D has one direction across the axis; its second tangent is zero.
         if !positive(t.norm_squared()) {
             continue;
         }
-        let row = Row::new(j, pair, &r_a, t);
-        let bias = if step.use_bias { rate * t.dot(&d) } else { N::zero() };
+        let row = Row::new(j, pair, r_a, t);
+        let bias = if step.use_bias { rate * t.dot(d) } else { N::zero() };
         let old = t.dot(&j.impulses.linear);
         let impulse = -mass_scale * row.mass * (row.rate(pair) + bias) - impulse_scale * old;
         j.impulses.linear += t * impulse;

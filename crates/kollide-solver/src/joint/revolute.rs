@@ -193,7 +193,7 @@ fn solve_axial<N: Scalar, const D: usize>(
 
 /// 3D: the two rows that keep B's copy of the axis on A's (perpendicular to `axis`).
 #[inline(always)]
-fn solve_hinge<N: Scalar, const D: usize>(
+pub(super) fn solve_hinge<N: Scalar, const D: usize>(
     j: &mut Prepared<N, D>,
     pair: &mut Pair<N, D>,
     axis: &Ang<N, D>,

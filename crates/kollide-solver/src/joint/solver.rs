@@ -61,6 +61,7 @@ pub(crate) enum Kind<N> {
     Weld,
     Spherical,
     Prismatic { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
+    Wheel { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
 }
 
 /// The substep's constants a pass needs.
@@ -184,6 +185,10 @@ where
         JointKind::Prismatic(j) => {
             let spring = j.spring.filter(|s| s.hertz > N::zero());
             (Kind::Prismatic { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
+        }
+        JointKind::Wheel(j) => {
+            let spring = j.spring.filter(|s| s.hertz > N::zero());
+            (Kind::Wheel { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
         }
         JointKind::Weld(_) => (Kind::Weld, None),
         JointKind::Spherical(_) => (Kind::Spherical, None),
@@ -497,6 +502,18 @@ where
                 j.store::<L, S>(slots, &pair);
                 continue;
             }
+            Kind::Wheel { .. } => {
+                // The suspension's impulses along its axis and across it act at the point of
+                // A under B's anchor; the motor's about the spin axis.
+                let (q_a, _) = j.rotations(&pair);
+                let axis = Dim::<D>::rotate(&q_a, &j.slide_a);
+                let spin = Dim::<D>::rotate_angular(&q_a, &j.axis_a);
+                pair.r_a += j.anchor_separation(&pair);
+                let p = imp.linear + axis * (imp.spring + imp.lower - imp.upper);
+                j.apply(&mut pair, &p, &(angular + spin * imp.motor));
+                j.store::<L, S>(slots, &pair);
+                continue;
+            }
             Kind::Weld | Kind::Spherical => {}
         }
         j.apply(&mut pair, &imp.linear, &angular);
@@ -522,6 +539,7 @@ pub(crate) fn solve<L, S, const D: usize>(
             Kind::Weld => super::weld::solve(j, &mut pair, step),
             Kind::Spherical => super::spherical::solve(j, &mut pair, step),
             Kind::Prismatic { .. } => super::prismatic::solve(j, &mut pair, step),
+            Kind::Wheel { .. } => super::wheel::solve(j, &mut pair, step),
         }
         j.store::<L, S>(slots, &pair);
     }
