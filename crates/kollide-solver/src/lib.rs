@@ -38,8 +38,8 @@
 //! time of impact, so they do not tunnel through thin walls ([`StepSettings::continuous`]).
 //!
 //! **Joints** (`src/joint/`): revolute (a hinge in 3D), spherical, weld (fixed), prismatic,
-//! wheel and distance joints between two bodies ([`World::add_joint`], [`JointDesc`]), with limits,
-//! motors and springs, solved as soft constraints in the same substeps as the contacts.
+//! wheel and distance joints between two bodies ([`World::add_joint`], [`JointDesc`]), with
+//! limits, motors and springs, solved as soft constraints in the same substeps as the contacts.
 //!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
