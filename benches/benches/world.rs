@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers`, `kollide-coloured`, `kollide-coloured-2threads` |
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
+//! | `world2d/joint_grid` | Box2D's `joint_grid`: 100 × 100 discs of radius 0.4 a metre apart, 19,800 revolute joints to the neighbours above and to the left, hanging from 7 static discs; the discs do not collide | `kollide`, `box2d` |
 //!
 //! `kollide-2threads` is kollide with `World::set_threads(2)`, and `box2d-2workers` Box2D with
 //! two workers of its own scheduler: their wall times against the one-thread rows are the
@@ -269,6 +270,95 @@ impl Engine<2> for Box2d {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Box2D's `joint_grid` (shared/benchmarks.c) in kollide and Box2D v3.
+
+/// Discs per side of the joint grid.
+const GRID: usize = 100;
+/// The grid's discs.
+const GRID_RADIUS: f32 = 0.4;
+
+/// Disc `(k, i)` of the grid (column `k`, row `i` from the top): its centre, and whether it is
+/// one of the seven static discs in the middle of the top row.
+fn grid_disc(k: usize, i: usize) -> ([f32; 2], bool) {
+    let fixed = i == 0 && k + 3 >= GRID / 2 && k <= GRID / 2 + 3;
+    ([k as f32, -(i as f32)], fixed)
+}
+
+/// The joint grid in kollide: each disc hinged to the disc above it (at the point between
+/// them) and to the disc to its left; the discs' groups keep them from colliding, as Box2D's
+/// category and mask bits do.
+fn kollide_joint_grid() -> Kollide2 {
+    use kollide::solver::{CollisionGroups, JointDesc, RevoluteJoint};
+    let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY)).unwrap();
+    let disc = Ball::new(GRID_RADIUS).expect("a positive radius");
+    let groups = CollisionGroups::new(2, !2);
+    let mut boxes: Vec<BodyHandle> = Vec::with_capacity(GRID * GRID);
+    for k in 0..GRID {
+        for i in 0..GRID {
+            let ([x, y], fixed) = grid_disc(k, i);
+            let desc = if fixed { BodyDesc::fixed(disc) } else { BodyDesc::dynamic(disc) };
+            let desc = desc.pose(Iso2::translation(x, y)).collision_groups(groups);
+            let b = world.add(desc).expect("a disc");
+            if i > 0 {
+                let hinge = RevoluteJoint::new(Point2::new(x, y + 0.5));
+                world.add_joint(JointDesc::new(boxes[boxes.len() - 1], b, hinge)).expect("a joint");
+            }
+            if k > 0 {
+                let hinge = RevoluteJoint::new(Point2::new(x - 0.5, y));
+                world
+                    .add_joint(JointDesc::new(boxes[boxes.len() - GRID], b, hinge))
+                    .expect("a joint");
+            }
+            boxes.push(b);
+        }
+    }
+    Kollide2 { world, boxes }
+}
+
+/// The joint grid in Box2D v3, as its benchmark builds it (one worker, no sleeping).
+fn box2d_joint_grid() -> Box2d {
+    let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
+    let def = boxdd::WorldBuilder::from(foundation.world_def())
+        .gravity(boxdd::Vec2::new(0.0, GRAVITY))
+        .enable_sleep(false)
+        .worker_count(boxdd::WorkerCount::new(1).expect("a supported worker count"))
+        .build()
+        .expect("a world definition");
+    let mut world = foundation.create_world(def).expect("a world");
+    let filter = boxdd::Filter { category_bits: 2, mask_bits: !2, group_index: 0 };
+    let shape =
+        boxdd::ShapeDef::builder().density(1.0).filter(filter).build().expect("a shape definition");
+    let circle = boxdd::shapes::circle([0.0, 0.0], GRID_RADIUS).expect("a circle");
+    let mut boxes: Vec<boxdd::BodyId> = Vec::with_capacity(GRID * GRID);
+    for k in 0..GRID {
+        for i in 0..GRID {
+            let ([x, y], fixed) = grid_disc(k, i);
+            let kind = if fixed { boxdd::BodyType::Static } else { boxdd::BodyType::Dynamic };
+            let body = boxdd::BodyBuilder::from(foundation.body_def())
+                .body_type(kind)
+                .position(boxdd::Position::new(x, y))
+                .enable_sleep(false)
+                .build()
+                .expect("a body definition");
+            let id = world.create_body(body).expect("a disc");
+            world.body(id).and_then(|mut b| b.create_circle(&shape, &circle)).expect("a disc");
+            if i > 0 {
+                let above = boxes[boxes.len() - 1];
+                let anchor = boxdd::Position::new(x, y + 0.5);
+                world.revolute(above, id).anchor_world(anchor).build().expect("a joint");
+            }
+            if k > 0 {
+                let left = boxes[boxes.len() - GRID];
+                let anchor = boxdd::Position::new(x - 0.5, y);
+                world.revolute(left, id).anchor_world(anchor).build().expect("a joint");
+            }
+            boxes.push(id);
+        }
+    }
+    Box2d { world, boxes }
+}
+
+// ------------------------------------------------------------------------------------------------
 // rapier.
 
 struct Rapier2 {
@@ -462,6 +552,14 @@ fn world_3d(c: &mut Criterion) {
     g.finish();
 }
 
+fn joint_grid(c: &mut Criterion) {
+    const GROUP: &str = "world2d/joint_grid";
+    let mut g = c.benchmark_group(GROUP);
+    time_steps(&mut g, GROUP, "kollide", kollide_joint_grid);
+    time_steps(&mut g, GROUP, "box2d", box2d_joint_grid);
+    g.finish();
+}
+
 /// Steps take milliseconds: fewer samples than the narrowphase benches, a longer window.
 fn config() -> Criterion {
     Criterion::default()
@@ -475,7 +573,7 @@ mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
-        targets = super::world_2d, super::world_3d
+        targets = super::world_2d, super::world_3d, super::joint_grid
     }
 }
 

@@ -1,5 +1,6 @@
 //! A fixed run of the world step for instruction counts and wall times: Box2D's large pyramid
-//! (`World2<f32>`, base 100; `2dc`: with `StepSettings::colour_2d`) or the base-10 cube pyramid (`World3<f32>`), `settle` steps, then
+//! (`World2<f32>`, base 100; `2dc`: with `StepSettings::colour_2d`), the base-10 cube pyramid
+//! (`World3<f32>`) or Box2D's joint grid (`grid`: 100 × 100 discs, 19,800 revolute joints), `settle` steps, then
 //! `count` steps inside [`counted_steps`] (a symbol of its own for callgrind's
 //! `--toggle-collect`).
 //!
@@ -8,15 +9,19 @@
 //!
 //! ```text
 //! cargo run --release -p kollide-solver --example step_run -- 2d <threads> [settle] [count]
+//! cargo run --release -p kollide-solver --example step_run -- grid <threads> [settle] [count]
 //! cargo run --release -p kollide-solver --example step_run -- 2d sway
 //! valgrind --tool=callgrind --toggle-collect='*counted_steps*' target/release/examples/step_run 2d 1
 //! ```
 
 use std::time::Instant;
 
-use kollide_math::{Iso2, Iso3, Vec2, Vec3};
-use kollide_shapes::Cuboid;
-use kollide_solver::{BodyDesc, BodyHandle, StepSettings, World, World2, World3};
+use kollide_math::{Iso2, Iso3, Point2, Vec2, Vec3};
+use kollide_shapes::{Circle, Cuboid};
+use kollide_solver::{
+    BodyDesc, BodyHandle, CollisionGroups, JointDesc, RevoluteJoint, StepSettings, World, World2,
+    World3,
+};
 
 /// Box2D's `large_pyramid`: row `i` holds `100 − i` boxes of half-size 0.5, on a 200 × 2 ground.
 fn pyramid2() -> World2<f32> {
@@ -50,6 +55,35 @@ fn pyramid3() -> World3<f32> {
                 let p = Iso3::translation(at(i), (2.0 * layer as f32 + 1.0) * half, at(k));
                 w.add(BodyDesc::dynamic(cube).pose(p)).unwrap();
             }
+        }
+    }
+    w
+}
+
+/// Box2D's `joint_grid` benchmark: discs of radius 0.4 a metre apart in a 100 × 100 grid, each
+/// hinged to its neighbours above and to the left, hanging from seven static discs in the top
+/// row; the discs do not collide with each other.
+fn joint_grid() -> World2<f32> {
+    let n = 100;
+    let mut w = World2::new(Vec2::new(0.0, -10.0)).unwrap();
+    let disc = Circle::new(0.4).unwrap();
+    let groups = CollisionGroups::new(2, !2);
+    let mut bodies: Vec<BodyHandle> = Vec::with_capacity(n * n);
+    for k in 0..n {
+        for i in 0..n {
+            let fixed = i == 0 && k + 3 >= n / 2 && k <= n / 2 + 3;
+            let desc = if fixed { BodyDesc::fixed(disc) } else { BodyDesc::dynamic(disc) };
+            let (x, y) = (k as f32, -(i as f32));
+            let b = w.add(desc.pose(Iso2::translation(x, y)).collision_groups(groups)).unwrap();
+            if i > 0 {
+                let hinge = RevoluteJoint::new(Point2::new(x, y + 0.5));
+                w.add_joint(JointDesc::new(bodies[bodies.len() - 1], b, hinge)).unwrap();
+            }
+            if k > 0 {
+                let hinge = RevoluteJoint::new(Point2::new(x - 0.5, y));
+                w.add_joint(JointDesc::new(bodies[bodies.len() - n], b, hinge)).unwrap();
+            }
+            bodies.push(b);
         }
     }
     w
@@ -131,6 +165,7 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("3d") => run(pyramid3(), threads, settle, count),
         Some("2dc") => run(coloured(pyramid2()), threads, settle, count),
+        Some("grid") => run(joint_grid(), threads, settle, count),
         _ => run(pyramid2(), threads, settle, count),
     }
 }

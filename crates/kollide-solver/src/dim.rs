@@ -144,6 +144,17 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     fn rotation_chord(rot: &Self::Rotation) -> N;
     /// Unit tangents spanning the plane perpendicular to `n` (the second is zero in 2D).
     fn tangents(n: &Vector<N, D>) -> [Vector<N, D>; 2];
+    /// Rotates an angular quantity (a 2D angular quantity, about the axis out of the plane, is
+    /// unchanged by a rotation in the plane).
+    fn rotate_angular(rot: &Self::Rotation, a: &Self::Angular) -> Self::Angular;
+    /// `a × b` for angular quantities (2D: zero, since any two are parallel).
+    fn angular_cross(a: &Self::Angular, b: &Self::Angular) -> Self::Angular;
+    /// Two unit angular directions perpendicular to the unit `a` and to each other (2D: zero,
+    /// since there is no rotation about an axis in the plane).
+    fn angular_perpendiculars(a: &Self::Angular) -> [Self::Angular; 2];
+    /// The angle in `(−π, π]` by which `rot` turns about the unit axis `axis`: the twist of its
+    /// swing-twist decomposition (2D: its angle, negated when `axis` is negative).
+    fn twist_angle(rot: &Self::Rotation, axis: &Self::Angular) -> N;
     /// The angular direction of a twist about the normal `n` (3D: `n` itself; 2D has no
     /// rotation about a contact normal, so zero).
     fn twist_axis(n: &Vector<N, D>) -> Self::Angular;
@@ -276,6 +287,18 @@ impl<N: LaneScalar> SolverDim<N, 2> for Dim<2> {
     fn tangents(n: &Vec2<N>) -> [Vec2<N>; 2] {
         [Vec2::new(n.y, -n.x), Vec2::zeros()]
     }
+    fn rotate_angular(_: &Rot2<N>, a: &N) -> N {
+        *a
+    }
+    fn angular_cross(_: &N, _: &N) -> N {
+        N::zero()
+    }
+    fn angular_perpendiculars(_: &N) -> [N; 2] {
+        [N::zero(); 2]
+    }
+    fn twist_angle(rot: &Rot2<N>, axis: &N) -> N {
+        if *axis < N::zero() { -rot.angle() } else { rot.angle() }
+    }
     fn mass(shape: &Shape2<N>, density: N) -> Result<BodyMass<N, 2, N>, ShapeError> {
         let m = shape.mass_properties(density)?;
         Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
@@ -405,6 +428,26 @@ impl<N: LaneScalar> SolverDim<N, 3> for Dim<3> {
     fn tangents(n: &Vec3<N>) -> [Vec3<N>; 2] {
         let (t, b) = geom::orthonormal_basis(n);
         [t, b]
+    }
+    fn rotate_angular(rot: &Rot3<N>, a: &Vec3<N>) -> Vec3<N> {
+        rot * a
+    }
+    fn angular_cross(a: &Vec3<N>, b: &Vec3<N>) -> Vec3<N> {
+        a.cross(b)
+    }
+    fn angular_perpendiculars(a: &Vec3<N>) -> [Vec3<N>; 2] {
+        let (t, b) = geom::orthonormal_basis(a);
+        [t, b]
+    }
+    fn twist_angle(rot: &Rot3<N>, axis: &Vec3<N>) -> N {
+        // The twist about `axis` keeps the quaternion's scalar part and its vector part's
+        // component along the axis: its angle is 2 atan2(v · axis, w), wrapped to (−π, π].
+        let q = rot.quaternion();
+        let (mut s, mut w) = (q.imag().dot(axis), q.w);
+        if w < N::zero() {
+            (s, w) = (-s, -w);
+        }
+        s.atan2(w) * N::lit(2.0)
     }
     fn mass(shape: &Shape3<N>, density: N) -> Result<BodyMass<N, 3, Mat3<N>>, ShapeError> {
         let m = shape.mass_properties(density)?;

@@ -49,6 +49,26 @@ pub enum WorldError {
     /// The handle names a body that was removed (or never existed).
     #[error("stale or invalid body handle")]
     StaleHandle,
+    /// The handle names a joint that was removed (or never existed); a joint goes with
+    /// either of its bodies.
+    #[error("stale or invalid joint handle")]
+    StaleJoint,
+    /// A joint needs two different bodies.
+    #[error("a joint cannot connect a body to itself")]
+    SameBody,
+    /// A range (a joint limit, a length range) whose lower end is above its upper end.
+    #[error("{what}: the lower end {lower} is above the upper end {upper}")]
+    BadRange {
+        /// Which range.
+        what: &'static str,
+        /// The lower end given.
+        lower: f64,
+        /// The upper end given.
+        upper: f64,
+    },
+    /// The joint has no such part (a motor on a weld joint, a limit on a spherical joint).
+    #[error("this kind of joint has no {0}")]
+    NotInJoint(&'static str),
     /// The time step is not finite or not in
     /// [[`min_time_step`](crate::WorldLimits::min_time_step),
     /// [`max_time_step`](crate::WorldLimits::max_time_step)].

@@ -37,6 +37,10 @@
 //! fraction of their size are swept against static and kinematic bodies and moved back to the
 //! time of impact, so they do not tunnel through thin walls ([`StepSettings::continuous`]).
 //!
+//! **Joints** (`src/joint/`): revolute (a hinge in 3D), spherical, weld (fixed), prismatic,
+//! wheel and distance joints between two bodies ([`World::add_joint`], [`JointDesc`]), with
+//! limits, motors and springs, solved as soft constraints in the same substeps as the contacts.
+//!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
 //!
@@ -59,6 +63,7 @@ mod events;
 mod groups;
 mod handle;
 mod hook;
+mod joint;
 mod lane;
 mod lane_dim;
 mod limits;
@@ -80,6 +85,10 @@ pub use events::{ContactEvent, Events, HitEvent, SensorEvent};
 pub use groups::CollisionGroups;
 pub use handle::BodyHandle;
 pub use hook::{ContactHook, PreSolve};
+pub use joint::{
+    DistanceJoint, Joint, JointDesc, JointHandle, JointKind, Motor, PrismaticJoint, RevoluteJoint,
+    SphericalJoint, Spring, WeldJoint, WheelJoint,
+};
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;
 pub use limits::WorldLimits;

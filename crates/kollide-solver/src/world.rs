@@ -11,6 +11,8 @@ use kollide_math::{Pose, Scalar, Vector};
 use crate::body::check_velocities;
 use crate::contact_solver::{Softness, SpeedLimits};
 use crate::events::HitThresholds;
+use crate::joint::edit::JointSet;
+use crate::joint::solver::JointSolver;
 use crate::query::index::BodyTree;
 use crate::step::{
     Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, ContinuousInput,
@@ -102,6 +104,9 @@ where
     pub(crate) sensors: usize,
     /// The number of bodies with a hit threshold of their own.
     pub(crate) hit_thresholds: usize,
+    /// The joints (`joint/`), and the solver's copy of them during a step.
+    pub(crate) joints: JointSet<N, D>,
+    joint_solver: JointSolver<N, D>,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -141,6 +146,8 @@ where
             accelerations: Vec::new(),
             sensors: 0,
             hit_thresholds: 0,
+            joints: JointSet::default(),
+            joint_solver: JointSolver::default(),
         })
     }
 
@@ -190,7 +197,8 @@ where
         Ok(BodyHandle { index, generation: slot.generation })
     }
 
-    /// Removes a body and its contacts. A stale handle is an error and changes nothing.
+    /// Removes a body, its contacts and its joints. A stale handle is an error and changes
+    /// nothing.
     ///
     /// The contacts the body touched (when contact events are on) and its sensor overlaps end:
     /// their end events are reported with the next step's events ([`World::events`]).
@@ -205,6 +213,7 @@ where
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);
         self.hit_thresholds -= usize::from(body.hit_threshold.is_some());
+        self.remove_joints_of(h);
         Ok(body)
     }
 
@@ -355,13 +364,16 @@ where
             solver,
             events,
             accelerations,
+            joints,
+            joint_solver,
             ..
         } = self;
         let found = broadphase.update(slots, settings.speculative_margin, dt);
         contacts.any_sensors = self.sensors > 0;
         solver_bodies.load(slots);
+        let no_collide = joints.no_collide();
         let (reused_manifolds, contact_threads) =
-            contacts.update(slots, found, &settings, dt, self.threads);
+            contacts.update(slots, found, no_collide, &settings, dt, self.threads);
         if settings.contact_events {
             contacts.contact_events(events);
         } else {
@@ -377,6 +389,7 @@ where
         };
         let contact = contact_settings(&settings, h);
         let pairs = contacts.pairs_mut();
+        joint_solver.prepare(joints, slots, &solver_bodies.bodies, h, settings.warm_starting);
         colouring.colour(slots, &solver_bodies.bodies, pairs, contact, &mut report, hook);
         (report.simd_bundles, report.solve_threads) = solver.run(
             SolveInput {
@@ -393,6 +406,7 @@ where
                 hits: &mut events.hits,
                 bodies: &mut solver_bodies.bodies,
                 states: &mut solver_bodies.states,
+                joints: &mut joint_solver.prepared,
                 gravity: &self.gravity,
                 h,
                 substeps: settings.substeps,
@@ -403,12 +417,16 @@ where
             },
             self.threads,
         );
+        for j in &joint_solver.prepared {
+            joints.store_impulses(j.joint, j.impulses);
+        }
         write_back(slots, solver_bodies);
         if settings.continuous {
             let input = ContinuousInput {
                 start: solver_bodies,
                 tree: &self.body_tree,
                 linear_slop: settings.linear_slop,
+                no_collide: joints.no_collide(),
             };
             self.continuous.run(slots, &input, &mut report);
         }

@@ -97,4 +97,7 @@ pub mod guide {
     /// Chapter 14: level geometry, meshes and chains.
     #[doc = include_str!("../../../docs/guide/14-level-geometry.md")]
     pub struct Guide14;
+    /// Chapter 15: joints.
+    #[doc = include_str!("../../../docs/guide/15-joints.md")]
+    pub struct Guide15;
 }

@@ -45,6 +45,33 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         Ok(true)
     }
 
+    /// Moves many proxies at once: each `(id, tight)` of `moves` gets the fat box `tight` grown
+    /// by `margin` (whether or not `tight` left its old one), then the whole tree is rebuilt
+    /// top down ([`Tree::rebuild`]). Cheaper than [`Tree::move_proxy`] one by one when so many
+    /// proxies move that the tree is to be rebuilt anyway. An unknown id, a box that is not
+    /// finite or not ordered, or a bad margin is refused and changes nothing.
+    pub fn move_proxies_and_rebuild(
+        &mut self,
+        moves: &[(ProxyId, Aabb<N, D>)],
+        margin: N,
+    ) -> Result<(), TreeError> {
+        for (id, tight) in moves {
+            self.leaf(*id).ok_or(TreeError::UnknownProxy(id.0))?;
+            fattened(tight, margin)?;
+        }
+        for (id, tight) in moves {
+            self.nodes[id.0 as usize].aabb = fattened(tight, margin)?;
+        }
+        self.rebuild();
+        Ok(())
+    }
+
+    /// `true` when `tight` lies inside the fat box of the proxy `id` (`false` for an unknown
+    /// id): [`Tree::move_proxy`] would leave it where it is.
+    pub fn proxy_contains(&self, id: ProxyId, tight: &Aabb<N, D>) -> bool {
+        self.leaf(id).is_some_and(|leaf| contains(&leaf.aabb, tight))
+    }
+
     /// Removes a proxy and returns its data.
     pub fn remove_proxy(&mut self, id: ProxyId) -> Result<u32, TreeError> {
         let data = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?.data;

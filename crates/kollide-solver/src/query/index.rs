@@ -37,6 +37,8 @@ pub(crate) struct BodyTree<N: Scalar, const D: usize> {
     proxies: Vec<Option<(ProxyId, Aabb<N, D>)>>,
     /// Leaves inserted (new bodies, re-insertions) since the tree was last rebuilt.
     inserted: usize,
+    /// The leaves of a step's update to move, with their bodies' new AABBs (reused).
+    escaped: Vec<(ProxyId, Aabb<N, D>)>,
 }
 
 /// The AABB of a body's shape at its pose.
@@ -52,7 +54,7 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     pub(crate) fn new() -> Self {
-        Self { tree: Tree::new(), proxies: Vec::new(), inserted: 0 }
+        Self { tree: Tree::new(), proxies: Vec::new(), inserted: 0, escaped: Vec::new() }
     }
 
     pub(crate) fn tree(&self) -> &Tree<N, D> {
@@ -97,27 +99,36 @@ where
     }
 
     /// After a step: re-inserts the moving bodies whose AABB left their leaf's box. Static
-    /// bodies do not move, so they are not even looked at. (Out of line, so that profiles show
-    /// what it costs the step.)
+    /// bodies do not move, so they are not even looked at. Leaves inserted one by one make a
+    /// tree that costs queries about twice as much as a top-down build over the same boxes: once
+    /// they would be half the tree, the leaves that moved get their new boxes in place and the
+    /// tree is rebuilt instead. (Out of line, so that profiles show what it costs the step.)
     #[inline(never)]
     pub(crate) fn update(&mut self, slots: &[Slot<N, D>]) {
         let margin = N::lit(TREE_MARGIN);
+        self.escaped.clear();
         for (slot, proxy) in slots.iter().zip(&mut self.proxies) {
             let (Some(body), Some((id, tight))) = (&slot.body, proxy) else { continue };
             if body.desc.kind == BodyKind::Static {
                 continue;
             }
             *tight = body_aabb(body);
-            // Bodies stay finite inside the envelope, so the tree cannot refuse the box.
+            if !self.tree.proxy_contains(*id, tight) {
+                self.escaped.push((*id, *tight));
+            }
+        }
+        let len = self.tree.len();
+        if (self.inserted + self.escaped.len()) * 2 > len && len >= REBUILD_MIN_LEAVES {
+            // Bodies stay finite inside the envelope, so the tree cannot refuse the boxes.
+            let moved = self.tree.move_proxies_and_rebuild(&self.escaped, margin);
+            debug_assert!(moved.is_ok());
+            self.inserted = 0;
+            return;
+        }
+        for (id, tight) in &self.escaped {
             let moved = self.tree.move_proxy(*id, tight, margin);
             debug_assert!(moved.is_ok());
             self.inserted += usize::from(moved == Ok(true));
-        }
-        // Leaves inserted one by one make a tree that costs queries about twice as much as a
-        // top-down build over the same boxes: once they are half the tree, rebuild it.
-        if self.inserted * 2 > self.tree.len() && self.tree.len() >= REBUILD_MIN_LEAVES {
-            self.tree.rebuild();
-            self.inserted = 0;
         }
     }
 }

@@ -253,13 +253,14 @@ where
         &mut self,
         slots: &[Slot<N, D>],
         found: &[(u32, u32)],
+        no_collide: &[(u32, u32)],
         settings: &StepSettings<N>,
         dt: N,
         threads: usize,
     ) -> (usize, usize) {
         core::mem::swap(&mut self.pairs, &mut self.spare_pairs);
         core::mem::swap(&mut self.caches, &mut self.spare_caches);
-        self.match_pairs(slots, found);
+        self.match_pairs(slots, found, no_collide);
         let shared = Shared {
             slots,
             old_pairs: &self.spare_pairs,
@@ -288,8 +289,15 @@ where
     }
 
     /// Builds this step's pair list from `found` (the manifolds empty), each pair's
-    /// predecessor in last step's list (now `spare_pairs`), and room for the caches.
-    fn match_pairs(&mut self, slots: &[Slot<N, D>], found: &[(u32, u32)]) {
+    /// predecessor in last step's list (now `spare_pairs`), and room for the caches. The pairs
+    /// in `no_collide` (sorted; bodies joined by a joint that does not let them collide) are
+    /// left out.
+    fn match_pairs(
+        &mut self,
+        slots: &[Slot<N, D>],
+        found: &[(u32, u32)],
+        no_collide: &[(u32, u32)],
+    ) {
         let handle = |i: u32| BodyHandle { index: i, generation: slots[i as usize].generation };
         let old = &self.spare_pairs;
         self.pairs.clear();
@@ -302,6 +310,9 @@ where
                 continue;
             };
             if !bi.desc.collision_groups.interacts(&bj.desc.collision_groups) {
+                continue;
+            }
+            if !no_collide.is_empty() && no_collide.binary_search(&(i, j)).is_ok() {
                 continue;
             }
             if any_sensors && (bi.desc.sensor | bj.desc.sensor) {

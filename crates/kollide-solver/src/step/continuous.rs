@@ -67,6 +67,12 @@ pub(crate) fn min_extent<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized
     smallest
 }
 
+/// `true` when the bodies in slots `a` and `b` are joined by a joint that keeps them from
+/// colliding (`no_collide` is sorted).
+fn jointed(no_collide: &[(u32, u32)], a: u32, b: u32) -> bool {
+    !no_collide.is_empty() && no_collide.binary_search(&(a.min(b), a.max(b))).is_ok()
+}
+
 /// The stage's buffers, reused from step to step.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContinuousStage {
@@ -85,6 +91,8 @@ where
     pub(crate) tree: &'a BodyTree<N, D>,
     /// [`crate::StepSettings::linear_slop`].
     pub(crate) linear_slop: N,
+    /// The slot pairs `(low, high)` that must not collide (jointed bodies), sorted.
+    pub(crate) no_collide: &'a [(u32, u32)],
 }
 
 impl ContinuousStage {
@@ -180,6 +188,7 @@ impl ContinuousStage {
                     && (!dynamic || (body.desc.bullet && !o.desc.bullet))
                     && !o.desc.sensor
                     && body.desc.collision_groups.interacts(&o.desc.collision_groups)
+                    && !jointed(input.no_collide, index as u32, other)
             });
             if near {
                 self.candidates.push(other);

@@ -18,6 +18,7 @@ use super::schedule::{self, Chunk, Segment, ThreadBundles, Work};
 use crate::contact_prepare::{self, Group, PrepareFrom};
 use crate::contact_solver::{self as cs, BodyState, Pass, PrepareInput, SolverBody, SpeedLimits};
 use crate::events::HitThresholds;
+use crate::joint::solver::{self as js, Prepared, Substep};
 use crate::lane_dim::DimLanes;
 use crate::slots::{SharedRows, SharedSlots, Slots};
 use crate::{ContactPair, Dim, HitEvent, SolverDim};
@@ -110,6 +111,9 @@ where
     pub hits: &'a mut Vec<HitEvent<N, D>>,
     pub bodies: &'a mut [SolverBody<N, D>],
     pub states: &'a mut [BodyState<N, D>],
+    /// The step's joints, prepared; solved on the first thread before the contacts of each
+    /// pass.
+    pub joints: &'a mut [Prepared<N, D>],
     pub gravity: &'a Vector<N, D>,
     /// The substep and the number of substeps.
     pub h: N,
@@ -133,7 +137,7 @@ where
 {
     let Scratch { groups, mine, slots, shared_rows, classes, order, wave_starts, segments } =
         scratch;
-    let SolveInput { pairs, bodies, states, h, .. } = input;
+    let SolveInput { pairs, bodies, states, joints, h, .. } = input;
     let hits = input.hits_above.any();
     let from = PrepareFrom {
         inputs: input.inputs,
@@ -178,11 +182,12 @@ where
         max_push: input.max_push_velocity,
         slop: input.linear_slop,
         surfaces: !input.surfaces.is_empty(),
+        joints: !joints.is_empty(),
     };
     let mut work = schedule::split(mine, bodies, segments);
     if threads == 1 {
         let own = work.pop().expect("one thread's work");
-        program.run(slots.as_mut_slice(), own, &Alone);
+        program.run(slots.as_mut_slice(), own, &Alone, joints);
     } else {
         let shared = SharedSlots::<L, D>::new(slots, shared_rows);
         let barrier = SpinBarrier::new(threads);
@@ -191,9 +196,9 @@ where
             let mut work = work.into_iter();
             let own = work.next().expect("thread 0's work");
             for theirs in work {
-                scope.spawn(move || program.run(&mut { shared }, theirs, barrier));
+                scope.spawn(move || program.run(&mut { shared }, theirs, barrier, &mut []));
             }
-            program.run(&mut { shared }, own, barrier);
+            program.run(&mut { shared }, own, barrier, joints);
         });
         shared.copy_to(slots);
     }
@@ -254,6 +259,9 @@ where
     max_push: N,
     slop: N,
     surfaces: bool,
+    /// The step has joints: every thread meets the others at a barrier after the joints' part
+    /// of each pass, which the first thread runs.
+    joints: bool,
 }
 
 impl<N: Scalar, const D: usize> Program<'_, N, D>
@@ -277,10 +285,37 @@ where
         }
     }
 
+    /// Solves the joints once, with the soft bias (`use_bias`) or relaxed, and meets the
+    /// other threads at `barrier` (only when the step has joints).
+    #[inline(always)]
+    fn solve_joints<L, S, W>(
+        &self,
+        slots: &mut S,
+        joints: &mut [Prepared<N, D>],
+        use_bias: bool,
+        barrier: &W,
+    ) where
+        L: DimLanes<D, Scalar = N>,
+        S: Slots<L, D> + ?Sized,
+        W: Wait,
+    {
+        if self.joints {
+            let step = Substep { h: self.h, inv_h: self.inv_h, use_bias };
+            js::solve::<L, S, D>(slots, joints, &step);
+            barrier.wait();
+        }
+    }
+
     /// Runs every substep and the restitution pass on one thread's `work`, meeting the other
-    /// threads at `barrier` after each segment and each integration.
-    fn run<L, S, W>(&self, slots: &mut S, work: Work<'_, L, D>, barrier: &W)
-    where
+    /// threads at `barrier` after each segment and each integration; the first thread also
+    /// solves the `joints` (the others get none).
+    fn run<L, S, W>(
+        &self,
+        slots: &mut S,
+        work: Work<'_, L, D>,
+        barrier: &W,
+        joints: &mut [Prepared<N, D>],
+    ) where
         L: DimLanes<D, Scalar = N>,
         S: Slots<L, D> + ?Sized,
         W: Wait,
@@ -295,15 +330,21 @@ where
             }
             barrier.wait();
             if self.warm_starting {
+                if self.joints {
+                    js::warm_start::<L, S, D>(slots, joints);
+                    barrier.wait();
+                }
                 for c in &chunks {
                     cs::warm_start(slots, c.bundles, c.points);
                     barrier.wait();
                 }
             }
+            self.solve_joints(slots, joints, true, barrier);
             // Positions last moved before the previous substep's relax pass.
             sweep(slots, &mut chunks, self.pass(sub, true), sub == 0, barrier);
             integrate_positions::<L, D, S>(slots, bodies, first_body, h);
             barrier.wait();
+            self.solve_joints(slots, joints, false, barrier);
             sweep(slots, &mut chunks, self.pass(sub, false), true, barrier);
         }
         for c in &mut chunks {
@@ -337,7 +378,7 @@ fn sweep<L: DimLanes<D>, const D: usize, S: Slots<L, D> + ?Sized, W: Wait>(
 
 /// A body state as a slot.
 #[inline(always)]
-fn slot_of<L: DimLanes<D>, const D: usize>(s: &BodyState<L::Scalar, D>) -> L::Slot
+pub(crate) fn slot_of<L: DimLanes<D>, const D: usize>(s: &BodyState<L::Scalar, D>) -> L::Slot
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {
@@ -351,7 +392,7 @@ where
 
 /// A slot as a body state.
 #[inline(always)]
-fn state_of<L: DimLanes<D>, const D: usize>(slot: &L::Slot) -> BodyState<L::Scalar, D>
+pub(crate) fn state_of<L: DimLanes<D>, const D: usize>(slot: &L::Slot) -> BodyState<L::Scalar, D>
 where
     Dim<D>: SolverDim<L::Scalar, D>,
 {

@@ -1,0 +1,546 @@
+//! The joints' part of the soft step: [`JointSolver::prepare`] once per step, then in each
+//! substep [`warm_start`] and [`solve`] (with bias, then relaxed without), over the solver's
+//! body slots; the rows every kind shares (the point lock, the angular lock, one-sided limits,
+//! motors, springs) are here, each kind's own rows in its file.
+
+use kollide_math::{Scalar, Vector};
+
+use super::{Ang, Impulses, JointKind, Rot};
+use crate::contact_solver::{BodyState, Softness, SolverBody};
+use crate::lane_dim::DimLanes;
+use crate::slots::Slots;
+use crate::step::{slot_of, state_of};
+use crate::world::Slot;
+use crate::{Dim, SolverDim};
+
+type Inertia<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Inertia;
+
+/// A joint as the solver runs it for one step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Prepared<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// The joint's slot in the world's joint list.
+    pub(crate) joint: u32,
+    /// The bodies' solver slots, and whether each takes impulses (dynamic).
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) dynamic_a: bool,
+    pub(crate) dynamic_b: bool,
+    pub(crate) m_a: N,
+    pub(crate) m_b: N,
+    pub(crate) i_a: Inertia<N, D>,
+    pub(crate) i_b: Inertia<N, D>,
+    /// The anchors from the centres of mass, world axes, at the start of the step.
+    pub(crate) r_a: Vector<N, D>,
+    pub(crate) r_b: Vector<N, D>,
+    /// `c_B − c_A` at the start of the step.
+    pub(crate) delta_center: Vector<N, D>,
+    /// The bodies' rotations at the start of the step.
+    pub(crate) q0_a: Rot<N, D>,
+    pub(crate) q0_b: Rot<N, D>,
+    /// The frames in the bodies (see `LocalFrames`).
+    pub(crate) reference: Rot<N, D>,
+    pub(crate) axis_a: Ang<N, D>,
+    pub(crate) axis_b: Ang<N, D>,
+    pub(crate) length: N,
+    pub(crate) slide_a: Vector<N, D>,
+    /// The softness of the rows that hold the joint together, and of its spring.
+    pub(crate) soft: Softness<N>,
+    pub(crate) spring: Softness<N>,
+    pub(crate) kind: Kind<N>,
+    pub(crate) impulses: Impulses<N, D>,
+}
+
+/// The parameters of each kind the solver reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kind<N> {
+    Revolute { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
+    Distance { min: N, max: N, spring: bool, rigid: bool },
+    Weld,
+    Spherical,
+    Prismatic { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
+    Wheel { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
+}
+
+/// The substep's constants a pass needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Substep<N> {
+    pub(crate) h: N,
+    pub(crate) inv_h: N,
+    pub(crate) use_bias: bool,
+}
+
+/// Two bodies' states and rotations during one joint's solve.
+pub(crate) struct Pair<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    pub(crate) a: BodyState<N, D>,
+    pub(crate) b: BodyState<N, D>,
+    /// The current anchors from the centres of mass.
+    pub(crate) r_a: Vector<N, D>,
+    pub(crate) r_b: Vector<N, D>,
+}
+
+/// The joints of one step, prepared (the buffer is reused).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JointSolver<N: Scalar, const D: usize>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    pub(crate) prepared: Vec<Prepared<N, D>>,
+}
+
+impl<N: Scalar, const D: usize> JointSolver<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// Prepares every joint of `joints` (in slot order) for a step of substeps `h`.
+    pub(crate) fn prepare(
+        &mut self,
+        joints: &super::edit::JointSet<N, D>,
+        slots: &[Slot<N, D>],
+        bodies: &[SolverBody<N, D>],
+        h: N,
+        warm_starting: bool,
+    ) {
+        self.prepared.clear();
+        for (index, joint) in joints.iter() {
+            let (a, b) = (joint.desc.body_a.index, joint.desc.body_b.index);
+            let (Some(body_a), Some(body_b)) = (&slots[a as usize].body, &slots[b as usize].body)
+            else {
+                continue;
+            };
+            let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
+            if !(sa.dynamic || sb.dynamic) {
+                continue;
+            }
+            let f = &joint.frames;
+            let r_a = Dim::<D>::rotate(&sa.q0, &(f.anchor_a - body_a.local_center.coords));
+            let r_b = Dim::<D>::rotate(&sb.q0, &(f.anchor_b - body_b.local_center.coords));
+            let desc = &joint.desc;
+            let hertz = desc.constraint_hertz.min_of(N::lit(0.25) / h);
+            let soft = Softness::new(hertz, desc.constraint_damping_ratio, h);
+            let (kind, spring) = kind_of(&desc.kind);
+            let spring = spring.map_or(Softness::new(N::zero(), N::zero(), h), |s| {
+                Softness::new(s.hertz, s.damping_ratio, h)
+            });
+            let (m_a, i_a) = if sa.dynamic { (sa.inv_mass, sa.inv_inertia) } else { no_mass() };
+            let (m_b, i_b) = if sb.dynamic { (sb.inv_mass, sb.inv_inertia) } else { no_mass() };
+            self.prepared.push(Prepared {
+                joint: index,
+                a,
+                b,
+                dynamic_a: sa.dynamic,
+                dynamic_b: sb.dynamic,
+                m_a,
+                m_b,
+                i_a,
+                i_b,
+                r_a,
+                r_b,
+                delta_center: sb.center - sa.center,
+                q0_a: sa.q0,
+                q0_b: sb.q0,
+                reference: f.reference,
+                axis_a: f.axis_a,
+                axis_b: f.axis_b,
+                length: f.length,
+                slide_a: f.slide_a,
+                soft,
+                spring,
+                kind,
+                impulses: if warm_starting { joint.impulses } else { Impulses::zero() },
+            });
+        }
+    }
+}
+
+/// A body that takes no impulse.
+fn no_mass<N: Scalar, const D: usize>() -> (N, Inertia<N, D>)
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    (N::zero(), Dim::<D>::inertia_zero())
+}
+
+/// The solver's parameters of a joint kind, and its spring.
+fn kind_of<N: Scalar, const D: usize>(kind: &JointKind<N, D>) -> (Kind<N>, Option<crate::Spring<N>>)
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    match kind {
+        JointKind::Revolute(j) => {
+            let spring = j.spring.filter(|s| s.hertz > N::zero());
+            (Kind::Revolute { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
+        }
+        JointKind::Distance(j) => {
+            let [min, max] = j.range;
+            let rigid = j.spring.is_none() || min >= max;
+            let spring = j.spring.filter(|s| s.hertz > N::zero() && !rigid);
+            (Kind::Distance { min, max, spring: spring.is_some(), rigid }, spring)
+        }
+        JointKind::Prismatic(j) => {
+            let spring = j.spring.filter(|s| s.hertz > N::zero());
+            (Kind::Prismatic { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
+        }
+        JointKind::Wheel(j) => {
+            let spring = j.spring.filter(|s| s.hertz > N::zero());
+            (Kind::Wheel { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
+        }
+        JointKind::Weld(_) => (Kind::Weld, None),
+        JointKind::Spherical(_) => (Kind::Spherical, None),
+    }
+}
+
+impl<N: Scalar, const D: usize> Prepared<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    /// Loads both bodies' states from the slots, with the current anchors.
+    #[inline(always)]
+    pub(crate) fn load<L, S>(&self, slots: &S) -> Pair<N, D>
+    where
+        L: DimLanes<D, Scalar = N>,
+        S: Slots<L, D> + ?Sized,
+    {
+        let a = state_of::<L, D>(&slots.slot(self.a));
+        let b = state_of::<L, D>(&slots.slot(self.b));
+        let r_a = Dim::<D>::rotate(&a.dq, &self.r_a);
+        let r_b = Dim::<D>::rotate(&b.dq, &self.r_b);
+        Pair { a, b, r_a, r_b }
+    }
+
+    /// Writes the dynamic bodies' states back.
+    #[inline(always)]
+    pub(crate) fn store<L, S>(&self, slots: &mut S, pair: &Pair<N, D>)
+    where
+        L: DimLanes<D, Scalar = N>,
+        S: Slots<L, D> + ?Sized,
+    {
+        if self.dynamic_a {
+            slots.set_slot(self.a, &slot_of::<L, D>(&pair.a));
+        }
+        if self.dynamic_b {
+            slots.set_slot(self.b, &slot_of::<L, D>(&pair.b));
+        }
+    }
+
+    /// The bodies' current rotations.
+    #[inline(always)]
+    pub(crate) fn rotations(&self, pair: &Pair<N, D>) -> (Rot<N, D>, Rot<N, D>) {
+        let inv = |q: &Rot<N, D>| Dim::<D>::rotation_delta(&Dim::<D>::rotation_identity(), q);
+        let q_a = Dim::<D>::rotation_delta(&pair.a.dq, &inv(&self.q0_a));
+        let q_b = Dim::<D>::rotation_delta(&pair.b.dq, &inv(&self.q0_b));
+        (q_a, q_b)
+    }
+
+    /// The rotation by which B is off its reference relative to A, in world axes:
+    /// `q_B q_ref⁻¹ q_A⁻¹` (the identity when the joint's angle is as when it was added).
+    #[inline(always)]
+    pub(crate) fn angle_error(&self, q_a: &Rot<N, D>, q_b: &Rot<N, D>) -> Rot<N, D> {
+        Dim::<D>::rotation_delta(&Dim::<D>::rotation_delta(q_b, &self.reference), q_a)
+    }
+
+    /// Applies a linear impulse `p` at the anchors and an angular impulse `l`: minus to A,
+    /// plus to B.
+    #[inline(always)]
+    pub(crate) fn apply(&self, pair: &mut Pair<N, D>, p: &Vector<N, D>, l: &Ang<N, D>) {
+        let la = Dim::<D>::cross(&pair.r_a, p) + *l;
+        let lb = Dim::<D>::cross(&pair.r_b, p) + *l;
+        pair.a.v -= p * self.m_a;
+        pair.a.w -= Dim::<D>::apply_inertia(&self.i_a, &la);
+        pair.b.v += p * self.m_b;
+        pair.b.w += Dim::<D>::apply_inertia(&self.i_b, &lb);
+    }
+
+    /// Applies an angular impulse `l` alone: minus to A, plus to B.
+    #[inline(always)]
+    pub(crate) fn apply_angular(&self, pair: &mut Pair<N, D>, l: &Ang<N, D>) {
+        pair.a.w -= Dim::<D>::apply_inertia(&self.i_a, l);
+        pair.b.w += Dim::<D>::apply_inertia(&self.i_b, l);
+    }
+
+    /// The relative velocity of the anchors (B's minus A's).
+    #[inline(always)]
+    pub(crate) fn anchor_velocity(&self, pair: &Pair<N, D>) -> Vector<N, D> {
+        let vb = pair.b.v + Dim::<D>::cross_angular(&pair.b.w, &pair.r_b);
+        let va = pair.a.v + Dim::<D>::cross_angular(&pair.a.w, &pair.r_a);
+        vb - va
+    }
+
+    /// The separation of the anchors (B's minus A's).
+    #[inline(always)]
+    pub(crate) fn anchor_separation(&self, pair: &Pair<N, D>) -> Vector<N, D> {
+        (pair.b.dp - pair.a.dp) + (pair.r_b - pair.r_a) + self.delta_center
+    }
+
+    /// The soft coefficients of a row that holds the joint together: `(bias rate, mass scale,
+    /// impulse scale)`, rigid (no bias) when relaxing.
+    #[inline(always)]
+    pub(crate) fn hold(&self, step: &Substep<N>) -> (N, N, N) {
+        if step.use_bias {
+            (self.soft.bias_rate, self.soft.mass_scale, self.soft.impulse_scale)
+        } else {
+            (N::zero(), N::one(), N::zero())
+        }
+    }
+
+    /// The point lock: the anchors kept together by a soft `D`-row constraint.
+    #[inline(always)]
+    pub(crate) fn solve_point(&mut self, pair: &mut Pair<N, D>, step: &Substep<N>) {
+        let (rate, mass_scale, impulse_scale) = self.hold(step);
+        let mut rhs = self.anchor_velocity(pair);
+        if step.use_bias {
+            rhs += self.anchor_separation(pair) * rate;
+        }
+        let k = self.point_mass(pair);
+        let x = solve_spd::<N, D>(k, rhs.into(), D);
+        let p = -Vector::from(x) * mass_scale - self.impulses.linear * impulse_scale;
+        self.impulses.linear += p;
+        self.apply(pair, &p, &Dim::<D>::angular_zero());
+    }
+
+    /// The point lock's effective mass `K` (symmetric): how the anchors' relative velocity
+    /// changes per unit impulse, column by column.
+    #[inline(always)]
+    fn point_mass(&self, pair: &Pair<N, D>) -> [[N; D]; D] {
+        let mut k = [[N::zero(); D]; D];
+        let m = self.m_a + self.m_b;
+        if D == 2 {
+            // The same matrix in closed form (a scalar inertia `i`, `r × e` = `±r_y`, `r_x`):
+            // `m + i r_y²`, `−i r_x r_y`, `m + i r_x²` summed over both bodies.
+            let (ia, ib) = (Dim::<D>::inertia_rows(&self.i_a), Dim::<D>::inertia_rows(&self.i_b));
+            let (ia, ib) = (ia[0][0], ib[0][0]);
+            let (ra, rb) = (&pair.r_a, &pair.r_b);
+            k[0][0] = m + ia * ra[1] * ra[1] + ib * rb[1] * rb[1];
+            k[0][1] = -ia * ra[0] * ra[1] - ib * rb[0] * rb[1];
+            k[1][0] = k[0][1];
+            k[1][1] = m + ia * ra[0] * ra[0] + ib * rb[0] * rb[0];
+            return k;
+        }
+        for (c, col) in k.iter_mut().enumerate() {
+            let mut e = Vector::<N, D>::zeros();
+            e[c] = N::one();
+            let ta = Dim::<D>::apply_inertia(&self.i_a, &Dim::<D>::cross(&pair.r_a, &e));
+            let tb = Dim::<D>::apply_inertia(&self.i_b, &Dim::<D>::cross(&pair.r_b, &e));
+            let v = e * m
+                + Dim::<D>::cross_angular(&ta, &pair.r_a)
+                + Dim::<D>::cross_angular(&tb, &pair.r_b);
+            *col = v.into();
+        }
+        // Stored by columns; `K` is symmetric, so columns are rows.
+        k
+    }
+
+    /// The angular lock (weld): the relative rotation held at its reference by a soft row per
+    /// angular degree of freedom (one in 2D, three in 3D).
+    #[inline(always)]
+    pub(crate) fn solve_angular_lock(
+        &mut self,
+        pair: &mut Pair<N, D>,
+        error: &Rot<N, D>,
+        step: &Substep<N>,
+    ) {
+        let (rate, mass_scale, impulse_scale) = self.hold(step);
+        let mut rhs = pair.b.w - pair.a.w;
+        if step.use_bias {
+            rhs += Dim::<D>::rotation_vector(error) * rate;
+        }
+        let (ia, ib) = (Dim::<D>::inertia_rows(&self.i_a), Dim::<D>::inertia_rows(&self.i_b));
+        let k: [[N; 3]; 3] =
+            core::array::from_fn(|r| core::array::from_fn(|c| ia[r][c] + ib[r][c]));
+        let n = if D == 2 { 1 } else { 3 };
+        let x = solve_spd::<N, 3>(k, Dim::<D>::angular_components(&rhs), n);
+        let l = -Dim::<D>::angular_from_components(x) * mass_scale
+            - self.impulses.angular * impulse_scale;
+        self.impulses.angular += l;
+        self.apply_angular(pair, &l);
+    }
+}
+
+/// A one-sided limit row: `c ≥ 0` is allowed, `cdot` is its rate, `mass` its effective mass;
+/// updates the accumulated impulse `acc` (never negative) and returns the impulse to apply.
+/// Not yet reached (`c > 0`), it removes only the speed that would cross it within the substep.
+#[inline(always)]
+pub(crate) fn limit_row<N: Scalar>(
+    c: N,
+    cdot: N,
+    mass: N,
+    acc: &mut N,
+    soft: &Softness<N>,
+    step: &Substep<N>,
+) -> N {
+    let (bias, mass_scale, impulse_scale) = if c > N::zero() {
+        (c * step.inv_h, N::one(), N::zero())
+    } else if step.use_bias {
+        (soft.bias_rate * c, soft.mass_scale, soft.impulse_scale)
+    } else {
+        (N::zero(), N::one(), N::zero())
+    };
+    let old = *acc;
+    *acc = (old - mass_scale * mass * (cdot + bias) - impulse_scale * old).max_of(N::zero());
+    *acc - old
+}
+
+/// A spring row towards `c = 0`; returns the impulse to apply (accumulated in `acc`).
+#[inline(always)]
+pub(crate) fn spring_row<N: Scalar>(c: N, cdot: N, mass: N, acc: &mut N, soft: &Softness<N>) -> N {
+    let impulse = -soft.mass_scale * mass * (cdot + soft.bias_rate * c) - soft.impulse_scale * *acc;
+    *acc += impulse;
+    impulse
+}
+
+/// A motor row driving `cdot` to `speed` with at most `max_force`; returns the impulse to
+/// apply (accumulated in `acc`, clamped to `max_force · h`).
+#[inline(always)]
+pub(crate) fn motor_row<N: Scalar>(
+    cdot: N,
+    mass: N,
+    motor: &crate::Motor<N>,
+    acc: &mut N,
+    h: N,
+) -> N {
+    let max = motor.max_force * h;
+    let old = *acc;
+    *acc = (old - mass * (cdot - motor.speed)).max_of(-max).min_of(max);
+    *acc - old
+}
+
+/// `x > 0` (`false` for NaN).
+#[inline(always)]
+pub(crate) fn positive<N: Scalar>(x: N) -> bool {
+    x > N::zero()
+}
+
+/// Solves the symmetric positive semi-definite system `K x = b` in its first `n` rows by
+/// Gaussian elimination; a row without stiffness (a zero pivot) gets `x = 0`.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // Row and column indices read as the algebra does.
+pub(crate) fn solve_spd<N: Scalar, const M: usize>(
+    mut k: [[N; M]; M],
+    mut b: [N; M],
+    n: usize,
+) -> [N; M] {
+    let zero = N::zero();
+    if M == 2 && n == 2 {
+        // Cramer's rule, when `K` is invertible.
+        let det = k[0][0] * k[1][1] - k[0][1] * k[1][0];
+        if det != zero {
+            let inv = N::one() / det;
+            let mut x = [zero; M];
+            x[0] = inv * (k[1][1] * b[0] - k[0][1] * b[1]);
+            x[1] = inv * (k[0][0] * b[1] - k[1][0] * b[0]);
+            return x;
+        }
+    }
+    for i in 0..n {
+        let pivot = k[i][i];
+        if !positive(pivot) {
+            continue;
+        }
+        for r in i + 1..n {
+            let f = k[r][i] / pivot;
+            for c in i..n {
+                k[r][c] -= f * k[i][c];
+            }
+            b[r] -= f * b[i];
+        }
+    }
+    let mut x = [zero; M];
+    for i in (0..n).rev() {
+        if !positive(k[i][i]) {
+            continue;
+        }
+        let mut s = b[i];
+        for c in i + 1..n {
+            s -= k[i][c] * x[c];
+        }
+        x[i] = s / k[i][i];
+    }
+    x
+}
+
+/// Applies every joint's accumulated impulses (warm start), in order.
+pub(crate) fn warm_start<L, S, const D: usize>(slots: &mut S, joints: &[Prepared<L::Scalar, D>])
+where
+    L: DimLanes<D>,
+    S: Slots<L, D> + ?Sized,
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for j in joints {
+        let mut pair = j.load::<L, S>(slots);
+        let imp = &j.impulses;
+        let axial = imp.spring + imp.motor + imp.lower - imp.upper;
+        let mut angular = imp.angular;
+        match j.kind {
+            Kind::Revolute { limit, motor, spring } => {
+                if limit.is_some() || motor.is_some() || spring {
+                    let (q_a, _) = j.rotations(&pair);
+                    angular += Dim::<D>::rotate_angular(&q_a, &j.axis_a) * axial;
+                }
+            }
+            Kind::Distance { .. } => {
+                let d = j.anchor_separation(&pair);
+                let length = d.norm();
+                if length > L::Scalar::lit(0.0) {
+                    let p = d * ((imp.axial + axial) / length);
+                    j.apply(&mut pair, &p, &angular);
+                    j.store::<L, S>(slots, &pair);
+                    continue;
+                }
+            }
+            Kind::Prismatic { .. } => {
+                // The linear impulses act at the point of A under B's anchor.
+                let (q_a, _) = j.rotations(&pair);
+                let axis = Dim::<D>::rotate(&q_a, &j.slide_a);
+                pair.r_a += j.anchor_separation(&pair);
+                let p = imp.linear + axis * axial;
+                j.apply(&mut pair, &p, &angular);
+                j.store::<L, S>(slots, &pair);
+                continue;
+            }
+            Kind::Wheel { .. } => {
+                // The suspension's impulses along its axis and across it act at the point of
+                // A under B's anchor; the motor's about the spin axis.
+                let (q_a, _) = j.rotations(&pair);
+                let axis = Dim::<D>::rotate(&q_a, &j.slide_a);
+                let spin = Dim::<D>::rotate_angular(&q_a, &j.axis_a);
+                pair.r_a += j.anchor_separation(&pair);
+                let p = imp.linear + axis * (imp.spring + imp.lower - imp.upper);
+                j.apply(&mut pair, &p, &(angular + spin * imp.motor));
+                j.store::<L, S>(slots, &pair);
+                continue;
+            }
+            Kind::Weld | Kind::Spherical => {}
+        }
+        j.apply(&mut pair, &imp.linear, &angular);
+        j.store::<L, S>(slots, &pair);
+    }
+}
+
+/// Solves every joint once (with the soft bias when `step.use_bias`), in order.
+pub(crate) fn solve<L, S, const D: usize>(
+    slots: &mut S,
+    joints: &mut [Prepared<L::Scalar, D>],
+    step: &Substep<L::Scalar>,
+) where
+    L: DimLanes<D>,
+    S: Slots<L, D> + ?Sized,
+    Dim<D>: SolverDim<L::Scalar, D>,
+{
+    for j in joints.iter_mut() {
+        let mut pair = j.load::<L, S>(slots);
+        match j.kind {
+            Kind::Revolute { .. } => super::revolute::solve(j, &mut pair, step),
+            Kind::Distance { .. } => super::distance::solve(j, &mut pair, step),
+            Kind::Weld => super::weld::solve(j, &mut pair, step),
+            Kind::Spherical => super::spherical::solve(j, &mut pair, step),
+            Kind::Prismatic { .. } => super::prismatic::solve(j, &mut pair, step),
+            Kind::Wheel { .. } => super::wheel::solve(j, &mut pair, step),
+        }
+        j.store::<L, S>(slots, &pair);
+    }
+}
