@@ -544,6 +544,17 @@ macro_rules! any_shape {
             ) -> nalgebra::Point<N, $d> {
                 match self { $(Self::$v(s) => s.local_core_support_hinted(dir, hint),)* }
             }
+            fn core_segment(&self) -> Option<[nalgebra::Point<N, $d>; 2]> {
+                match self { $(Self::$v(s) => s.core_segment(),)* }
+            }
+            fn local_core_ray(
+                &self,
+                origin: &nalgebra::SVector<N, $d>,
+                dir: &nalgebra::SVector<N, $d>,
+                max_t: N,
+            ) -> Option<kollide_shapes::CoreRay<N, $d>> {
+                match self { $(Self::$v(s) => s.local_core_ray(origin, dir, max_t),)* }
+            }
         }
     };
 }

@@ -118,6 +118,63 @@ impl<N: Scalar> Cylinder<N> {
 
 impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
     #[inline]
+    /// The ray is inside the cylinder while it is inside the slab `|y| ≤ h` and the infinite
+    /// cylinder `x² + z² ≤ r²`; it enters at the later of the two entries. The side's entry is
+    /// the first root of `|o + t d|²_xz = r²`, taken as `c / (−b + √(a·h²))` with `h²` the
+    /// radius squared less the squared distance from the axis to the ray's line, free of the
+    /// textbook formula's cancellation for rays from afar (see `ray_ball` in the narrowphase).
+    fn local_core_ray(&self, o: &Vec3<N>, d: &Vec3<N>, max_t: N) -> Option<crate::CoreRay<N, 3>> {
+        use crate::CoreRay::{Hit, Miss};
+        let (r, hh) = (self.radius, self.half_height);
+        let c = o.x * o.x + o.z * o.z - r * r;
+        if c <= N::zero() && o.y.abs() <= hh {
+            let hit = Hit { t: N::zero(), normal: Vec3::zeros() };
+            return Some(if max_t >= N::zero() { hit } else { Miss });
+        }
+        // The slab's interval.
+        let (mut enter, mut exit, mut cap) = (-N::MAX, N::MAX, false);
+        if d.y == N::zero() {
+            if o.y.abs() > hh {
+                return Some(Miss);
+            }
+        } else {
+            let near = if d.y > N::zero() { -hh } else { hh };
+            (enter, exit, cap) = ((near - o.y) / d.y, (-near - o.y) / d.y, true);
+        }
+        // The infinite cylinder's interval.
+        let (a, b) = (d.x * d.x + d.z * d.z, o.x * d.x + o.z * d.z);
+        if a == N::zero() {
+            if c > N::zero() {
+                return Some(Miss);
+            }
+        } else {
+            let (px, pz) = (o.x - d.x * (b / a), o.z - d.z * (b / a));
+            let h2 = r * r - (px * px + pz * pz);
+            if h2 < N::zero() || (c > N::zero() && b >= N::zero()) {
+                return Some(Miss);
+            }
+            let root = (a * h2).sqrt();
+            if c > N::zero() {
+                let side = c / (-b + root);
+                if side > enter {
+                    (enter, cap) = (side, false);
+                }
+            }
+            exit = exit.min_of((-b + root) / a);
+        }
+        if enter > exit || enter < N::zero() || enter > max_t {
+            return Some(Miss);
+        }
+        let normal = if cap {
+            Vec3::new(N::zero(), if d.y > N::zero() { -N::one() } else { N::one() }, N::zero())
+        } else {
+            let (x, z) = (o.x + d.x * enter, o.z + d.z * enter);
+            let l = (x * x + z * z).sqrt();
+            if l > N::zero() { Vec3::new(x / l, N::zero(), z / l) } else { Vec3::x() }
+        };
+        Some(Hit { t: enter, normal })
+    }
+
     /// The disc's projection of `(x, z)` and the interval's of `y`: the cylinder is their
     /// product.
     fn local_core_projection(&self, p: &Point3<N>) -> Option<Point3<N>> {
