@@ -604,6 +604,23 @@ impl<N: Scalar> SupportMap<N, 2> for ConvexPolygon<N> {
         Some(self)
     }
 
+    /// The clip against the edges' lines ([`crate::ray_clip`]), up to its face count.
+    fn local_core_ray(
+        &self,
+        origin: &Vec2<N>,
+        dir: &Vec2<N>,
+        max_t: N,
+    ) -> Option<crate::CoreRay<N, 2>> {
+        if self.len() > crate::ray_clip::MAX_CLIPPED_FACES {
+            return None;
+        }
+        let planes = (0..self.len()).map(|i| {
+            let n = self.normals[i].into_inner();
+            (n, n.dot(&self.vertex(i).coords))
+        });
+        Some(crate::ray_clip::clip_ray(planes, origin, dir, max_t))
+    }
+
     #[inline]
     fn local_core_support(&self, dir: &Vec2<N>) -> Point2<N> {
         self.vertices[self.support_index(dir, 0)]

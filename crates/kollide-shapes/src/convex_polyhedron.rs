@@ -983,6 +983,24 @@ impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
         Some(self)
     }
 
+    /// The clip against the faces' planes ([`crate::ray_clip`]), up to its face count; not for
+    /// flat hulls, whose two faces bound no volume.
+    fn local_core_ray(
+        &self,
+        origin: &Vec3<N>,
+        dir: &Vec3<N>,
+        max_t: N,
+    ) -> Option<crate::CoreRay<N, 3>> {
+        if self.is_flat() || self.num_faces() > crate::ray_clip::MAX_CLIPPED_FACES {
+            return None;
+        }
+        let planes = (0..self.num_faces()).map(|i| {
+            let n = self.face_normal(i).into_inner();
+            (n, n.dot(&self.vertices()[self.face(i)[0] as usize].coords))
+        });
+        Some(crate::ray_clip::clip_ray(planes, origin, dir, max_t))
+    }
+
     #[inline]
     fn local_core_support(&self, dir: &Vec3<N>) -> Point3<N> {
         self.vertices[self.support_vertex(dir) as usize]

@@ -68,6 +68,7 @@ mod hull3d;
 mod mass;
 mod polyline;
 mod polytope;
+mod ray_clip;
 mod rounded;
 mod segment;
 mod shape;
