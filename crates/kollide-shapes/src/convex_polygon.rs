@@ -604,7 +604,8 @@ impl<N: Scalar> SupportMap<N, 2> for ConvexPolygon<N> {
         Some(self)
     }
 
-    /// The clip against the edges' lines ([`crate::ray_clip`]), up to its face count.
+    /// The clip against the edges' lines (the Cyrus–Beck clip of `ray_clip.rs`), up to its face
+    /// count.
     fn local_core_ray(
         &self,
         origin: &Vec2<N>,

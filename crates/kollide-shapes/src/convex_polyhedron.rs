@@ -983,8 +983,8 @@ impl<N: Scalar> SupportMap<N, 3> for ConvexPolyhedron<N> {
         Some(self)
     }
 
-    /// The clip against the faces' planes ([`crate::ray_clip`]), up to its face count; not for
-    /// flat hulls, whose two faces bound no volume.
+    /// The clip against the faces' planes (the Cyrus–Beck clip of `ray_clip.rs`), up to its face
+    /// count; not for flat hulls, whose two faces bound no volume.
     fn local_core_ray(
         &self,
         origin: &Vec3<N>,
