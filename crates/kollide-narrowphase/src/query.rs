@@ -213,8 +213,12 @@ where
     };
     let (mut intersecting, mut status) = match g.outcome {
         GjkOutcome::Intersecting => (true, g.status),
-        GjkOutcome::Separated { lower_bound, .. } if unproven(g.status, lower_bound, touch) => {
-            // Unproven: the contact query settles it, with the exact test behind it.
+        // Unproven: a stalled run's `|v|` is only an upper bound on the cores' distance, so
+        // unless its lower bound already clears the radii, the contact query settles it (with
+        // the exact test behind it).
+        GjkOutcome::Separated { lower_bound, .. }
+            if unproven(g.status, lower_bound, radii + touch) =>
+        {
             match settle(pos_a, a, pos_b, b, settings) {
                 Some(c) => (c.separation <= N::zero(), c.status),
                 None => (false, Status::Converged),

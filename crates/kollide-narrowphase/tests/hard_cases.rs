@@ -529,3 +529,47 @@ fn ray_near_a_long_facet_f32() {
 fn ray_near_a_long_facet_f64() {
     ray_near_a_long_facet::<f64>();
 }
+
+/// A pose from a translation and a quaternion `[i, j, k, w]` taken as they are (not renormalised).
+fn iso3_f32(t: [f32; 3], q: [f32; 4]) -> Iso3<f32> {
+    use kollide_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let rot = UnitQuaternion::new_unchecked(Quaternion::new(q[3], q[0], q[1], q[2]));
+    Iso3::from_parts(Translation3::new(t[0], t[1], t[2]), rot)
+}
+
+/// A 40 m capsule of radius 0.019 sunk 3e-3 into a 51 m sliver triangle, 30 m from the origin,
+/// in `f32` (a hostile-suite case). GJK on the cores stalls on rounding at a distance it cannot
+/// prove below the radius; `intersection_test` once read the stalled estimate `|v|` (an upper
+/// bound) as the distance and called the shapes apart, and `directional_penetration`, which
+/// asks it first, returned `None`.
+#[test]
+fn long_capsule_sunk_in_a_sliver_triangle_f32() {
+    let capsule = Capsule::new(
+        Point3::new(16.75249, -12.321435, -7.655239),
+        Point3::new(-14.217174, 6.3822355, 5.064751),
+        0.01917515,
+    )
+    .unwrap();
+    let sliver = Triangle::new(
+        Point3::new(-25.651905, 0.0, 0.0),
+        Point3::new(25.651905, 0.0, 0.0),
+        Point3::new(-21.116264, 0.013442682, 0.0026994068),
+    )
+    .unwrap();
+    let pa = iso3_f32(
+        [-21.70122, -2.6985672, 13.496958],
+        [0.40831217, 0.18073487, 0.6439691, -0.62122446],
+    );
+    let pb = iso3_f32(
+        [-31.521385, -14.847788, 23.299475],
+        [0.40769216, 0.18425605, 0.6443883, -0.62016165],
+    );
+    let s = QuerySettings::<f32>::default();
+    // The exact separation (f64 oracle on these inputs) is -2.987e-3.
+    let c = contact(&pa, &capsule, &pb, &sliver, 0.0, &s).expect("overlapping");
+    assert!((c.separation + 2.987e-3).abs() < 1e-4, "{c:?}");
+    assert!(intersection_test(&pa, &capsule, &pb, &sliver, None, &s).intersecting);
+    let dir = Vec3::new(-0.8616301, 0.27893963, 0.42401195);
+    let hit = directional_penetration(&pa, &capsule, &pb, &sliver, &dir, &s);
+    assert!(hit.is_some_and(|h| h.t > 0.0), "{hit:?}");
+}
