@@ -180,6 +180,7 @@ pub fn epa2_trace<N: Scalar, C: Cso<N, 2> + ?Sized>(
         status: r.status,
         iterations: r.iterations,
         clamped: r.clamped,
+        clamp_shift: r.clamp_shift(),
     };
     (result, rec.0)
 }

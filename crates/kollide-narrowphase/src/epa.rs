@@ -45,6 +45,9 @@ pub struct EpaResult<N: Scalar, const D: usize> {
     /// witnesses then need not lie on both contact features (the depth and normal are still
     /// the face's).
     pub clamped: bool,
+    /// How far the clamp moved the face's point from the origin's projection `depth · normal`:
+    /// the most by which a witness can be off its shape's contact feature (zero when unclamped).
+    pub clamp_shift: N,
 }
 
 /// Runs EPA on `cso` from GJK's final `simplex` (which contains the origin or touches it).
@@ -74,6 +77,7 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             status: r.status,
             iterations: r.iterations,
             clamped: r.clamped,
+            clamp_shift: r.clamp_shift(),
         }
     } else {
         let support = |d: &kollide_math::Vec3<N>| {
@@ -90,6 +94,7 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
             status: r.status,
             iterations: r.iterations,
             clamped: r.clamped,
+            clamp_shift: r.clamp_shift(),
         }
     }
 }
@@ -129,6 +134,17 @@ pub(crate) struct RawEpa<N: Scalar, const D: usize> {
     pub status: Status,
     pub iterations: u32,
     pub clamped: bool,
+}
+
+impl<N: Scalar, const D: usize> RawEpa<N, D> {
+    /// [`EpaResult::clamp_shift`]: the face's point (the witnesses' difference) against the
+    /// origin's projection.
+    pub(crate) fn clamp_shift(&self) -> N {
+        if !self.clamped {
+            return N::zero();
+        }
+        (self.point_a - self.point_b - self.normal * self.depth).norm()
+    }
 }
 
 /// The answer for a Minkowski difference with no area (2D) or volume (3D), which happens only

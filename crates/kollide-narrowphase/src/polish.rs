@@ -122,6 +122,13 @@ where
         // `residual`, while EPA's depth and the depth its normal attains bracket the true one
         // no closer than their difference.
         e.status
+    } else if c.residual < e.clamp_shift {
+        // EPA's depth and normal stand, but its witnesses were clamped to the face it stopped
+        // at (the origin projected outside it): one of them can be off its shape by the clamp's
+        // shift, up to that face's size. The candidate's witnesses are GJK's, on both shapes,
+        // and miss EPA's depth by about `residual`.
+        let (point_a, point_b) = (c.a, c.b);
+        return EpaResult { point_a, point_b, clamped: false, clamp_shift: N::zero(), ..e };
     } else {
         return e;
     };
@@ -133,6 +140,7 @@ where
         status,
         iterations: e.iterations,
         clamped: false,
+        clamp_shift: N::zero(),
     }
 }
 

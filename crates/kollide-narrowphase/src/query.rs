@@ -743,6 +743,7 @@ where
         status: Status::Converged,
         iterations: 0,
         clamped: false,
+        clamp_shift: N::zero(),
     };
     let p = polish_penetration(cso, e, scale, relative, settings);
     // The polish's witnesses agree with its distance to within its tolerance.

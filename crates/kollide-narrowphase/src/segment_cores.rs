@@ -8,7 +8,8 @@
 //! or EPA:
 //!
 //! * **Cores apart** (distance `δ > 0`): the normal joins the closest points, the separation is
-//!   `δ − r_a − r_b`. Exact.
+//!   `δ − r_a − r_b`. Exact. Where a closest point is interior to its segment the offset is
+//!   perpendicular to that axis, and is made so: its component along the axis is rounding.
 //! * **Cores meeting in 3D**: the Minkowski difference of two segments is a parallelogram (or a
 //!   segment, or a point): flat. Moving B out of that plane by the sum of the radii separates the
 //!   shapes, and no shorter move does, so the depth is exactly `r_a + r_b` along the plane's
@@ -96,14 +97,47 @@ fn local_contact<N: Scalar, const D: usize>(
     {
         return c;
     }
-    if dist > tiny {
-        let n = d / dist;
-        return grow(n, dist, pa, pb, ra, rb);
+    let perp = off_interiors(d, [(p, &pa), (q, &pb)], tiny);
+    if dist > tiny && perp.norm() > tiny {
+        let n = perp.normalize();
+        let core_sep = n.dot(&d);
+        return grow(n, core_sep, pa, pa + n * core_sep, ra, rb);
     }
     // The cores meet and their Minkowski difference is flat: the depth is the radii, along its
     // normal, from the meeting point.
     let n = flat_normal(p, q, tiny);
     grow(n, N::zero(), pa, pa, ra, rb)
+}
+
+/// `d`, the offset between the cores' closest points, without its components along the axis of
+/// each segment whose closest point is interior to it.
+///
+/// At such a point the true offset is perpendicular to the axis; what is left along it is the
+/// rounding of the closest points. When the cores nearly meet (a ball's centre within 1e-13 of
+/// a capsule's axis) that rounding is a sizeable part of `d`, and the normal `d/|d|` tilted
+/// along the axis by as much: its support point on the capsule jumped to an end.
+fn off_interiors<N: Scalar, const D: usize>(
+    d: Vector<N, D>,
+    segments: [(&[Point<N, D>; 2], &Point<N, D>); 2],
+    tiny: N,
+) -> Vector<N, D> {
+    // Gram–Schmidt: the axes of the interior points, made orthonormal, removed from `d`.
+    let mut basis: [Option<Vector<N, D>>; 2] = [None, None];
+    for (k, (s, x)) in segments.into_iter().enumerate() {
+        let axis = s[1] - s[0];
+        let len2 = axis.norm_squared();
+        let t = (*x - s[0]).dot(&axis) / len2;
+        if len2 <= tiny * tiny || !(t > N::lit(1e-9) && t < N::one() - N::lit(1e-9)) {
+            continue;
+        }
+        let mut u = axis;
+        for b in basis.iter().flatten() {
+            u -= *b * b.dot(&u);
+        }
+        // A second axis within a milliradian of the first adds only its rounding.
+        basis[k] = u.try_normalize(N::lit(1e-3) * len2.sqrt());
+    }
+    basis.iter().flatten().fold(d, |d, u| d - *u * u.dot(&d))
 }
 
 /// The closest points of two segments, accurate for nearly parallel ones too.

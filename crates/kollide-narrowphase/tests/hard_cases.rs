@@ -573,3 +573,84 @@ fn long_capsule_sunk_in_a_sliver_triangle_f32() {
     let hit = directional_penetration(&pa, &capsule, &pb, &sliver, &dir, &s);
     assert!(hit.is_some_and(|h| h.t > 0.0), "{hit:?}");
 }
+
+/// The distance from `x` to the segment `ab`.
+fn off_segment(x: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
+    let ab = b - a;
+    let t = ((x - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
+    (x - (a + ab * t)).norm()
+}
+
+/// A segment through a cylinder, pushed out sideways: EPA stops at a flat face of the CSO (the
+/// cylinder's side against the segment) with the origin's projection outside that face, and its
+/// clamped witness on the segment was 3.6 m off it. The polish's witnesses (GJK's, on both
+/// shapes) replace clamped ones on curved pairs.
+#[test]
+fn segment_through_a_cylinder_keeps_its_witness_on_the_segment() {
+    use kollide_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    use kollide_shapes::Cylinder;
+    let pose = |t: [f64; 3], q: [f64; 4]| {
+        let rot = UnitQuaternion::new_normalize(Quaternion::new(q[3], q[0], q[1], q[2]));
+        Iso3::from_parts(Translation3::new(t[0], t[1], t[2]), rot)
+    };
+    let cylinder = Cylinder::new(4.881567741404975, 4.971789999427635).unwrap();
+    let (a, b) = (
+        Point3::new(1.006898777013327, 3.192364655292526, 1.2936270736861806),
+        Point3::new(-0.7804496409613223, -3.684050637426042, -2.908943370727906),
+    );
+    let segment = Segment::new(a, b).unwrap();
+    let pa = pose(
+        [0.0; 3],
+        [0.812928230662874, 0.024208636343070085, -0.441111691424639, -0.3794497455609007],
+    );
+    let pb = pose(
+        [6.68449253448216, -1.285586675875038, 5.021578513334589],
+        [-0.08248303576271472, -0.08490719610575877, -0.7597139012958044, 0.6393919807432167],
+    );
+    let s = QuerySettings::<f64>::default();
+    let c = contact(&pa, &cylinder, &pb, &segment, 0.0, &s).expect("overlapping");
+    // The oracle's depth (SAT-like bracket in the hostile suite): 1.666875624.
+    assert!((c.separation + 1.666875624).abs() < 1e-8, "{c:?}");
+    let off = off_segment(&c.point_b, &(pb * a), &(pb * b));
+    assert!(off < 1e-5, "point_b {off:e} off the segment: {c:?}");
+    let id = (c.point_b - c.point_a - c.normal * c.separation).norm();
+    assert!(id < 1e-9, "{id:e}");
+}
+
+/// A ball whose centre is within 1e-13 of a capsule's axis: the cores' offset is mostly rounding,
+/// and its direction was up to 7e-3 rad off the perpendicular to the axis, which put the
+/// capsule's support point along the normal at an end, 2.5e-3 from the reported witness. The
+/// normal must be perpendicular to the axis and the witness on the capsule.
+#[test]
+fn ball_centred_on_a_capsule_axis_gets_a_perpendicular_normal() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let s = QuerySettings::<f64>::default();
+    for _ in 0..500 {
+        let mut p = || {
+            Point3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            )
+        };
+        let (a, b) = (p(), p());
+        let capsule = Capsule::new(a, b, 0.15).unwrap();
+        let t: f64 = rng.random_range(0.05..0.95);
+        let nudge = Vec3::new(1e-13, -1e-13, 0.5e-13) * rng.random_range(-1.0..1.0);
+        let centre = a + (b - a) * t + nudge;
+        let ball = Ball::new(rng.random_range(0.05..30.0)).unwrap();
+        let (pa, pb) = (Iso3::identity(), Iso3::translation(centre.x, centre.y, centre.z));
+        for (flip, c) in [
+            (false, contact(&pa, &capsule, &pb, &ball, 0.0, &s)),
+            (true, contact(&pb, &ball, &pa, &capsule, 0.0, &s)),
+        ] {
+            let c = c.expect("nested");
+            let u = (b - a).normalize();
+            assert!(c.normal.dot(&u).abs() < 1e-9, "flip {flip}: n·axis = {:e}", c.normal.dot(&u));
+            let on_capsule = if flip { c.point_b } else { c.point_a };
+            let off = (off_segment(&on_capsule, &a, &b) - 0.15).abs();
+            assert!(off < 1e-9, "flip {flip}: witness {off:e} off the capsule");
+        }
+    }
+}
