@@ -63,6 +63,7 @@ mod events;
 mod groups;
 mod handle;
 mod hook;
+mod island;
 mod joint;
 mod lane;
 mod lane_dim;
@@ -71,6 +72,7 @@ mod query;
 mod settings;
 #[cfg(test)]
 mod simd_tests;
+mod sleep;
 mod slots;
 mod step;
 mod world;
