@@ -81,6 +81,8 @@ where
     /// Wakes the body in `slot` and every body it touches or is joined to (a teleport, a
     /// removal).
     pub(crate) fn disturb_around(&mut self, slot: u32) {
+        // Even when nothing wakes, the next step must look: the body may now overlap others.
+        self.disturbed = true;
         let (pairs, joints) = (self.contacts.pairs(), &self.joints);
         self.islands.wake_touching(&mut self.slots, pairs, joints, slot);
     }

@@ -119,6 +119,12 @@ where
     joint_solver: JointSolver<N, D>,
     /// The sleeping islands, and the buffers that find islands (`island.rs`).
     pub(crate) islands: Islands<N>,
+    /// The numbers of dynamic and kinematic bodies: when every dynamic body sleeps and there is
+    /// no kinematic body, nothing can move (see [`World::nothing_moves`]).
+    dynamic_bodies: usize,
+    kinematic_bodies: usize,
+    /// A static or kinematic body was changed (moved, regrouped) since the last full step.
+    pub(crate) disturbed: bool,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -161,6 +167,9 @@ where
             joints: JointSet::default(),
             joint_solver: JointSolver::default(),
             islands: Islands::new(),
+            dynamic_bodies: 0,
+            kinematic_bodies: 0,
+            disturbed: false,
         })
     }
 
@@ -209,6 +218,8 @@ where
             self.slots.push(Slot { generation: 0, body: None });
         }
         self.sensors += usize::from(body.desc.sensor);
+        self.dynamic_bodies += usize::from(body.desc.kind == BodyKind::Dynamic);
+        self.kinematic_bodies += usize::from(body.desc.kind == BodyKind::Kinematic);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.broadphase.bodies_changed();
@@ -231,6 +242,8 @@ where
         self.broadphase.bodies_changed();
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);
+        self.dynamic_bodies -= usize::from(body.desc.kind == BodyKind::Dynamic);
+        self.kinematic_bodies -= usize::from(body.desc.kind == BodyKind::Kinematic);
         self.hit_thresholds -= usize::from(body.hit_threshold.is_some());
         self.remove_joints_of(h);
         Ok(body)
@@ -369,12 +382,16 @@ where
         let settings = self.settings;
         let h = dt / N::lit(f64::from(settings.substeps));
         self.events.begin_step();
+        if self.nothing_moves() {
+            return Ok(self.asleep_report());
+        }
         if !self.targeted.is_empty() {
             self.head_for_targets(dt);
         }
         if !self.loaded.is_empty() {
             self.take_loads();
         }
+        self.disturbed = false;
         let Self {
             slots,
             broadphase,
@@ -473,6 +490,33 @@ where
         );
         report.sleeping_bodies = self.islands.sleeping();
         Ok(report)
+    }
+
+    /// Whether this step can change nothing: every dynamic body sleeps, there is no kinematic
+    /// body, no force or target waits, and no body was added, removed or disturbed since the
+    /// last full step. Then every stage would leave the world as it is (the contact update
+    /// would keep every manifold, the solver would move nothing), so the step is skipped, as
+    /// Box2D's step touches only its awake set.
+    fn nothing_moves(&self) -> bool {
+        self.dynamic_bodies == self.islands.sleeping()
+            && self.kinematic_bodies == 0
+            && !self.disturbed
+            && self.loaded.is_empty()
+            && self.targeted.is_empty()
+            && !self.broadphase.has_changes()
+    }
+
+    /// The report of a step that changed nothing: every pair kept as it was.
+    fn asleep_report(&self) -> StepReport {
+        let pairs = self.contacts.pairs().len();
+        StepReport {
+            pairs,
+            asleep_pairs: pairs,
+            contact_threads: 1,
+            solve_threads: 1,
+            sleeping_bodies: self.islands.sleeping(),
+            ..StepReport::default()
+        }
     }
 
     /// Gives each kinematic body with a target the velocity that takes it there in `dt`

@@ -70,6 +70,11 @@ where
         self.bodies_changed = true;
     }
 
+    /// Whether bodies were added or removed since the last update.
+    pub(crate) fn has_changes(&self) -> bool {
+        self.bodies_changed
+    }
+
     /// Brings the pairs up to date for a step of `dt` with speculative margin `margin`, and
     /// returns them, sorted.
     pub(crate) fn update(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) -> &[(u32, u32)] {

@@ -129,6 +129,27 @@ fn pyramid_sleeps_and_wakes_when_hit_2d() {
     pyramid_2d::<f64>();
 }
 
+/// With one body kept awake the step runs in full (not skipped as a step with nothing awake
+/// is): the sleeping pyramid's pairs are kept without a test and only the awake ball is solved.
+#[test]
+fn sleeping_bodies_are_skipped_while_others_move() {
+    let (mut w, boxes) = pyramid2::<f64>(10);
+    step_until_asleep(&mut w, &boxes, 6.0);
+    let asleep = w.step(1.0 / 60.0).unwrap().asleep_pairs;
+    assert!(asleep > boxes.len(), "{asleep}");
+    let before = centres(&w, &boxes);
+    let ball = BodyDesc::dynamic(Ball::new(0.5).unwrap()).can_sleep(false);
+    let ball = w.add(ball.pose(Iso2::translation(20.0, 0.5))).unwrap();
+    for _ in 0..60 {
+        let r = w.step(1.0 / 60.0).unwrap();
+        assert_eq!((r.awake_bodies, r.sleeping_bodies), (1, boxes.len()), "{r:?}");
+        assert_eq!(r.asleep_pairs, asleep, "{r:?}");
+        assert!(r.contacts <= 1 && r.touching_pairs <= 1, "{r:?}");
+    }
+    assert!(!w.is_sleeping(ball).unwrap());
+    assert_eq!(centres(&w, &boxes), before);
+}
+
 #[test]
 fn pyramid_sleeps_and_wakes_when_hit_3d() {
     pyramid_3d::<f32>();
