@@ -6,7 +6,7 @@
 //! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers`, `kollide-coloured`, `kollide-coloured-2threads` |
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
 //! | `world2d/joint_grid` | Box2D's `joint_grid`: 100 × 100 discs of radius 0.4 a metre apart, 19,800 revolute joints to the neighbours above and to the left, hanging from 7 static discs; the discs do not collide | `kollide`, `box2d` |
-//! | `world2d/many_pyramids` | Box2D's `many_pyramids` at a quarter of its size, **sleeping on** in both engines (their default): 10 × 10 pyramids of base 10 (5,500 boxes), each row of pyramids on a static segment, stepped until every box sleeps, then timed | `kollide`, `box2d` |
+//! | `world2d/many_pyramids` | Box2D's `many_pyramids` at a quarter of its size, **sleeping on** in both engines (their default): 10 × 10 pyramids of base 10 (5,500 boxes), each row of pyramids on a static segment, stepped until every box sleeps, then timed; `-one-awake`: the same with one more box, which may not sleep, resting beside the pyramids (the step cannot be skipped as a whole) | `kollide`, `box2d`, `kollide-one-awake`, `box2d-one-awake` |
 //! | `world2d/asleep_vs_awake` | the same scene with sleeping off (every box simulated): with `world2d/many_pyramids`, the cost of a sleeping scene against its awake step | `kollide-awake`, `box2d-awake` |
 //!
 //! `kollide-2threads` is kollide with `World::set_threads(2)`, and `box2d-2workers` Box2D with
@@ -408,6 +408,48 @@ fn many_pyramids() -> (Vec<[f32; 2]>, Vec<[[f32; 2]; 2]>) {
     (boxes, ground)
 }
 
+/// Where the restless box of the `-one-awake` rows rests, on a short ground line of its own
+/// left of the pyramids (touching them, it would keep them awake).
+const RESTLESS_AT: [f32; 2] = [-0.5 * PYRAMID_GRID as f32 * (PYRAMID_BASE as f32 + 1.0) - 10.0, HALF];
+
+/// The pyramids in kollide with sleeping on, and a box that may not sleep resting beside them:
+/// the step cannot be skipped, and its cost is what the sleeping bodies still cost.
+fn kollide_one_awake() -> Kollide2 {
+    let mut k = kollide_many_pyramids(true);
+    let [x, _] = RESTLESS_AT;
+    let line = Segment::new(Point2::new(x - 2.0, 0.0), Point2::new(x + 2.0, 0.0)).expect("a line");
+    k.world.add(BodyDesc::fixed(line)).expect("ground");
+    let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
+    let pose = Iso2::translation(RESTLESS_AT[0], RESTLESS_AT[1]);
+    k.world.add(BodyDesc::dynamic(cube).pose(pose).can_sleep(false)).expect("a box");
+    k
+}
+
+/// The same in Box2D: a box with sleep disabled beside the pyramids.
+fn box2d_one_awake() -> Box2d {
+    let mut b = box2d_many_pyramids(true);
+    let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
+    let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
+    let ground_def = boxdd::BodyBuilder::from(foundation.body_def()).build().expect("a body");
+    let ground = b.world.create_body(ground_def).expect("ground");
+    let [x, _] = RESTLESS_AT;
+    let (l, r) = (boxdd::Vec2::new(x - 2.0, 0.0), boxdd::Vec2::new(x + 2.0, 0.0));
+    b.world
+        .body(ground)
+        .and_then(|mut g| g.create_segment_between(&shape, l, r))
+        .expect("a ground line");
+    let def = boxdd::BodyBuilder::from(foundation.body_def())
+        .body_type(boxdd::BodyType::Dynamic)
+        .position(boxdd::Position::new(RESTLESS_AT[0], RESTLESS_AT[1]))
+        .enable_sleep(false)
+        .build()
+        .expect("a body definition");
+    let id = b.world.create_body(def).expect("a box");
+    let cube = boxdd::shapes::box_polygon(HALF, HALF).expect("extents");
+    b.world.body(id).and_then(|mut x| x.create_polygon(&shape, &cube)).expect("a box");
+    b
+}
+
 /// The pyramids in kollide, sleeping on or off.
 fn kollide_many_pyramids(sleeping: bool) -> Kollide2 {
     let (centres, ground) = many_pyramids();
@@ -695,6 +737,15 @@ fn pyramids_asleep(c: &mut Criterion) {
     time_steps(&mut g, GROUP, "box2d", || {
         let all = |b: &Box2d| b.world.awake_body_count().is_ok_and(|n| n == 0);
         until_asleep("box2d", box2d_many_pyramids(true), all)
+    });
+    // Every box asleep but the restless one (the pyramids' boxes are the scene's first ones).
+    time_steps(&mut g, GROUP, "kollide-one-awake", || {
+        let all = |k: &Kollide2| k.world.sleeping_bodies() == k.boxes.len();
+        until_asleep("kollide-one-awake", kollide_one_awake(), all)
+    });
+    time_steps(&mut g, GROUP, "box2d-one-awake", || {
+        let all = |b: &Box2d| b.world.awake_body_count().is_ok_and(|n| n == 1);
+        until_asleep("box2d-one-awake", box2d_one_awake(), all)
     });
     g.finish();
 }
