@@ -410,7 +410,8 @@ fn many_pyramids() -> (Vec<[f32; 2]>, Vec<[[f32; 2]; 2]>) {
 
 /// Where the restless box of the `-one-awake` rows rests, on a short ground line of its own
 /// left of the pyramids (touching them, it would keep them awake).
-const RESTLESS_AT: [f32; 2] = [-0.5 * PYRAMID_GRID as f32 * (PYRAMID_BASE as f32 + 1.0) - 10.0, HALF];
+const RESTLESS_AT: [f32; 2] =
+    [-0.5 * PYRAMID_GRID as f32 * (PYRAMID_BASE as f32 + 1.0) - 10.0, HALF];
 
 /// The pyramids in kollide with sleeping on, and a box that may not sleep resting beside them:
 /// the step cannot be skipped, and its cost is what the sleeping bodies still cost.
@@ -462,7 +463,9 @@ fn kollide_many_pyramids(sleeping: bool) -> Kollide2 {
     let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
     let boxes = centres
         .iter()
-        .map(|c| world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box"))
+        .map(|c| {
+            world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box")
+        })
         .collect();
     Kollide2 { world, boxes }
 }

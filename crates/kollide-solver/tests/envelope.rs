@@ -150,7 +150,10 @@ fn refuse_common<N: LaneScalar, const D: usize>(
         ("threshold", StepSettings { restitution_threshold: big, ..base }),
         ("margin", StepSettings { speculative_margin: big, ..base }),
         ("sleep speed", StepSettings { sleep_linear_speed: big, ..base }),
-        ("time to sleep", StepSettings { time_to_sleep: l.max_time_to_sleep * N::lit(2.0), ..base }),
+        (
+            "time to sleep",
+            StepSettings { time_to_sleep: l.max_time_to_sleep * N::lit(2.0), ..base },
+        ),
     ];
     type Field<N> = fn(&mut StepSettings<N>) -> &mut N;
     let fields: [(&str, Field<N>); 10] = [
