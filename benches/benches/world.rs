@@ -6,6 +6,8 @@
 //! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers`, `kollide-coloured`, `kollide-coloured-2threads` |
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
 //! | `world2d/joint_grid` | Box2D's `joint_grid`: 100 × 100 discs of radius 0.4 a metre apart, 19,800 revolute joints to the neighbours above and to the left, hanging from 7 static discs; the discs do not collide | `kollide`, `box2d` |
+//! | `world2d/many_pyramids` | Box2D's `many_pyramids` at a quarter of its size, **sleeping on** in both engines (their default): 10 × 10 pyramids of base 10 (5,500 boxes), each row of pyramids on a static segment, stepped until every box sleeps, then timed; `-one-awake`: the same with one more box, which may not sleep, resting beside the pyramids (the step cannot be skipped as a whole) | `kollide`, `box2d`, `kollide-one-awake`, `box2d-one-awake` |
+//! | `world2d/asleep_vs_awake` | the same scene with sleeping off (every box simulated): with `world2d/many_pyramids`, the cost of a sleeping scene against its awake step | `kollide-awake`, `box2d-awake` |
 //!
 //! `kollide-2threads` is kollide with `World::set_threads(2)`, and `box2d-2workers` Box2D with
 //! two workers of its own scheduler: their wall times against the one-thread rows are the
@@ -30,8 +32,11 @@
 //! `IntegrationParameters::default()` (4 solver iterations). Friction is [`FRICTION`] on every
 //! collider in every engine (rapier's own default is 0.5; it is set to 0.6 here so that the three
 //! engines solve the same scene).
-//! Sleeping is off everywhere (kollide has none; Box2D's benchmark disables it; rapier bodies
-//! are built with `can_sleep(false)`), so every body is simulated in every step.
+//! Sleeping is off everywhere but in `world2d/many_pyramids` (kollide's
+//! `StepSettings::sleeping` off; Box2D's benchmarks disable it; rapier bodies are built with
+//! `can_sleep(false)`), so every body is simulated in every step. In `world2d/many_pyramids`
+//! both engines sleep as their users get them, and the warm-up runs until every box sleeps
+//! (the bench prints how long that took each engine).
 //!
 //! **What is timed.** Each engine builds the scene and steps it [`WARM_UP_STEPS`] times (the
 //! pyramid settles; broadphase and contact caches fill), then criterion times single steps of
@@ -140,6 +145,13 @@ trait Engine<const D: usize> {
 // ------------------------------------------------------------------------------------------------
 // kollide.
 
+/// A 2D world with sleeping off, as the benches other than `many_pyramids` run.
+fn awake_world2() -> World2<f32> {
+    let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY)).unwrap();
+    world.set_settings(StepSettings { sleeping: false, ..*world.settings() }).unwrap();
+    world
+}
+
 struct Kollide2 {
     world: World2<f32>,
     boxes: Vec<BodyHandle>,
@@ -147,7 +159,7 @@ struct Kollide2 {
 
 impl Kollide2 {
     fn new(centres: &[[f32; 2]]) -> Self {
-        let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY)).unwrap();
+        let mut world = awake_world2();
         let ground = Cuboid::new(Vec2::new(100.0, 1.0)).expect("positive extents");
         world.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -1.0))).expect("ground");
         let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
@@ -199,6 +211,7 @@ struct Kollide3 {
 impl Kollide3 {
     fn new(centres: &[[f32; 3]], ground_half: f32) -> Self {
         let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0)).unwrap();
+        world.set_settings(StepSettings { sleeping: false, ..*world.settings() }).unwrap();
         let ground = Cuboid::new(Vec3::new(ground_half, 1.0, ground_half)).expect("extents");
         world.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -1.0, 0.0))).expect("ground");
         let cube = Cuboid::new(Vec3::repeat(HALF)).expect("positive extents");
@@ -289,7 +302,7 @@ fn grid_disc(k: usize, i: usize) -> ([f32; 2], bool) {
 /// category and mask bits do.
 fn kollide_joint_grid() -> Kollide2 {
     use kollide::solver::{CollisionGroups, JointDesc, RevoluteJoint};
-    let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY)).unwrap();
+    let mut world = awake_world2();
     let disc = Ball::new(GRID_RADIUS).expect("a positive radius");
     let groups = CollisionGroups::new(2, !2);
     let mut boxes: Vec<BodyHandle> = Vec::with_capacity(GRID * GRID);
@@ -356,6 +369,163 @@ fn box2d_joint_grid() -> Box2d {
         }
     }
     Box2d { world, boxes }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Box2D's `many_pyramids` (shared/benchmarks.c) in kollide and Box2D v3, with sleeping.
+
+/// Rows and columns of pyramids (Box2D's benchmark: 20 × 20; a quarter keeps the settling
+/// warm-up short under callgrind).
+const PYRAMID_GRID: usize = 10;
+/// Boxes at the base of each pyramid.
+const PYRAMID_BASE: usize = 10;
+/// The most steps the warm-up waits for every box to sleep.
+const SLEEP_LIMIT_STEPS: usize = 1200;
+
+/// The scene: the boxes' centres, and the ground segments (one per row of pyramids), as
+/// Box2D's `CreateManyPyramids` and `CreateSmallPyramid` place them.
+fn many_pyramids() -> (Vec<[f32; 2]>, Vec<[[f32; 2]; 2]>) {
+    let (base, e) = (PYRAMID_BASE as f32, HALF);
+    let row_height = 2.0 * e * (base + 1.0);
+    let width = 2.0 * e * PYRAMID_GRID as f32 * (base + 1.0);
+    let base_width = 2.0 * e * base;
+    let mut boxes = Vec::new();
+    let mut ground = Vec::new();
+    for row in 0..PYRAMID_GRID {
+        let y0 = row as f32 * row_height;
+        ground.push([[-0.5 * width, y0], [0.5 * width, y0]]);
+        for col in 0..PYRAMID_GRID {
+            let cx = -0.5 * width + col as f32 * (base_width + 2.0 * e) + 2.0 * e;
+            for i in 0..PYRAMID_BASE {
+                let y = (2.0 * i as f32 + 1.0) * e + y0;
+                for j in i..PYRAMID_BASE {
+                    let x = (i as f32 + 1.0) * e + 2.0 * (j - i) as f32 * e + cx - 0.5;
+                    boxes.push([x, y]);
+                }
+            }
+        }
+    }
+    (boxes, ground)
+}
+
+/// Where the restless box of the `-one-awake` rows rests, on a short ground line of its own
+/// left of the pyramids (touching them, it would keep them awake).
+const RESTLESS_AT: [f32; 2] =
+    [-0.5 * PYRAMID_GRID as f32 * (PYRAMID_BASE as f32 + 1.0) - 10.0, HALF];
+
+/// The pyramids in kollide with sleeping on, and a box that may not sleep resting beside them:
+/// the step cannot be skipped, and its cost is what the sleeping bodies still cost.
+fn kollide_one_awake() -> Kollide2 {
+    let mut k = kollide_many_pyramids(true);
+    let [x, _] = RESTLESS_AT;
+    let line = Segment::new(Point2::new(x - 2.0, 0.0), Point2::new(x + 2.0, 0.0)).expect("a line");
+    k.world.add(BodyDesc::fixed(line)).expect("ground");
+    let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
+    let pose = Iso2::translation(RESTLESS_AT[0], RESTLESS_AT[1]);
+    k.world.add(BodyDesc::dynamic(cube).pose(pose).can_sleep(false)).expect("a box");
+    k
+}
+
+/// The same in Box2D: a box with sleep disabled beside the pyramids.
+fn box2d_one_awake() -> Box2d {
+    let mut b = box2d_many_pyramids(true);
+    let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
+    let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
+    let ground_def = boxdd::BodyBuilder::from(foundation.body_def()).build().expect("a body");
+    let ground = b.world.create_body(ground_def).expect("ground");
+    let [x, _] = RESTLESS_AT;
+    let (l, r) = (boxdd::Vec2::new(x - 2.0, 0.0), boxdd::Vec2::new(x + 2.0, 0.0));
+    b.world
+        .body(ground)
+        .and_then(|mut g| g.create_segment_between(&shape, l, r))
+        .expect("a ground line");
+    let def = boxdd::BodyBuilder::from(foundation.body_def())
+        .body_type(boxdd::BodyType::Dynamic)
+        .position(boxdd::Position::new(RESTLESS_AT[0], RESTLESS_AT[1]))
+        .enable_sleep(false)
+        .build()
+        .expect("a body definition");
+    let id = b.world.create_body(def).expect("a box");
+    let cube = boxdd::shapes::box_polygon(HALF, HALF).expect("extents");
+    b.world.body(id).and_then(|mut x| x.create_polygon(&shape, &cube)).expect("a box");
+    b
+}
+
+/// The pyramids in kollide, sleeping on or off.
+fn kollide_many_pyramids(sleeping: bool) -> Kollide2 {
+    let (centres, ground) = many_pyramids();
+    let mut world = World2::<f32>::new(Vec2::new(0.0, GRAVITY)).unwrap();
+    world.set_settings(StepSettings { sleeping, ..*world.settings() }).unwrap();
+    for [a, b] in ground {
+        let line = Segment::new(Point2::new(a[0], a[1]), Point2::new(b[0], b[1])).expect("a line");
+        world.add(BodyDesc::fixed(line)).expect("ground");
+    }
+    let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
+    let boxes = centres
+        .iter()
+        .map(|c| {
+            world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box")
+        })
+        .collect();
+    Kollide2 { world, boxes }
+}
+
+/// The pyramids in Box2D v3, sleeping on (its default) or off; one worker.
+fn box2d_many_pyramids(sleeping: bool) -> Box2d {
+    let (centres, ground) = many_pyramids();
+    let foundation = boxdd::Foundation::initialize_default().expect("Box2D's foundation");
+    let def = boxdd::WorldBuilder::from(foundation.world_def())
+        .gravity(boxdd::Vec2::new(0.0, GRAVITY))
+        .enable_sleep(sleeping)
+        .worker_count(boxdd::WorkerCount::new(1).expect("a supported worker count"))
+        .build()
+        .expect("a world definition");
+    let mut world = foundation.create_world(def).expect("a world");
+    let shape = boxdd::ShapeDef::builder().density(1.0).build().expect("a shape definition");
+    let ground_def = boxdd::BodyBuilder::from(foundation.body_def()).build().expect("a body");
+    let ground_id = world.create_body(ground_def).expect("ground");
+    for [a, b] in ground {
+        let (a, b) = (boxdd::Vec2::new(a[0], a[1]), boxdd::Vec2::new(b[0], b[1]));
+        world
+            .body(ground_id)
+            .and_then(|mut g| g.create_segment_between(&shape, a, b))
+            .expect("a ground line");
+    }
+    let cube = boxdd::shapes::box_polygon(HALF, HALF).expect("extents");
+    let boxes = centres
+        .iter()
+        .map(|c| {
+            let def = boxdd::BodyBuilder::from(foundation.body_def())
+                .body_type(boxdd::BodyType::Dynamic)
+                .position(boxdd::Position::new(c[0], c[1]))
+                .build()
+                .expect("a body definition");
+            let id = world.create_body(def).expect("a box");
+            world.body(id).and_then(|mut b| b.create_polygon(&shape, &cube)).expect("a box");
+            id
+        })
+        .collect();
+    Box2d { world, boxes }
+}
+
+/// Steps `engine` until `asleep` says every box sleeps (in full mode; the smoke run times the
+/// scene as built) and prints how long that took.
+fn until_asleep<const D: usize, E: Engine<D>>(
+    id: &str,
+    mut engine: E,
+    asleep: impl Fn(&E) -> bool,
+) -> E {
+    if !full_mode() {
+        return engine;
+    }
+    for step in 0..SLEEP_LIMIT_STEPS {
+        if asleep(&engine) {
+            eprintln!("world2d/many_pyramids {id}: every box asleep after {step} steps");
+            return engine;
+        }
+        engine.step();
+    }
+    panic!("world2d/many_pyramids {id}: boxes still awake after {SLEEP_LIMIT_STEPS} steps");
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -560,6 +730,37 @@ fn joint_grid(c: &mut Criterion) {
     g.finish();
 }
 
+fn pyramids_asleep(c: &mut Criterion) {
+    const GROUP: &str = "world2d/many_pyramids";
+    let mut g = c.benchmark_group(GROUP);
+    time_steps(&mut g, GROUP, "kollide", || {
+        let all = |k: &Kollide2| k.world.sleeping_bodies() == k.boxes.len();
+        until_asleep("kollide", kollide_many_pyramids(true), all)
+    });
+    time_steps(&mut g, GROUP, "box2d", || {
+        let all = |b: &Box2d| b.world.awake_body_count().is_ok_and(|n| n == 0);
+        until_asleep("box2d", box2d_many_pyramids(true), all)
+    });
+    // Every box asleep but the restless one (the pyramids' boxes are the scene's first ones).
+    time_steps(&mut g, GROUP, "kollide-one-awake", || {
+        let all = |k: &Kollide2| k.world.sleeping_bodies() == k.boxes.len();
+        until_asleep("kollide-one-awake", kollide_one_awake(), all)
+    });
+    time_steps(&mut g, GROUP, "box2d-one-awake", || {
+        let all = |b: &Box2d| b.world.awake_body_count().is_ok_and(|n| n == 1);
+        until_asleep("box2d-one-awake", box2d_one_awake(), all)
+    });
+    g.finish();
+}
+
+fn pyramids_awake(c: &mut Criterion) {
+    const GROUP: &str = "world2d/asleep_vs_awake";
+    let mut g = c.benchmark_group(GROUP);
+    time_steps(&mut g, GROUP, "kollide-awake", || kollide_many_pyramids(false));
+    time_steps(&mut g, GROUP, "box2d-awake", || box2d_many_pyramids(false));
+    g.finish();
+}
+
 /// Steps take milliseconds: fewer samples than the narrowphase benches, a longer window.
 fn config() -> Criterion {
     Criterion::default()
@@ -573,7 +774,8 @@ mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
-        targets = super::world_2d, super::world_3d, super::joint_grid
+        targets = super::world_2d, super::world_3d, super::joint_grid,
+            super::pyramids_asleep, super::pyramids_awake
     }
 }
 

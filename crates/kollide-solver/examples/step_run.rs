@@ -2,7 +2,7 @@
 //! (`World2<f32>`, base 100; `2dc`: with `StepSettings::colour_2d`), the base-10 cube pyramid
 //! (`World3<f32>`) or Box2D's joint grid (`grid`: 100 × 100 discs, 19,800 revolute joints), `settle` steps, then
 //! `count` steps inside [`counted_steps`] (a symbol of its own for callgrind's
-//! `--toggle-collect`).
+//! `--toggle-collect`). Sleeping is off, as in the world benches: every body is stepped.
 //!
 //! With `sway` instead of a thread count it runs 600 steps (10 s) and prints how the apex (the
 //! last box) sagged and swayed, as the world bench's settling run does.
@@ -27,6 +27,7 @@ use kollide_solver::{
 fn pyramid2() -> World2<f32> {
     let (base, half) = (100, 0.5_f32);
     let mut w = World2::new(Vec2::new(0.0, -10.0)).unwrap();
+    w.set_settings(StepSettings { sleeping: false, ..*w.settings() }).unwrap();
     let ground = Cuboid::new(Vec2::new(100.0, 1.0)).unwrap();
     w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -1.0))).unwrap();
     let cube = Cuboid::new(Vec2::new(half, half)).unwrap();
@@ -44,6 +45,7 @@ fn pyramid2() -> World2<f32> {
 fn pyramid3() -> World3<f32> {
     let (base, half) = (10, 0.5_f32);
     let mut w = World3::new(Vec3::new(0.0, -10.0, 0.0)).unwrap();
+    w.set_settings(StepSettings { sleeping: false, ..*w.settings() }).unwrap();
     let ground = Cuboid::new(Vec3::new(15.0, 1.0, 15.0)).unwrap();
     w.add(BodyDesc::fixed(ground).pose(Iso3::translation(0.0, -1.0, 0.0))).unwrap();
     let cube = Cuboid::new(Vec3::repeat(half)).unwrap();
@@ -66,6 +68,7 @@ fn pyramid3() -> World3<f32> {
 fn joint_grid() -> World2<f32> {
     let n = 100;
     let mut w = World2::new(Vec2::new(0.0, -10.0)).unwrap();
+    w.set_settings(StepSettings { sleeping: false, ..*w.settings() }).unwrap();
     let disc = Circle::new(0.4).unwrap();
     let groups = CollisionGroups::new(2, !2);
     let mut bodies: Vec<BodyHandle> = Vec::with_capacity(n * n);

@@ -80,6 +80,9 @@ where
     /// Whatever the user wants to keep with the body (an entity id, an index); the world never
     /// reads it. Default: 0.
     pub user_data: u128,
+    /// Whether the body may fall asleep (see [`crate::StepSettings::sleeping`]): a body that
+    /// may not keeps its whole island awake. Default: `true`.
+    pub can_sleep: bool,
 }
 
 impl<N: Scalar, const D: usize> BodyDesc<N, D>
@@ -103,7 +106,15 @@ where
             sensor: false,
             bullet: false,
             user_data: 0,
+            can_sleep: true,
         }
+    }
+
+    /// Lets the body fall asleep or keeps it (and its island) awake (see
+    /// [`BodyDesc::can_sleep`](#structfield.can_sleep)).
+    pub fn can_sleep(mut self, can_sleep: bool) -> Self {
+        self.can_sleep = can_sleep;
+        self
     }
 
     /// A dynamic body with density 1, friction 0.6, no restitution.
@@ -231,6 +242,10 @@ where
     /// The body's own hit threshold (m/s), if it has one (see
     /// [`crate::World::set_hit_event_threshold`]).
     pub(crate) hit_threshold: Option<N>,
+    /// How long the body has been still enough to sleep (s; see `island.rs`).
+    pub(crate) sleep_time: N,
+    /// The sleeping island the body belongs to, or [`crate::island::AWAKE`].
+    pub(crate) sleep_set: u32,
 }
 
 impl<N: Scalar, const D: usize> Body<N, D>
@@ -296,6 +311,8 @@ where
             load: None,
             target: None,
             hit_threshold: None,
+            sleep_time: N::zero(),
+            sleep_set: crate::island::AWAKE,
         })
     }
 
@@ -319,7 +336,15 @@ where
         body.load = self.load;
         body.target = self.target;
         body.hit_threshold = self.hit_threshold;
+        body.sleep_time = self.sleep_time;
+        body.sleep_set = self.sleep_set;
         Ok(body)
+    }
+
+    /// Whether the body is asleep: it is not moved by the step until something wakes its
+    /// island (see [`crate::World::wake`]). Static and kinematic bodies never sleep.
+    pub fn is_sleeping(&self) -> bool {
+        self.sleep_set != crate::island::AWAKE
     }
 
     /// How the body moves.

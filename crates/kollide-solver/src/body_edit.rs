@@ -4,8 +4,12 @@
 //! Every call checks its input as [`World::add`] checks a description (against
 //! [`WorldLimits`]); a refused call returns a [`WorldError`] and leaves the world bit for bit as
 //! it was. Forces and torques act during the next step only (Box2D's rule): they add up until
-//! then, and the step clears them. Impulses change the velocities at once. kollide bodies do
-//! not sleep, so nothing here wakes anything.
+//! then, and the step clears them. Impulses change the velocities at once.
+//!
+//! Every change that can move something wakes what it may move (see `sleep.rs`): a change to a
+//! dynamic body wakes its island; a teleport, new collision groups or a sensor flag also wake
+//! the bodies the body touches; a change to a static or kinematic body wakes the bodies it
+//! touches. The user data and hit thresholds move nothing and wake nothing.
 
 use kollide_math::{Point, Scalar, Vector};
 
@@ -48,6 +52,7 @@ where
     ) -> Result<(), WorldError> {
         let changed = self.body(h)?.with_desc(change)?;
         *self.body_mut(h)? = changed;
+        self.disturb(h.index);
         Ok(())
     }
 
@@ -61,6 +66,7 @@ where
         if let Some(body) = &self.slots[h.index as usize].body {
             self.body_tree.teleported(h.index, body);
         }
+        self.disturb_around(h.index);
         Ok(())
     }
 
@@ -79,6 +85,7 @@ where
         if body.target.replace(pose).is_none() {
             self.targeted.push(h.index);
         }
+        self.disturb(h.index);
         Ok(())
     }
 
@@ -138,6 +145,7 @@ where
         if body.load.replace(load).is_none() {
             self.loaded.push(h.index);
         }
+        self.disturb(h.index);
         Ok(())
     }
 
@@ -191,6 +199,7 @@ where
         check_velocities::<N, D>(&v, &w, &WorldLimits::new())?;
         body.desc.linear_velocity = v;
         body.desc.angular_velocity = w;
+        self.disturb(h.index);
         Ok(())
     }
 
@@ -233,6 +242,7 @@ where
         groups: CollisionGroups,
     ) -> Result<(), WorldError> {
         self.body_mut(h)?.desc.collision_groups = groups;
+        self.disturb_around(h.index);
         Ok(())
     }
 
@@ -271,6 +281,7 @@ where
         let body = self.body_mut(h)?;
         let was = core::mem::replace(&mut body.desc.sensor, sensor);
         self.sensors = self.sensors - usize::from(was) + usize::from(sensor);
+        self.disturb_around(h.index);
         Ok(())
     }
 

@@ -69,6 +69,10 @@ pub enum WorldError {
     /// The joint has no such part (a motor on a weld joint, a limit on a spherical joint).
     #[error("this kind of joint has no {0}")]
     NotInJoint(&'static str),
+    /// A body cannot be put to sleep ([`crate::World::sleep`]): sleeping is off in the
+    /// settings, or a body of its island may not sleep ([`crate::BodyDesc::can_sleep`]).
+    #[error("cannot sleep: {0}")]
+    CannotSleep(&'static str),
     /// The time step is not finite or not in
     /// [[`min_time_step`](crate::WorldLimits::min_time_step),
     /// [`max_time_step`](crate::WorldLimits::max_time_step)].

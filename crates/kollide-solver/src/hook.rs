@@ -2,7 +2,9 @@
 //! it or change how it is solved ([`PreSolve`]), with [`crate::World::step_with_hook`].
 //!
 //! The world calls the hook once per pair whose manifold has points (touching or within the
-//! speculative margin: a one-way platform must turn a contact off before it pushes), after the
+//! speculative margin: a one-way platform must turn a contact off before it pushes) and that
+//! has an awake dynamic body (the pairs of sleeping bodies are not solved; see
+//! [`crate::StepSettings::sleeping`]), after the
 //! contact update and before the solver, in pair order (so a step with a hook is as
 //! deterministic as one without, for any number of threads). Through [`PreSolve`] the hook can
 //!

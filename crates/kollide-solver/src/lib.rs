@@ -41,6 +41,12 @@
 //! wheel and distance joints between two bodies ([`World::add_joint`], [`JointDesc`]), with
 //! limits, motors and springs, solved as soft constraints in the same substeps as the contacts.
 //!
+//! **Islands and sleeping** (`src/island.rs`, `src/sleep.rs`): bodies linked by contacts and
+//! joints form islands, and an island whose bodies have all been still for
+//! [`StepSettings::time_to_sleep`] falls asleep and costs almost nothing per step until a
+//! moving body touches it or the user changes it ([`World::wake`], [`World::sleep`],
+//! [`Body::is_sleeping`]), after Box2D v3.
+//!
 //! **Architecture invariant:** the solver sees shapes only through the narrowphase's manifold
 //! dispatchers; it never calls a pair routine directly.
 //!
@@ -63,6 +69,7 @@ mod events;
 mod groups;
 mod handle;
 mod hook;
+mod island;
 mod joint;
 mod lane;
 mod lane_dim;
@@ -71,6 +78,7 @@ mod query;
 mod settings;
 #[cfg(test)]
 mod simd_tests;
+mod sleep;
 mod slots;
 mod step;
 mod world;

@@ -20,6 +20,7 @@
 //! | [`min_time_step`](WorldLimits::min_time_step), [`max_time_step`](WorldLimits::max_time_step) (s) | `1e-6`, `1` | `1e-9`, `1` |
 //! | [`max_substeps`](WorldLimits::max_substeps) | `64` | `64` |
 //! | [`max_threads`](WorldLimits::max_threads) | `256` | `256` |
+//! | [`max_time_to_sleep`](WorldLimits::max_time_to_sleep) (s) | `1e6` | `1e6` |
 //! | [`max_friction`](WorldLimits::max_friction) | `1000` | `1000` |
 //! | [`max_restitution`](WorldLimits::max_restitution) | `1` | `1` |
 //! | [`max_damping`](WorldLimits::max_damping) (1/s) | `1e6` | `1e6` |
@@ -70,6 +71,9 @@ pub struct WorldLimits<N> {
     pub max_substeps: u32,
     /// The most threads a step may use ([`crate::World::set_threads`]).
     pub max_threads: usize,
+    /// The longest [`crate::StepSettings::time_to_sleep`] (s): about eleven days, long enough
+    /// to mean "never" (to keep one body awake, use [`crate::BodyDesc::can_sleep`]).
+    pub max_time_to_sleep: N,
     /// The largest friction coefficient.
     pub max_friction: N,
     /// The largest restitution (1: a perfectly elastic bounce).
@@ -113,6 +117,7 @@ impl<N: Scalar> WorldLimits<N> {
             max_time_step: N::one(),
             max_substeps: 64,
             max_threads: 256,
+            max_time_to_sleep: N::lit(1e6),
             max_friction: N::lit(1000.0),
             max_restitution: N::one(),
             max_damping: N::lit(1e6),

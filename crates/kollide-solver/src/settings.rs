@@ -71,13 +71,27 @@ pub struct StepSettings<N> {
     /// colours does a 2D step's solver run on [`crate::World::set_threads`] threads. Off by
     /// default; either way the results do not depend on the thread count.
     pub colour_2d: bool,
+    /// Sleeping (see the `island.rs` module docs): an island of dynamic bodies linked by
+    /// contacts and joints whose bodies have all been slower than the sleep speeds for
+    /// [`StepSettings::time_to_sleep`] falls asleep, and costs almost nothing per step until
+    /// something wakes it. On by default, as in Box2D v3; turning it off wakes every body.
+    pub sleeping: bool,
+    /// A body is still enough to fall asleep below this speed (m/s, in
+    /// `[0, WorldLimits::max_linear_speed]`) of its centre of mass.
+    pub sleep_linear_speed: N,
+    /// ... and below this angular speed (rad/s, in `[0, WorldLimits::max_angular_speed]`).
+    pub sleep_angular_speed: N,
+    /// How long (s, in `[0, WorldLimits::max_time_to_sleep]`) every body of an island must have
+    /// been still before the island falls asleep.
+    pub time_to_sleep: N,
 }
 
 impl<N: Scalar> StepSettings<N> {
     /// The defaults: 4 substeps, 32 Hz contacts with damping ratio 30, push-out at most 3 m/s,
     /// no slop, 4 cm speculative margin, restitution above 1 m/s, warm starting on, manifolds
     /// reused within 1 mm of relative motion, no contact or hit events, continuous collision on,
-    /// 2D contacts in pair-order waves.
+    /// 2D contacts in pair-order waves, sleeping on below 5 cm/s and 0.05 rad/s for half a second
+    /// (Box2D v3's speed threshold and time).
     pub fn new() -> Self {
         Self {
             substeps: 4,
@@ -93,6 +107,10 @@ impl<N: Scalar> StepSettings<N> {
             hit_event_threshold: None,
             continuous: true,
             colour_2d: false,
+            sleeping: true,
+            sleep_linear_speed: N::lit(0.05),
+            sleep_angular_speed: N::lit(0.05),
+            time_to_sleep: N::lit(0.5),
         }
     }
 
@@ -118,6 +136,9 @@ impl<N: Scalar> StepSettings<N> {
             ("speculative margin", self.speculative_margin, limits.max_coordinate),
             ("restitution threshold", self.restitution_threshold, limits.max_linear_speed),
             ("manifold reuse distance", self.manifold_reuse_distance, limits.max_coordinate),
+            ("sleep linear speed", self.sleep_linear_speed, limits.max_linear_speed),
+            ("sleep angular speed", self.sleep_angular_speed, limits.max_angular_speed),
+            ("time to sleep", self.time_to_sleep, limits.max_time_to_sleep),
         ];
         for (what, v, max) in ranges {
             WorldLimits::check(what, v, zero, max)?;

@@ -11,6 +11,7 @@ use kollide_math::{Pose, Scalar, Vector};
 use crate::body::check_velocities;
 use crate::contact_solver::{Softness, SpeedLimits};
 use crate::events::HitThresholds;
+use crate::island::Islands;
 use crate::joint::edit::JointSet;
 use crate::joint::solver::JointSolver;
 use crate::query::index::BodyTree;
@@ -50,6 +51,15 @@ pub struct StepReport {
     pub continuous_sweeps: usize,
     /// Fast bodies the continuous stage moved back to a time of impact.
     pub toi_hits: usize,
+    /// Dynamic bodies the solver moved: the awake ones (see [`StepSettings::sleeping`]).
+    pub awake_bodies: usize,
+    /// Bodies asleep after the step.
+    pub sleeping_bodies: usize,
+    /// Pairs whose manifolds the contact update kept untouched because neither body moves:
+    /// a sleeping body and another sleeping, static or resting kinematic body.
+    pub asleep_pairs: usize,
+    /// Bodies that fell asleep at the end of the step.
+    pub fell_asleep: usize,
 }
 
 /// A body's place in the world: a handle is valid while its generation matches.
@@ -87,7 +97,7 @@ where
     /// the buffers it reuses.
     broadphase: BroadphaseStage<N, D>,
     solver_bodies: SolverBodies<N, D>,
-    contacts: ContactStage<N, D>,
+    pub(crate) contacts: ContactStage<N, D>,
     colouring: Colouring<N, D>,
     pub(crate) solver: SolveStage<N, D>,
     continuous: ContinuousStage,
@@ -107,6 +117,14 @@ where
     /// The joints (`joint/`), and the solver's copy of them during a step.
     pub(crate) joints: JointSet<N, D>,
     joint_solver: JointSolver<N, D>,
+    /// The sleeping islands, and the buffers that find islands (`island.rs`).
+    pub(crate) islands: Islands<N>,
+    /// The numbers of dynamic and kinematic bodies: when every dynamic body sleeps and there is
+    /// no kinematic body, nothing can move (see [`World::nothing_moves`]).
+    dynamic_bodies: usize,
+    kinematic_bodies: usize,
+    /// A static or kinematic body was changed (moved, regrouped) since the last full step.
+    pub(crate) disturbed: bool,
 }
 
 /// Gravity checked against the envelope: finite and at most [`WorldLimits::max_gravity`] long.
@@ -148,6 +166,10 @@ where
             hit_thresholds: 0,
             joints: JointSet::default(),
             joint_solver: JointSolver::default(),
+            islands: Islands::new(),
+            dynamic_bodies: 0,
+            kinematic_bodies: 0,
+            disturbed: false,
         })
     }
 
@@ -156,11 +178,12 @@ where
         &self.gravity
     }
 
-    /// Sets gravity (m/s²). Gravity that is not finite or longer than
+    /// Sets gravity (m/s²) and wakes every body. Gravity that is not finite or longer than
     /// [`WorldLimits::max_gravity`] is refused and changes nothing.
     pub fn set_gravity(&mut self, gravity: Vector<N, D>) -> Result<(), WorldError> {
         check_gravity(&gravity)?;
         self.gravity = gravity;
+        self.wake_all();
         Ok(())
     }
 
@@ -169,10 +192,14 @@ where
         &self.settings
     }
 
-    /// Sets the settings of [`World::step`]. Settings that [`StepSettings::validate`] refuses
-    /// are refused and change nothing.
+    /// Sets the settings of [`World::step`]; settings that differ from the current ones wake
+    /// every body. Settings that [`StepSettings::validate`] refuses are refused and change
+    /// nothing.
     pub fn set_settings(&mut self, settings: StepSettings<N>) -> Result<(), WorldError> {
         settings.validate()?;
+        if settings != self.settings {
+            self.wake_all();
+        }
         self.settings = settings;
         Ok(())
     }
@@ -191,19 +218,22 @@ where
             self.slots.push(Slot { generation: 0, body: None });
         }
         self.sensors += usize::from(body.desc.sensor);
+        self.dynamic_bodies += usize::from(body.desc.kind == BodyKind::Dynamic);
+        self.kinematic_bodies += usize::from(body.desc.kind == BodyKind::Kinematic);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
         self.broadphase.bodies_changed();
         Ok(BodyHandle { index, generation: slot.generation })
     }
 
-    /// Removes a body, its contacts and its joints. A stale handle is an error and changes
-    /// nothing.
+    /// Removes a body, its contacts and its joints, and wakes the bodies it touched or was
+    /// joined to. A stale handle is an error and changes nothing.
     ///
     /// The contacts the body touched (when contact events are on) and its sensor overlaps end:
     /// their end events are reported with the next step's events ([`World::events`]).
     pub fn remove(&mut self, h: BodyHandle) -> Result<Body<N, D>, WorldError> {
         self.check(h)?;
+        self.disturb_around(h.index);
         let slot = &mut self.slots[h.index as usize];
         let body = slot.body.take().ok_or(WorldError::StaleHandle)?;
         slot.generation = slot.generation.wrapping_add(1);
@@ -212,12 +242,14 @@ where
         self.broadphase.bodies_changed();
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);
+        self.dynamic_bodies -= usize::from(body.desc.kind == BodyKind::Dynamic);
+        self.kinematic_bodies -= usize::from(body.desc.kind == BodyKind::Kinematic);
         self.hit_thresholds -= usize::from(body.hit_threshold.is_some());
         self.remove_joints_of(h);
         Ok(body)
     }
 
-    fn check(&self, h: BodyHandle) -> Result<(), WorldError> {
+    pub(crate) fn check(&self, h: BodyHandle) -> Result<(), WorldError> {
         match self.slots.get(h.index as usize) {
             Some(s) if s.generation == h.generation && s.body.is_some() => Ok(()),
             _ => Err(WorldError::StaleHandle),
@@ -230,9 +262,9 @@ where
         self.slots[h.index as usize].body.as_ref().ok_or(WorldError::StaleHandle)
     }
 
-    /// Sets a body's velocities (of its centre of mass). Values that are not finite or faster
-    /// than [`WorldLimits::max_linear_speed`] or [`WorldLimits::max_angular_speed`] are
-    /// rejected and change nothing.
+    /// Sets a body's velocities (of its centre of mass) and wakes it (see [`World::wake`]).
+    /// Values that are not finite or faster than [`WorldLimits::max_linear_speed`] or
+    /// [`WorldLimits::max_angular_speed`] are rejected and change nothing.
     pub fn set_velocity(
         &mut self,
         h: BodyHandle,
@@ -245,6 +277,7 @@ where
             b.desc.linear_velocity = linear;
             b.desc.angular_velocity = angular;
         }
+        self.disturb(h.index);
         Ok(())
     }
 
@@ -349,12 +382,16 @@ where
         let settings = self.settings;
         let h = dt / N::lit(f64::from(settings.substeps));
         self.events.begin_step();
+        if self.nothing_moves() {
+            return Ok(self.asleep_report());
+        }
         if !self.targeted.is_empty() {
             self.head_for_targets(dt);
         }
         if !self.loaded.is_empty() {
             self.take_loads();
         }
+        self.disturbed = false;
         let Self {
             slots,
             broadphase,
@@ -366,14 +403,21 @@ where
             accelerations,
             joints,
             joint_solver,
+            islands,
             ..
         } = self;
         let found = broadphase.update(slots, settings.speculative_margin, dt);
         contacts.any_sensors = self.sensors > 0;
-        solver_bodies.load(slots);
+        let awake_bodies = solver_bodies.load(slots);
         let no_collide = joints.no_collide();
-        let (reused_manifolds, contact_threads) =
-            contacts.update(slots, found, no_collide, &settings, dt, self.threads);
+        let update = contacts.update(slots, found, no_collide, &settings, dt, self.threads);
+        let awake_bodies = if update.wakes > 0 {
+            // Bodies that woke take part in this step: their solver bodies are loaded again.
+            islands.wake_touched(slots, contacts.pairs());
+            solver_bodies.load(slots)
+        } else {
+            awake_bodies
+        };
         if settings.contact_events {
             contacts.contact_events(events);
         } else {
@@ -383,8 +427,10 @@ where
         events.sort_ends();
         let mut report = StepReport {
             pairs: contacts.pairs().len(),
-            reused_manifolds,
-            contact_threads,
+            reused_manifolds: update.reused,
+            asleep_pairs: update.asleep,
+            contact_threads: update.threads,
+            awake_bodies,
             ..StepReport::default()
         };
         let contact = contact_settings(&settings, h);
@@ -435,7 +481,42 @@ where
             self.reach_targets();
         }
         self.body_tree.update(&self.slots);
+        report.fell_asleep = self.islands.fall_asleep(
+            &mut self.slots,
+            self.contacts.pairs(),
+            &self.joints,
+            &settings,
+            dt,
+        );
+        report.sleeping_bodies = self.islands.sleeping();
         Ok(report)
+    }
+
+    /// Whether this step can change nothing: every dynamic body sleeps, there is no kinematic
+    /// body, no force or target waits, and no body was added, removed or disturbed since the
+    /// last full step. Then every stage would leave the world as it is (the contact update
+    /// would keep every manifold, the solver would move nothing), so the step is skipped, as
+    /// Box2D's step touches only its awake set.
+    fn nothing_moves(&self) -> bool {
+        self.dynamic_bodies == self.islands.sleeping()
+            && self.kinematic_bodies == 0
+            && !self.disturbed
+            && self.loaded.is_empty()
+            && self.targeted.is_empty()
+            && !self.broadphase.has_changes()
+    }
+
+    /// The report of a step that changed nothing: every pair kept as it was.
+    fn asleep_report(&self) -> StepReport {
+        let pairs = self.contacts.pairs().len();
+        StepReport {
+            pairs,
+            asleep_pairs: pairs,
+            contact_threads: 1,
+            solve_threads: 1,
+            sleeping_bodies: self.islands.sleeping(),
+            ..StepReport::default()
+        }
     }
 
     /// Gives each kinematic body with a target the velocity that takes it there in `dt`

@@ -149,9 +149,14 @@ fn refuse_common<N: LaneScalar, const D: usize>(
         ),
         ("threshold", StepSettings { restitution_threshold: big, ..base }),
         ("margin", StepSettings { speculative_margin: big, ..base }),
+        ("sleep speed", StepSettings { sleep_linear_speed: big, ..base }),
+        (
+            "time to sleep",
+            StepSettings { time_to_sleep: l.max_time_to_sleep * N::lit(2.0), ..base },
+        ),
     ];
     type Field<N> = fn(&mut StepSettings<N>) -> &mut N;
-    let fields: [(&str, Field<N>); 7] = [
+    let fields: [(&str, Field<N>); 10] = [
         ("contact_hertz", |s| &mut s.contact_hertz),
         ("contact_damping_ratio", |s| &mut s.contact_damping_ratio),
         ("max_push_velocity", |s| &mut s.max_push_velocity),
@@ -159,6 +164,9 @@ fn refuse_common<N: LaneScalar, const D: usize>(
         ("speculative_margin", |s| &mut s.speculative_margin),
         ("restitution_threshold", |s| &mut s.restitution_threshold),
         ("manifold_reuse_distance", |s| &mut s.manifold_reuse_distance),
+        ("sleep_linear_speed", |s| &mut s.sleep_linear_speed),
+        ("sleep_angular_speed", |s| &mut s.sleep_angular_speed),
+        ("time_to_sleep", |s| &mut s.time_to_sleep),
     ];
     for (name, field) in fields {
         for v in [N::lit(f64::NAN), N::lit(f64::INFINITY), -N::one()] {
@@ -520,6 +528,11 @@ fn hostile_worlds<N: LaneScalar, const D: usize>(
             continuous: true,
             // Either order of the 2D contacts.
             colour_2d: rng.random_bool(0.5),
+            // Sleeping at any thresholds, the sleeping bodies hit by the others.
+            sleeping: rng.random_bool(0.7),
+            sleep_linear_speed: N::lit(extreme(&mut rng, 1e-6, f(l.max_linear_speed))),
+            sleep_angular_speed: N::lit(extreme(&mut rng, 1e-6, f(l.max_angular_speed))),
+            time_to_sleep: N::lit(extreme(&mut rng, 1e-6, 2.0)),
         };
         w.set_settings(settings).unwrap();
         // The scene's scale: how big the shapes are and how far apart they start.

@@ -259,5 +259,7 @@ fn a_hook_that_changes_nothing_changes_nothing() {
         b.step_with_hook(1.0 / 60.0, &mut nothing).unwrap();
         assert_eq!(hash(&a), hash(&b));
     }
-    assert!(calls >= 60);
+    // The box rests, so it falls asleep after `time_to_sleep` (half a second), and a hook
+    // sees no pair of a sleeping body.
+    assert!(calls >= 30, "{calls}");
 }

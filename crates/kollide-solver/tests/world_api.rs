@@ -11,6 +11,9 @@ use kollide_solver::{
     World3, WorldError,
 };
 
+#[path = "world_api/sleeping.rs"]
+mod sleeping;
+
 /// FNV-1a of the world's whole `Debug` text.
 fn hash<N: kollide_solver::LaneScalar, const D: usize>(w: &World<N, D>) -> u64
 where

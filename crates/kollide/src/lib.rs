@@ -100,4 +100,7 @@ pub mod guide {
     /// Chapter 15: joints.
     #[doc = include_str!("../../../docs/guide/15-joints.md")]
     pub struct Guide15;
+    /// Chapter 16: islands and sleeping.
+    #[doc = include_str!("../../../docs/guide/16-sleeping.md")]
+    pub struct Guide16;
 }

@@ -174,15 +174,20 @@ where
         }
         desc.validate()?;
         let frames = local_frames(&desc, &pose_a, &pose_b);
+        let (a, b) = (desc.body_a.index, desc.body_b.index);
         let joint = Joint { desc, frames, impulses: Impulses::zero() };
-        Ok(self.joints.insert(joint))
+        let handle = self.joints.insert(joint);
+        self.wake_joined(a, b);
+        Ok(handle)
     }
 
     /// Removes a joint. A stale handle is an error and changes nothing. Removing a body
     /// removes its joints.
     pub fn remove_joint(&mut self, h: JointHandle) -> Result<Joint<N, D>, WorldError> {
         self.joints.get(h)?;
-        self.joints.take(h.index).ok_or(WorldError::StaleJoint)
+        let joint = self.joints.take(h.index).ok_or(WorldError::StaleJoint)?;
+        self.wake_joined(joint.desc.body_a.index, joint.desc.body_b.index);
+        Ok(joint)
     }
 
     /// The joint behind a handle.
@@ -289,8 +294,17 @@ where
         change(&mut kind)?;
         if let Some(j) = self.joints.slots[h.index as usize].joint.as_mut() {
             j.desc.kind = kind;
+            let (a, b) = (j.desc.body_a.index, j.desc.body_b.index);
+            self.wake_joined(a, b);
         }
         Ok(())
+    }
+
+    /// Wakes the two bodies of a joint that was added, removed or changed, with their islands
+    /// (a static or kinematic body has none: what else it touches sleeps on).
+    fn wake_joined(&mut self, a: u32, b: u32) {
+        self.islands.wake_body(&mut self.slots, a);
+        self.islands.wake_body(&mut self.slots, b);
     }
 
     /// Removes the joints of a body being removed.

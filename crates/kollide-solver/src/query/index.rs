@@ -99,7 +99,7 @@ where
     }
 
     /// After a step: re-inserts the moving bodies whose AABB left their leaf's box. Static
-    /// bodies do not move, so they are not even looked at. Leaves inserted one by one make a
+    /// and sleeping bodies do not move, so they are not even looked at. Leaves inserted one by one make a
     /// tree that costs queries about twice as much as a top-down build over the same boxes: once
     /// they would be half the tree, the leaves that moved get their new boxes in place and the
     /// tree is rebuilt instead. (Out of line, so that profiles show what it costs the step.)
@@ -109,7 +109,7 @@ where
         self.escaped.clear();
         for (slot, proxy) in slots.iter().zip(&mut self.proxies) {
             let (Some(body), Some((id, tight))) = (&slot.body, proxy) else { continue };
-            if body.desc.kind == BodyKind::Static {
+            if body.desc.kind == BodyKind::Static || body.is_sleeping() {
                 continue;
             }
             *tight = body_aabb(body);

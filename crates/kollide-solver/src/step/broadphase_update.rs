@@ -13,7 +13,8 @@
 //! and every dynamic body asks it. The pairs are those of a full sweep: every two fat AABBs that
 //! overlap or touch, with at least one dynamic body, sorted. The tree replaced the sweep and
 //! prune of [`crate::SweepAndPrune`], which gives the same pairs but walks every body each step
-//! to repair its order (the measurements are in `docs/performance.md`).
+//! to repair its order (the measurements are in `docs/performance.md`). A sleeping body is not
+//! even looked at (`island.rs`).
 
 use kollide_math::Scalar;
 use kollide_shapes::tree::{ProxyId, Tree};
@@ -69,6 +70,11 @@ where
         self.bodies_changed = true;
     }
 
+    /// Whether bodies were added or removed since the last update.
+    pub(crate) fn has_changes(&self) -> bool {
+        self.bodies_changed
+    }
+
     /// Brings the pairs up to date for a step of `dt` with speculative margin `margin`, and
     /// returns them, sorted.
     pub(crate) fn update(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) -> &[(u32, u32)] {
@@ -80,6 +86,11 @@ where
                 *fat = None;
                 continue;
             };
+            if b.is_sleeping() && fat.is_some() {
+                // It has not moved since it fell asleep: its box is inside its fat one, and
+                // its pairs with other sleeping bodies are kept without a test.
+                continue;
+            }
             let aabb = b.desc.shape.aabb(&b.desc.pose).loosened(margin);
             let d = b.desc.linear_velocity * dt;
             let swept = Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb);

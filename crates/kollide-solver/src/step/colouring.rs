@@ -99,7 +99,9 @@ where
         self.surfaces.clear();
         let mut hook = hook;
         for (k, pair) in pairs.iter_mut().enumerate() {
-            if pair.manifold.is_empty() {
+            let (a, b) = (pair.a.index as usize, pair.b.index as usize);
+            if pair.manifold.is_empty() || !(bodies[a].dynamic || bodies[b].dynamic) {
+                // No contact, or none that moves a body: a sleeping body's pairs.
                 continue;
             }
             let (da, db) = descs(slots, pair);

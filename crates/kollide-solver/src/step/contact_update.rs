@@ -9,6 +9,12 @@
 //! nearest to it (within [`WARM_START_MATCH_FRACTION`] of the shapes' size), because ids change
 //! when nearly tied faces swap the reference role although nothing moved.
 //!
+//! **Sleeping.** A pair whose bodies both stay put this step (asleep, static, or a kinematic
+//! body at rest; see `island.rs`) keeps last step's manifold and cache untouched, as Box2D keeps
+//! the contacts of a sleeping island, so a sleeping pile costs no narrowphase. A pair of a
+//! sleeping body and a moving one is computed, and when it has a point the step is told that
+//! the sleeping body's island must wake.
+//!
 //! **Threads.** Once the pairs are matched, each pair's manifold depends only on its two bodies
 //! and its predecessor, so the pairs are cut into one contiguous run per thread and updated in
 //! parallel. Every pair is computed by the same code from the same inputs whichever thread takes
@@ -19,6 +25,7 @@ use kollide_math::{Pose, Scalar, Vector};
 use kollide_narrowphase::{QuerySettings, intersection_test};
 
 use super::pair_cache::PairCache;
+use crate::island::moving;
 use crate::world::Slot;
 use crate::{
     BodyHandle, ContactEvent, ContactImpulse, ContactPair, Dim, Events, SensorEvent, SolverDim,
@@ -41,6 +48,42 @@ const MIN_PAIRS_PER_THREAD: usize = 2048;
 
 /// No predecessor.
 const NONE: u32 = u32::MAX;
+
+/// What the contact update did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ContactUpdate {
+    /// Manifolds kept from an earlier step because the bodies barely moved.
+    pub(crate) reused: usize,
+    /// Manifolds kept untouched because neither body moves (see the module docs).
+    pub(crate) asleep: usize,
+    /// Pairs with a point between a sleeping body and a moving one: islands to wake.
+    pub(crate) wakes: usize,
+    /// Threads that ran.
+    pub(crate) threads: usize,
+}
+
+impl ContactUpdate {
+    fn add(self, other: Self) -> Self {
+        Self {
+            reused: self.reused + other.reused,
+            asleep: self.asleep + other.asleep,
+            wakes: self.wakes + other.wakes,
+            threads: self.threads.max(other.threads),
+        }
+    }
+}
+
+/// How one pair got its manifold.
+enum Outcome {
+    /// From the narrowphase.
+    Fresh,
+    /// Kept from the last step, carried with the bodies.
+    Reused,
+    /// Kept untouched: neither body moves.
+    Asleep,
+    /// From the narrowphase, with a point between a sleeping body and a moving one.
+    Wakes,
+}
 
 /// The persistent pairs and what their manifolds were computed from.
 #[derive(Clone, Debug)]
@@ -247,8 +290,7 @@ where
     }
 
     /// Gives every pair in `found` (sorted slot pairs) its manifold for a step of `dt`, on up to
-    /// `threads` threads. Returns how many manifolds were kept from an earlier step, and how
-    /// many threads ran.
+    /// `threads` threads, and says how.
     pub(crate) fn update(
         &mut self,
         slots: &[Slot<N, D>],
@@ -257,7 +299,7 @@ where
         settings: &StepSettings<N>,
         dt: N,
         threads: usize,
-    ) -> (usize, usize) {
+    ) -> ContactUpdate {
         core::mem::swap(&mut self.pairs, &mut self.spare_pairs);
         core::mem::swap(&mut self.caches, &mut self.spare_caches);
         self.match_pairs(slots, found, no_collide);
@@ -272,7 +314,7 @@ where
         let (pairs, caches, previous) = (&mut self.pairs[..], &mut self.caches[..], &self.previous);
         let threads = threads.min(pairs.len() / MIN_PAIRS_PER_THREAD).max(1);
         if threads == 1 {
-            return (shared.update_run(pairs, caches, previous), 1);
+            return ContactUpdate { threads: 1, ..shared.update_run(pairs, caches, previous) };
         }
         let run = pairs.len().div_ceil(threads);
         let mut runs = pairs.chunks_mut(run).zip(caches.chunks_mut(run)).zip(previous.chunks(run));
@@ -284,7 +326,8 @@ where
                 .collect();
             let mine = shared.update_run(mine_p, mine_c, mine_prev);
             let theirs = workers.into_iter().map(|w| w.join().expect("a contact thread panicked"));
-            (mine + theirs.sum::<usize>(), threads)
+            let total = theirs.fold(mine, ContactUpdate::add);
+            ContactUpdate { threads, ..total }
         })
     }
 
@@ -339,30 +382,60 @@ impl<N: Scalar, const D: usize> Shared<'_, N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Updates a run of pairs; returns how many kept their manifolds.
+    /// Updates a run of pairs; counts how they got their manifolds (threads: 1).
     fn update_run(
         &self,
         pairs: &mut [ContactPair<N, D>],
         caches: &mut [PairCache<N, D>],
         previous: &[u32],
-    ) -> usize {
-        let mut reused = 0;
+    ) -> ContactUpdate {
+        let mut done = ContactUpdate { threads: 1, ..ContactUpdate::default() };
         for ((pair, cache), &prev) in pairs.iter_mut().zip(caches).zip(previous) {
-            reused += usize::from(self.update_pair(pair, cache, prev));
+            match self.update_pair(pair, cache, prev) {
+                Outcome::Fresh => {}
+                Outcome::Reused => done.reused += 1,
+                Outcome::Asleep => done.asleep += 1,
+                Outcome::Wakes => done.wakes += 1,
+            }
         }
-        reused
+        done
     }
 
-    /// Gives one pair its manifold, kept from its predecessor `prev` when the bodies have
-    /// barely moved, otherwise fresh from the narrowphase; returns whether it was kept.
+    /// Gives one pair its manifold: kept untouched from its predecessor `prev` when neither
+    /// body moves, kept and carried with the bodies when they have barely moved, otherwise
+    /// fresh from the narrowphase.
     fn update_pair(
         &self,
         pair: &mut ContactPair<N, D>,
         cache: &mut PairCache<N, D>,
         prev: u32,
-    ) -> bool {
+    ) -> Outcome {
         let body = |h: BodyHandle| self.slots[h.index as usize].body.as_ref().expect("a live body");
         let (ba, bb) = (body(pair.a), body(pair.b));
+        let asleep = ba.is_sleeping() || bb.is_sleeping();
+        let still = !moving(ba) && !moving(bb);
+        if asleep && still && prev != NONE {
+            let k = prev as usize;
+            if let Some(kept) = self.old_caches.get(k) {
+                pair.manifold = self.old_pairs[k].manifold;
+                *cache = *kept;
+                return Outcome::Asleep;
+            }
+        }
+        let outcome = self.compute(pair, cache, prev, ba, bb);
+        if asleep && !still && !pair.manifold.is_empty() { Outcome::Wakes } else { outcome }
+    }
+
+    /// Gives one pair its manifold, kept from its predecessor `prev` when the bodies have
+    /// barely moved, otherwise fresh from the narrowphase.
+    fn compute(
+        &self,
+        pair: &mut ContactPair<N, D>,
+        cache: &mut PairCache<N, D>,
+        prev: u32,
+        ba: &crate::Body<N, D>,
+        bb: &crate::Body<N, D>,
+    ) -> Outcome {
         // The speculative margin grows with the pair's closing speed over the step.
         let closing: Vector<N, D> = ba.desc.linear_velocity - bb.desc.linear_velocity;
         let margin = self.margin + closing.norm() * self.dt;
@@ -379,7 +452,7 @@ where
             pair.manifold = prev.manifold;
             kept.apply(pose_a, pose_b, &mut pair.manifold);
             *cache = *kept;
-            return true;
+            return Outcome::Reused;
         }
         let m = &mut pair.manifold;
         *m = Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, margin);
@@ -396,6 +469,6 @@ where
         } else {
             PairCache::none(relative)
         };
-        false
+        Outcome::Fresh
     }
 }

@@ -366,6 +366,7 @@ where
         if let Some(b) = self.slots[h.index as usize].body.as_mut() {
             b.desc.bullet = bullet;
         }
+        self.disturb(h.index);
         Ok(())
     }
 }

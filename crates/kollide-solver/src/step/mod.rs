@@ -19,6 +19,12 @@
 //! 6. **Write back** (`write_back.rs`): poses and velocities back to the bodies.
 //! 7. **Continuous collision** (`continuous.rs`): fast bodies swept against static and
 //!    kinematic bodies, and moved back to their time of impact.
+//! 8. **Islands** (`crate::island`, outside this folder since the world's API uses it too):
+//!    sleep timers, and the islands that have been still long enough fall asleep.
+//!
+//! Sleeping bodies are left out of stages 1 to 7 (each stage's docs say how), and sleeping sets
+//! woken by the contact update join the step before the colouring. When every dynamic body
+//! sleeps and nothing was disturbed, the world skips the step altogether.
 //!
 //! The same scene stepped twice gives bit-identical states, with any number of threads: pairs
 //! are visited in sorted order, each stage's output is a function of its inputs alone, and

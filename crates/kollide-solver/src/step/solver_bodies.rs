@@ -5,6 +5,9 @@
 //! fixed during the step (start pose, inverse mass and inertia in the world frame, damping), and
 //! [`BodyState`], the small hot part the constraint loops read and write (velocities and the
 //! motion since the step started). Keeping the hot part apart keeps it dense in cache.
+//!
+//! A sleeping body is loaded as a body that does not move (no mass, not dynamic), so the solver
+//! integrates nothing for it and the colouring skips its pairs (see `island.rs`).
 
 use kollide_math::{Point, Scalar, Vector};
 
@@ -31,8 +34,9 @@ where
         Self { bodies: Vec::new(), states: Vec::new() }
     }
 
-    /// Loads one solver body per slot.
-    pub(crate) fn load(&mut self, slots: &[Slot<N, D>]) {
+    /// Loads one solver body per slot; returns the number of awake dynamic bodies.
+    pub(crate) fn load(&mut self, slots: &[Slot<N, D>]) -> usize {
+        let mut awake = 0;
         self.bodies.clear();
         self.states.clear();
         let rest = BodyState {
@@ -42,11 +46,13 @@ where
             dq: Dim::<D>::rotation_identity(),
         };
         for s in slots {
-            let Some(b) = &s.body else {
+            let Some(b) = s.body.as_ref().filter(|b| !b.is_sleeping()) else {
                 self.states.push(rest);
                 self.bodies.push(empty_slot());
                 continue;
             };
+            let dynamic = b.desc.kind == BodyKind::Dynamic;
+            awake += usize::from(dynamic);
             let q = Dim::<D>::rotation(&b.desc.pose);
             self.states.push(BodyState {
                 v: b.desc.linear_velocity,
@@ -63,9 +69,10 @@ where
                 linear_damping: b.desc.linear_damping,
                 angular_damping: b.desc.angular_damping,
                 moves: b.desc.kind != BodyKind::Static,
-                dynamic: b.desc.kind == BodyKind::Dynamic,
+                dynamic,
             });
         }
+        awake
     }
 }
 
