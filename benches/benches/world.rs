@@ -157,18 +157,23 @@ struct Kollide2 {
     boxes: Vec<BodyHandle>,
 }
 
+/// Dynamic boxes of half-size `HALF` at `centres`.
+fn add_cubes(world: &mut World2<f32>, centres: &[[f32; 2]]) -> Vec<BodyHandle> {
+    let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
+    centres
+        .iter()
+        .map(|c| {
+            world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box")
+        })
+        .collect()
+}
+
 impl Kollide2 {
     fn new(centres: &[[f32; 2]]) -> Self {
         let mut world = awake_world2();
         let ground = Cuboid::new(Vec2::new(100.0, 1.0)).expect("positive extents");
         world.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -1.0))).expect("ground");
-        let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
-        let boxes = centres
-            .iter()
-            .map(|c| {
-                world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box")
-            })
-            .collect();
+        let boxes = add_cubes(&mut world, centres);
         Self { world, boxes }
     }
 
@@ -460,13 +465,7 @@ fn kollide_many_pyramids(sleeping: bool) -> Kollide2 {
         let line = Segment::new(Point2::new(a[0], a[1]), Point2::new(b[0], b[1])).expect("a line");
         world.add(BodyDesc::fixed(line)).expect("ground");
     }
-    let cube = Cuboid::new(Vec2::new(HALF, HALF)).expect("positive extents");
-    let boxes = centres
-        .iter()
-        .map(|c| {
-            world.add(BodyDesc::dynamic(cube).pose(Iso2::translation(c[0], c[1]))).expect("box")
-        })
-        .collect();
+    let boxes = add_cubes(&mut world, &centres);
     Kollide2 { world, boxes }
 }
 
