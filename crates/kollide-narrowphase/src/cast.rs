@@ -196,7 +196,7 @@ where
     let mut closest = first;
     // `v` starts from `first`, which the simplex does not hold: it is no closest point of the
     // simplex, so the first step cannot be judged by its progress (judging it so reported a hit
-    // at `t = 0` on receding pairs; regression tests in tests/cast_oracle.rs). `last2` is the
+    // at `t = 0` on receding pairs; regression tests in tests/narrowphase/cast_oracle.rs). `last2` is the
     // squared length of the last closest point of the simplex (none yet).
     let mut last2 = N::MAX;
     let mut restarts = 0u32;
@@ -281,7 +281,7 @@ where
         // After `x` moved, the simplex must be solved again at the new `x` even when `p` is
         // already one of its points: returning here instead reported the previous `x`'s closest
         // point as a hit (false hits and early entries; regression tests `ray_cast_regression_*`
-        // in tests/hard_cases.rs).
+        // in tests/narrowphase/hard_cases.rs).
         if !known && len < ps.len() {
             ps[len] = V::from_support(&p);
             len += 1;

@@ -25,9 +25,7 @@
 //!
 //! Ray casts on hulls are compared against an exact Cyrus–Beck clip.
 
-mod common;
-
-use common::{
+use crate::common::{
     brute_distance, random_polygon, random_pose, rng, sat_depth, segment_segment, to_world,
 };
 use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};

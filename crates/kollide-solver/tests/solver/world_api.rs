@@ -11,7 +11,6 @@ use kollide_solver::{
     World3, WorldError,
 };
 
-#[path = "world_api/sleeping.rs"]
 mod sleeping;
 
 /// FNV-1a of the world's whole `Debug` text.

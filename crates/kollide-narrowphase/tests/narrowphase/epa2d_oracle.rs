@@ -2,9 +2,7 @@
 //! vertex–edge brute force (distance), on thousands of seeded random polygon pairs, in f64 and
 //! f32, near the origin and far from it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kollide_math::{Iso2, Pose, Scalar, Vec2};
 use kollide_narrowphase::{QuerySettings, Status, closest_points, contact, intersection_test};
 

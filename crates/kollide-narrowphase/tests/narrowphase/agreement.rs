@@ -1,9 +1,7 @@
 //! Cross-checks between the queries: the boolean test agrees with the sign of the signed
 //! distance, swapping A and B flips the contact, and a GJK cache makes the next query warm.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kollide_math::Point2;
 use kollide_math::{Iso2, Vec2};
 use kollide_narrowphase::{GjkCache, GjkOutcome, QuerySettings, contact, gjk, intersection_test};

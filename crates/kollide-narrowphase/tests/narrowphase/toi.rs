@@ -4,9 +4,7 @@
 //! through a ball, tumbling boxes in 3D. Approaching, receding and grazing, sizes 1e-2 to 1e2,
 //! `f32` and `f64`.
 
-mod common;
-
-use common::rng;
+use crate::common::rng;
 use kollide_math::{Iso2, Iso3, Point, Point2, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{
     QuerySettings, Sweep, SweepPose, ToiStatus, closest_points, shape_cast, time_of_impact,

@@ -14,9 +14,9 @@
 //! the origin) and each class is asserted to have run. Tolerances are the goals: f64
 //! `1e-9` relative, f32 `1e-3 · max(|d|, 0.01)`.
 
-mod common;
+use crate::common;
 
-use common::rng;
+use crate::common::rng;
 use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Pose, Scalar, Vec2, Vec3, Vector};
 use kollide_narrowphase::{
     QuerySettings, ShapeContact, contact, distance, intersection_test, manifold3,

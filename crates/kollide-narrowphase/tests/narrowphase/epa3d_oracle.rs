@@ -4,9 +4,7 @@
 //! of the edge–edge axes). The overlap along any direction is at least the penetration depth, and
 //! the true axis is among the candidates, so the minimum overlap is the exact depth.
 
-mod common;
-
-use common::{Cloud, overlap_along3 as overlap_along, random_pose3 as random_pose, rng};
+use crate::common::{Cloud, overlap_along3 as overlap_along, random_pose3 as random_pose, rng};
 use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_narrowphase::{QuerySettings, Status, closest_points, contact, intersection_test};
 use rand::Rng;

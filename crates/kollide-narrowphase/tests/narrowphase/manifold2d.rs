@@ -2,9 +2,7 @@
 //! (symmetry, points on both surfaces, deepest point = EPA depth, normal = SAT normal), and
 //! feature-id stability of a resting box.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Point2, Vec2};
 use kollide_narrowphase::{QuerySettings, contact, manifold2, polygon_separation};

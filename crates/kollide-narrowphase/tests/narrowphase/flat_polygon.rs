@@ -3,9 +3,7 @@
 //! `contact` and `distance` against an independent linear-scan support map of the same points,
 //! and `ray_cast` against the analytic plane crossing and point-in-polygon test.
 
-mod common;
-
-use common::Cloud;
+use crate::common::Cloud;
 use kollide_math::{Iso3, Point2, Point3, Rot3, Scalar, Vec3};
 use kollide_narrowphase::{QuerySettings, Ray, contact, distance, manifold3, ray_cast};
 use kollide_shapes::{Ball, ConvexPolyhedron, Cuboid, HasMass3, Shape3, ShapeError, SupportMap};

@@ -2,9 +2,7 @@
 //! (symmetry, points on both surfaces, deepest point = exact GJK/EPA depth and never shallower,
 //! normal = EPA normal, never empty on overlap), and feature-id stability of resting boxes.
 
-mod common;
-
-use common::rng;
+use crate::common::rng;
 use kollide_manifold::{ContactId, Manifold};
 use kollide_math::{Iso3, Point3, Rot3, Scalar, Vec3};
 use kollide_narrowphase::{QuerySettings, contact, manifold3};

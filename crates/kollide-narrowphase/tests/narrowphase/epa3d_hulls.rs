@@ -2,9 +2,7 @@
 //! 256-vertex sphere hull that exercises hill climbing) against exact SAT over the hulls' face
 //! normals and the cross products of every pair of edges.
 
-mod common;
-
-use common::{overlap_along3 as overlap_along, random_pose3, rng};
+use crate::common::{overlap_along3 as overlap_along, random_pose3, rng};
 use kollide_math::{Iso3, Point3, Vec3};
 use kollide_narrowphase::{QuerySettings, Status, contact};
 use kollide_shapes::ConvexPolyhedron;

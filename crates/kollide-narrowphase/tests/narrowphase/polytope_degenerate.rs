@@ -4,9 +4,7 @@
 //! into a 10⁴ times larger one, near-parallel 1000:1 slivers and a triangle across a 200 × 0.17
 //! sliver built with `from_hull`. `tests/polytope_oracle.rs` covers the classes at large.
 
-mod common;
-
-use common::{overlap_along, rng, segment_segment};
+use crate::common::{overlap_along, rng, segment_segment};
 use kollide_math::{Iso2, Iso3, Point2, Pose, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, Status, contact, distance, intersection_test};
 use kollide_shapes::{ConvexPolygon, Cuboid, Triangle};
