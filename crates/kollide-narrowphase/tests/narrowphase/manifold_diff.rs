@@ -33,7 +33,8 @@
 //! kollide must match the oracle on every pair (normal up to ties, deepest separation, and count
 //! on non-degenerate pairs). The peers' disagreements with kollide are counted and attributed
 //! with the oracle; the tallies are printed
-//! (`cargo test --test narrowphase manifold_diff -- --nocapture`; `KOLLIDE_DIFF_LIST=1` also lists every 3D pair where parry disagrees with the oracle).
+//! (`cargo test --test narrowphase manifold_diff -- --nocapture`; `KOLLIDE_DIFF_LIST=1` also lists
+//! every 3D pair where parry disagrees with the oracle).
 //!
 //! Findings when this was written: in 2D kollide, Box2D and parry agree on every normal, depth
 //! and count except one tie each (a normal on two axes 1e-3 apart, both accepted). In 3D every
