@@ -43,7 +43,8 @@ pub struct EpaResult<N: Scalar, const D: usize> {
     /// The origin's projection fell outside the face EPA stopped at, whose weights were clamped
     /// to it: on a flat part of the Minkowski difference, split into several faces, the
     /// witnesses then need not lie on both contact features (the depth and normal are still
-    /// the face's).
+    /// the face's). Also set, in 3D, when the face is so thin a sliver that the rounding of its
+    /// weights could move the witnesses as far.
     pub clamped: bool,
     /// How far the clamp moved the face's point from the origin's projection `depth · normal`:
     /// the most by which a witness can be off its shape's contact feature (zero when unclamped).

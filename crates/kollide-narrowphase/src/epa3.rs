@@ -275,8 +275,8 @@ fn finish<N: Scalar>(poly: &Polytope<N>, fi: u16, status: Status, iterations: u3
 }
 
 /// Barycentric coordinates of `p` (in the plane of the triangle) with respect to `a, b, c`,
-/// clamped to the triangle so witness points stay on the shapes, and whether the clamp moved
-/// them by more than rounding.
+/// clamped to the triangle so witness points stay on the shapes, and whether they cannot be
+/// trusted: the clamp moved them by more than rounding, or the triangle is a sliver.
 fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) -> ((N, N, N), bool) {
     let v0 = b - a;
     let v1 = c - a;
@@ -293,7 +293,11 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
     let mut v = (d11 * d20 - d01 * d21) / denom;
     let mut w = (d00 * d21 - d01 * d20) / denom;
     let slack = N::EPSILON * N::lit(64.0);
-    let clamped = v < -slack || w < -slack || v + w > N::one() + slack;
+    // A sliver face multiplies the rounding of its weights by `d00·d11 / denom` (one over the
+    // squared sine of its angle at `a`); past `1e-4 / ε` its witnesses are no better than
+    // clamped ones, and are repaired the same way.
+    let sliver = denom < N::EPSILON * N::lit(1e4) * d00 * d11;
+    let clamped = sliver || v < -slack || w < -slack || v + w > N::one() + slack;
     v = v.max_of(N::zero());
     w = w.max_of(N::zero());
     let s = v + w;

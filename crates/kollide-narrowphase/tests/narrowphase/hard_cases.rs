@@ -574,6 +574,44 @@ fn long_capsule_sunk_in_a_sliver_triangle_f32() {
     assert!(hit.is_some_and(|h| h.t > 0.0), "{hit:?}");
 }
 
+/// A thin box (0.01 thick) and a 13 m segment crossing it, in `f32` (a hostile-suite case).
+/// EPA stops on the box's big face with the right depth and normal and *unclamped* weights,
+/// but the face of its polytope is a sliver, and the `f32` rounding of its weights, multiplied
+/// by the sliver's aspect, put the witness on the segment 1.09 m off it. Such faces now count
+/// as clamped, and the witnesses are moved onto both shapes' features.
+#[test]
+fn thin_box_and_segment_keep_their_witnesses_on_them_f32() {
+    let slab = Cuboid::new(Vec3::new(4.682714, 0.005319159, 8.96935)).unwrap();
+    let (a, b) = (
+        Point3::new(3.4177618, -1.3273689, 3.9313695),
+        Point3::new(-7.9192867, 2.4645967, -1.864518),
+    );
+    let seg = Segment::new(a, b).unwrap();
+    let pa =
+        iso3_f32([5.329217, 3.5353043, 0.5072114], [0.23548578, 0.766898, -0.5823986, 0.13124765]);
+    let pb = iso3_f32(
+        [-7.064501, 1.1303573, -4.7715654],
+        [0.23554277, 0.7680202, -0.5814535, 0.12874918],
+    );
+    let s = QuerySettings::<f32>::default();
+    for flip in [false, true] {
+        let c = if flip {
+            contact(&pb, &seg, &pa, &slab, 0.0, &s).map(|c| c.flipped())
+        } else {
+            contact(&pa, &slab, &pb, &seg, 0.0, &s)
+        };
+        let c = c.expect("overlapping");
+        assert!((c.separation + 1.094e-3).abs() < 2e-5, "{c:?}");
+        let on_seg = pb.inverse_transform_point(&c.point_b).cast::<f64>();
+        let off = off_segment(&on_seg, &a.cast(), &b.cast());
+        assert!(off < 1e-4, "flip {flip}: point_b {off} off the segment: {c:?}");
+        let local_a = pa.inverse_transform_point(&c.point_a).cast::<f64>();
+        let h = slab.half_extents().cast::<f64>();
+        let outside = (0..3).map(|i| local_a[i].abs() - h[i]).fold(f64::MIN, f64::max);
+        assert!(outside.abs() < 1e-4, "flip {flip}: point_a {outside} off the box surface: {c:?}");
+    }
+}
+
 /// The distance from `x` to the segment `ab`.
 fn off_segment(x: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
     let ab = b - a;
