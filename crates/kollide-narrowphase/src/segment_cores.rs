@@ -54,25 +54,46 @@ where
 {
     let ([p1, p2], [q1, q2]) = (a.core_segment()?, b.core_segment()?);
     let pos_ab = pos_a.inv_compose(pos_b);
-    let wide = |x: &Point<N, D>| Point::from(x.coords.map(|c| c.to_f64()));
-    let q = [wide(&pos_ab.transform_point(&q1)), wide(&pos_ab.transform_point(&q2))];
-    let c = local_contact(&[wide(&p1), wide(&p2)], &q, a.radius().to_f64(), b.radius().to_f64());
-    let narrow = |x: &Vector<f64, D>| x.map(N::lit);
+    let q = [pos_ab.transform_point(&q1), pos_ab.transform_point(&q2)];
+    let c = cores_contact(&[p1, p2], &q, a.radius(), b.radius());
     Some(ShapeContact {
-        point_a: pos_a.transform_point(&Point::from(narrow(&c.point_a.coords))),
-        point_b: pos_a.transform_point(&Point::from(narrow(&c.point_b.coords))),
-        normal: pos_a.transform_vector(&narrow(&c.normal)),
-        separation: N::lit(c.separation),
+        point_a: pos_a.transform_point(&c.point_a),
+        point_b: pos_a.transform_point(&c.point_b),
+        normal: pos_a.transform_vector(&c.normal),
+        separation: c.separation,
         status: Status::Converged,
     })
 }
 
 /// A contact in A's frame, radii applied.
-struct Local<N: Scalar, const D: usize> {
-    point_a: Point<N, D>,
-    point_b: Point<N, D>,
-    normal: Vector<N, D>,
-    separation: N,
+pub(crate) struct Local<N: Scalar, const D: usize> {
+    /// On A's surface.
+    pub(crate) point_a: Point<N, D>,
+    /// On B's surface.
+    pub(crate) point_b: Point<N, D>,
+    /// Unit, from A to B.
+    pub(crate) normal: Vector<N, D>,
+    /// `(point_b − point_a) · normal`, negative when penetrating.
+    pub(crate) separation: N,
+}
+
+/// The contact of the segment cores `p` (A's) and `q` (B's, in A's frame) grown by `ra` and
+/// `rb`, computed in `f64` whatever `N` (see the module docs), in A's frame.
+pub(crate) fn cores_contact<N: Scalar, const D: usize>(
+    p: &[Point<N, D>; 2],
+    q: &[Point<N, D>; 2],
+    ra: N,
+    rb: N,
+) -> Local<N, D> {
+    let wide = |x: &Point<N, D>| Point::from(x.coords.map(|c| c.to_f64()));
+    let c = local_contact(&p.map(|x| wide(&x)), &q.map(|x| wide(&x)), ra.to_f64(), rb.to_f64());
+    let narrow = |x: &Point<f64, D>| Point::from(x.coords.map(N::lit));
+    Local {
+        point_a: narrow(&c.point_a),
+        point_b: narrow(&c.point_b),
+        normal: c.normal.map(N::lit),
+        separation: N::lit(c.separation),
+    }
 }
 
 /// The contact of the segment cores `p` (A's) and `q` (B's, in A's frame) grown by `ra` and `rb`.
@@ -116,7 +137,7 @@ fn local_contact<N: Scalar, const D: usize>(
 /// rounding of the closest points. When the cores nearly meet (a ball's centre within 1e-13 of
 /// a capsule's axis) that rounding is a sizeable part of `d`, and the normal `d/|d|` tilted
 /// along the axis by as much: its support point on the capsule jumped to an end.
-fn off_interiors<N: Scalar, const D: usize>(
+pub(crate) fn off_interiors<N: Scalar, const D: usize>(
     d: Vector<N, D>,
     segments: [(&[Point<N, D>; 2], &Point<N, D>); 2],
     tiny: N,

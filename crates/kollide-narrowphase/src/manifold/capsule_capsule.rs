@@ -3,7 +3,11 @@
 //!
 //! A capsule is a segment grown by a radius, so the distance between two capsules is the distance
 //! between their segments minus the radii, which [`segments_closest`] gives in closed form. The
-//! normal joins the closest points of the segments.
+//! normal joins the closest points of the segments, made perpendicular to the axis of each
+//! segment whose closest point is interior (as the `contact` query's closed form makes it):
+//! rounding moves such a point along its axis, and for two long, nearly parallel capsules in
+//! `f32` that tilted the normal by 1e-4 rad, so that the capsules overlapped along it by twice
+//! the depth reported.
 //!
 //! **Parallel axes.** One contact is not enough for a capsule lying along another one: it would
 //! rock about the single point. When the axes are parallel within [`PARALLEL_SIN`] (the sine of
@@ -59,8 +63,14 @@ pub fn contact_capsules<N: Scalar, U: Copy + Default>(
     let cross = ua.cross(&ub);
     let cross_len = cross.norm();
     let centres = nalgebra::center(&q1, &q2) - nalgebra::center(&p1, &p2);
-    let normal = if dist > tiny {
-        d / dist
+    // Rounding of the closest points along an axis they are interior to tilts `d`.
+    let perp = if dist > tiny {
+        crate::segment_cores::off_interiors(d, [(&[p1, p2], &pa), (&[q1, q2], &pb)], tiny)
+    } else {
+        d
+    };
+    let normal = if dist > tiny && perp.norm() > tiny {
+        perp.normalize()
     } else if cross_len > N::lit(PARALLEL_SIN) {
         let n = cross / cross_len;
         if n.dot(&centres) < N::zero() { -n } else { n }
@@ -101,8 +111,9 @@ pub fn contact_capsules<N: Scalar, U: Copy + Default>(
             return super::assemble3::to_world(two, pos_a);
         }
     }
-    // One contact at the closest points (its separation is `dist − radii ≤ margin`).
+    // One contact at the closest points, B's moved onto the normal through A's (by rounding).
     let mut m = Manifold::with_normal(normal);
-    m.push(contact(pa, pb, ContactId::new(end_id(s), end_id(t))));
+    let on_b = pa + normal * normal.dot(&d);
+    m.push(contact(pa, on_b, ContactId::new(end_id(s), end_id(t))));
     super::assemble3::to_world(m, pos_a)
 }

@@ -7,10 +7,10 @@
 use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{
     QuerySettings, Ray, Simplex, contact, directional_penetration, epa, intersection_test,
-    ray_cast, shape_cast,
+    manifold3, ray_cast, shape_cast,
 };
 use kollide_shapes::{
-    Ball, Capsule, Circle, ConvexPolyhedron, Cuboid, MinkowskiDifference, Segment, Triangle,
+    Ball, Capsule, Circle, ConvexPolyhedron, Cuboid, MinkowskiDifference, Segment, Shape3, Triangle,
 };
 use rstest::rstest;
 
@@ -610,6 +610,52 @@ fn thin_box_and_segment_keep_their_witnesses_on_them_f32() {
         let outside = (0..3).map(|i| local_a[i].abs() - h[i]).fold(f64::MIN, f64::max);
         assert!(outside.abs() < 1e-4, "flip {flip}: point_a {outside} off the box surface: {c:?}");
     }
+}
+
+/// Two 25 m capsules, nearly parallel, sunk 3.1e-3 into each other, in `f32` (a hostile-suite
+/// case). The manifold's normal joined the `f32` closest points of the axes, whose rounding
+/// along the axes tilted it by 2e-4 rad: along it the capsules overlapped by 5.6e-3, not the
+/// 3.1e-3 the manifold reported. Its normal is now the `contact` query's (perpendicular to
+/// both axes where both closest points are interior).
+#[test]
+fn nearly_parallel_long_capsules_get_a_normal_that_attains_their_depth_f32() {
+    let ra = 0.015929261;
+    let rb = 0.018362906;
+    let a = Capsule::new(
+        Point3::new(4.563254, 6.662615, 11.3536215),
+        Point3::new(-5.218624, -11.352694, -13.033446),
+        ra,
+    )
+    .unwrap();
+    let b = Capsule::new(
+        Point3::new(10.502227, 4.8530474, 15.660571),
+        Point3::new(-12.694599, -4.5123196, -11.227759),
+        rb,
+    )
+    .unwrap();
+    let pa = iso3_f32(
+        [1.2976184, 5.771298, -3.28393],
+        [-0.27252653, -0.9164405, 0.15738739, 0.24717472],
+    );
+    let pb =
+        iso3_f32([1.6231698, 1.3743284, 7.3158436], [-0.2858985, -0.9073482, 0.1495975, 0.2694475]);
+    let m = manifold3::<f32, ()>(&pa, &Shape3::Capsule(a), &pb, &Shape3::Capsule(b), 0.0);
+    assert_eq!(m.len(), 1, "{m:?}");
+    let n = m.normal.cast::<f64>();
+    // The gap of the capsules along `n`, in `f64`: B's lowest point minus A's highest.
+    let ends = |p: &Iso3<f32>, c: &Capsule<f32, 3>| {
+        [c.segment().a(), c.segment().b()].map(|x| (p * x).cast::<f64>().coords.dot(&n))
+    };
+    let top_a = ends(&pa, &a).into_iter().fold(f64::MIN, f64::max) + f64::from(ra);
+    let low_b = ends(&pb, &b).into_iter().fold(f64::MAX, f64::min) - f64::from(rb);
+    let sep = f64::from(m.contacts()[0].separation);
+    // The exact separation (the hostile suite's f64 oracle on these inputs) is -3.1083e-3.
+    assert!((sep + 3.1083e-3).abs() < 1e-5, "{m:?}");
+    assert!(
+        (low_b - top_a - sep).abs() < 1e-5,
+        "the normal overlaps {} deep, not {sep}",
+        top_a - low_b
+    );
 }
 
 /// The distance from `x` to the segment `ab`.
