@@ -10,7 +10,8 @@ use kollide_narrowphase::{
     manifold3, ray_cast, shape_cast,
 };
 use kollide_shapes::{
-    Ball, Capsule, Circle, ConvexPolyhedron, Cuboid, MinkowskiDifference, Segment, Shape3, Triangle,
+    Ball, Capsule, Circle, Cone, ConvexPolyhedron, Cuboid, MinkowskiDifference, Segment, Shape3,
+    Triangle,
 };
 use rstest::rstest;
 
@@ -656,6 +657,43 @@ fn nearly_parallel_long_capsules_get_a_normal_that_attains_their_depth_f32() {
         "the normal overlaps {} deep, not {sep}",
         top_a - low_b
     );
+}
+
+/// A 5 mm ball and a cone 49 m tall, B cast at 21 m/s onto A and touching it near the rim, in
+/// `f32` (a hostile-suite case). The cast stopped within its tolerance of touching, but with a
+/// normal 0.057 rad off the contact's: along it the shapes overlapped by 2.2e-2. A normal that
+/// its own support query shows to be unattained is now replaced by the pair query's at `t`.
+#[test]
+fn a_small_ball_cast_onto_a_cone_rim_gets_the_contact_normal_f32() {
+    let ball = Ball::new(0.0025980615f32).unwrap();
+    let cone = Cone::new(24.479023f32, 13.32359).unwrap();
+    let pa = iso3_f32(
+        [-8.986049, 17.054266, -9.181778],
+        [0.5940301, 0.5091673, -0.48789066, -0.38709137],
+    );
+    let pb = iso3_f32(
+        [-7.786483, 24.567436, -6.5884857],
+        [-0.7759791, -0.08561947, 0.39878324, 0.4811421],
+    );
+    let vb = Vec3::new(-5.133059f32, -19.91686, -6.9686646);
+    let hit =
+        shape_cast(&pa, &Vec3::zeros(), &ball, &pb, &vb, &cone, 1.0, &QuerySettings::default())
+            .expect("a hit");
+    // The same cast in `f64`.
+    let wide = shape_cast(
+        &pa.cast::<f64>(),
+        &Vec3::zeros(),
+        &Ball::new(f64::from(ball.radius())).unwrap(),
+        &pb.cast::<f64>(),
+        &vb.cast::<f64>(),
+        &Cone::new(24.479023f32.into(), 13.32359f32.into()).unwrap(),
+        1.0,
+        &QuerySettings::default(),
+    )
+    .expect("a hit");
+    assert!((f64::from(hit.t) - wide.t).abs() < 1e-6, "{hit:?} vs {wide:?}");
+    let angle = hit.normal.cast::<f64>().angle(&wide.normal);
+    assert!(angle < 1e-3, "normal {angle} rad off: {hit:?} vs {wide:?}");
 }
 
 /// The distance from `x` to the segment `ab`.
