@@ -11,8 +11,8 @@
 //!
 //! **parry's call path.** parry is called through its typed routines in `parry::query::details`
 //! (`contact_support_map_support_map`, `distance_support_map_support_map`,
-//! `intersection_test_support_map_support_map`, `contact_ball_ball`, and
-//! `RayCast::cast_ray_and_get_normal`), which are what its `dyn Shape` dispatcher ends up calling,
+//! `intersection_test_support_map_support_map`, `contact_ball_ball`,
+//! `cast_shapes_support_map_support_map` and `RayCast::cast_ray_and_get_normal`), which are what its `dyn Shape` dispatcher ends up calling,
 //! minus the dispatch. Like kollide, the relative pose `pos_a⁻¹ · pos_b` is computed inside the
 //! timed loop.
 //!
@@ -36,6 +36,10 @@
 //! sideways until its signed distance to the hull is the target (positive: the ray misses by that
 //! much; negative: it grazes that deep).
 //!
+//! Shape casts start from the apart pairs: B is moved back 3 m along the line from A's centre to
+//! its own and thrown back at 6 m/s (`max_toi = 1`), so each cast flies 3 m before it meets the
+//! gap, with parry's default options (`stop_at_penetration`, no target distance).
+//!
 //! Before timing, each group prints how far kollide's and parry's answers are apart on its batch;
 //! with `KOLLIDE_BENCH_DIFF=1` in the environment it also lists every query where they differ
 //! by more than `1e-3`.
@@ -50,7 +54,7 @@ mod short_bench;
 
 use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{
-    QuerySettings, Ray, closest_points, contact, distance, intersection_test, ray_cast,
+    QuerySettings, Ray, closest_points, contact, distance, intersection_test, ray_cast, shape_cast,
 };
 use kollide::prelude::*;
 use kollide_benches::{
@@ -59,8 +63,8 @@ use kollide_benches::{
 };
 use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::details as p2q;
-use parry3d::query::RayCast;
 use parry3d::query::details as p3q;
+use parry3d::query::{RayCast, ShapeCastOptions};
 use rand::Rng;
 
 /// Queries per benchmark iteration.
@@ -567,6 +571,44 @@ fn shapes_3d(c: &mut Criterion) {
             hit.map_or(-1.0, |h| h.time_of_impact)
         },
     );
+
+    let casts = cast_cases(&pairs_3d(hull32.len(), &APART, 10, |a, pa, b, pb| {
+        closest_points(pa, &hull32[a].k64, pb, &hull32[b].k64, &s64).separation
+    }));
+    group(
+        c,
+        "shape_cast/hull32",
+        casts.len(),
+        |i| {
+            let (q, v) = &casts[i];
+            let (ka, kb) = (&hull32[q.a].k, &hull32[q.b].k);
+            shape_cast(&q.pose_a, &Vec3::zeros(), ka, &q.pose_b, v, kb, 1.0, &s)
+                .map_or(-1.0, |h| h.t)
+        },
+        |i| {
+            let (q, v) = &casts[i];
+            let vel12 = q.pa.rotation.inverse() * parry3d::math::Vector::new(v.x, v.y, v.z);
+            let (pa, pb) = (&hull32[q.a].p, &hull32[q.b].p);
+            let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+            p3q::cast_shapes_support_map_support_map(&q.pa.inv_mul(&q.pb), vel12, pa, pb, options)
+                .map_or(-1.0, |h| h.time_of_impact)
+        },
+    );
+}
+
+/// Casts from pairs placed a small gap apart: B moved back 3 m along the line from A's centre
+/// to its own, and thrown back along it at 6 m/s, so that it reaches the gap at about `t = 0.5`
+/// (of `max_toi = 1`) after a flight of 3 m, as a game's sweep would start.
+fn cast_cases(pairs: &[Pair3]) -> Vec<(Pair3, Vec3<f32>)> {
+    pairs
+        .iter()
+        .map(|q| {
+            let u = (q.pose_b.translation.vector - q.pose_a.translation.vector).normalize();
+            let pose_b = q.pose_b.translated(&(u * 3.0));
+            let moved = Pair3 { pb: parry_pose3(&pose_b), pose_b, ..*q };
+            (moved, -u * 6.0)
+        })
+        .collect()
 }
 
 short_bench_main!(super::polygons_2d, super::shapes_3d);

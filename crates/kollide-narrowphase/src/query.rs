@@ -520,7 +520,7 @@ where
 /// say it is a polytope, a segment or a point), where EPA's polytope only approaches the
 /// boundary of the Minkowski difference and its answer is polished (`crate::polish`).
 #[inline]
-fn curved<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(s: &S) -> bool {
+pub(crate) fn curved<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(s: &S) -> bool {
     s.polytope().is_none() && s.core_segment().is_none() && !s.core_is_point()
 }
 
