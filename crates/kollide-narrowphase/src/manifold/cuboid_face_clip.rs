@@ -38,7 +38,8 @@
 //! * The **slack** and the corner correction follow [`super::face_clip`]: side planes move out
 //!   by `slack` when the faces are nearly anti-parallel (cosine ≥ 0.99), and a reference corner
 //!   left by the clip is put back on the line through the true corner along `n`, where it meets
-//!   the incident face's plane.
+//!   the incident face's plane; any other point the slack kept beyond the rim is moved back onto
+//!   it (its coordinates on the side axes clamped to the face).
 //! * Each point `p` left is lifted to the reference face: its gap is `n · p − h_w`, the point on
 //!   the reference face `p − gap·n`. Points with a gap above the margin are dropped.
 //!
@@ -368,6 +369,12 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
             // A reference corner: back onto the true corner's line along n.
             let c = r.vertex(u32::from(a));
             p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
+        }
+        if slack > zero {
+            // A point kept by the slack goes back onto the rim, across n.
+            for c in (0..3).filter(|&c| c != axis) {
+                p[c] = p[c].max_of(-hr[c]).min_of(hr[c]);
+            }
         }
         let gap = sign * (p[axis] - plane);
         if gap <= margin {

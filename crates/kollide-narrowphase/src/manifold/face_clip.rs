@@ -163,9 +163,19 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         [a, b] if inc.radius > N::zero() => drop_to_capsule_surface(p, &[*a, *b], dir, inc.radius),
         _ => inc.radius,
     };
+    // The slack decides which points are kept; a kept point beyond the rim is moved back onto
+    // it, across `dir`, so that the points on the reference face lie on it: for two faces
+    // resting on each other the move stays in the incident face as well.
+    let inside = |p: Point3<N>| {
+        planes.iter().fold(p, |p, s| {
+            let excess = s.normal.dot(&p.coords) - (s.offset - slack);
+            if excess > N::zero() { p - s.normal * excess } else { p }
+        })
+    };
     let mut pushed = 0;
     for v in &clipped {
-        let v = &ClipVertex3 { p: corner(v), ..*v };
+        let p = corner(v);
+        let v = &ClipVertex3 { p: if slack > N::zero() { inside(p) } else { p }, ..*v };
         let gap = r.normal.dot(&(v.p - origin)) / denom;
         let below = drop(&v.p);
         let sep = gap - r.radius - below;

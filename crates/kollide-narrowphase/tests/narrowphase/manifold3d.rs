@@ -358,3 +358,34 @@ fn resting_cube_keeps_its_reference_face_and_ids_under_rotation_noise(
         assert!((man.normal - Vec3::y()).norm() < 1e-12, "the ground stays the reference");
     }
 }
+
+/// How far `p` (world) is outside the box `h` placed at `pose` (negative inside).
+fn outside_box(pose: &Iso3<f64>, h: &Vec3<f64>, p: &Point3<f64>) -> f64 {
+    let q = pose.inverse_transform_point(p);
+    (0..3).map(|i| q[i].abs() - h[i]).fold(f64::MIN, f64::max)
+}
+
+/// A box resting on another one 50 µm wider on each side, whose rims are closer than the
+/// clipping slack (1e-4 of the pair's size): the slack keeps the incident corners, which lie
+/// beyond the reference face's rim, and they were lifted onto the face's plane there, 50 µm
+/// off the reference box. They are now moved back onto the rim, for the boxes' own clipper and
+/// for the general one (a hull standing for the box) alike.
+#[rstest]
+fn points_kept_by_the_clipping_slack_lie_on_both_boxes(#[values(false, true)] hull: bool) {
+    let (ha, hb) = (Vec3::new(1.0, 0.5, 1.0), Vec3::new(1.0 + 5e-5, 0.5, 1.0 + 5e-5));
+    let a = Shape3::Cuboid(Cuboid::new(ha).unwrap());
+    let b = if hull {
+        Shape3::Polyhedron(ConvexPolyhedron::from_cuboid(hb).unwrap())
+    } else {
+        Shape3::Cuboid(Cuboid::new(hb).unwrap())
+    };
+    let pa = Iso3::identity();
+    let pb = Iso3::translation(0.0, 1.0 - 1e-3, 0.0);
+    let m = manifold3::<f64, ()>(&pa, &a, &pb, &b, 0.0);
+    assert_eq!(m.len(), 4, "{m:?}");
+    for c in m.contacts() {
+        assert!((c.separation + 1e-3).abs() < 1e-12, "{c:?}");
+        let (oa, ob) = (outside_box(&pa, &ha, &c.point_a), outside_box(&pb, &hb, &c.point_b));
+        assert!(oa < 1e-12 && ob < 1e-12, "point_a {oa:e}, point_b {ob:e} outside: {c:?}");
+    }
+}
