@@ -118,11 +118,13 @@ fn local_contact<N: Scalar, const D: usize>(
     {
         return c;
     }
-    let perp = off_interiors(d, [(p, &pa), (q, &pb)], tiny);
-    if dist > tiny && perp.norm() > tiny {
-        let n = perp.normalize();
-        let core_sep = n.dot(&d);
-        return grow(n, core_sep, pa, pa + n * core_sep, ra, rb);
+    if dist > tiny {
+        let perp = off_interiors(d, [(p, &pa), (q, &pb)], tiny);
+        if perp.norm() > tiny {
+            let n = perp.normalize();
+            let core_sep = n.dot(&d);
+            return grow(n, core_sep, pa, pa + n * core_sep, ra, rb);
+        }
     }
     // The cores meet and their Minkowski difference is flat: the depth is the radii, along its
     // normal, from the meeting point.
