@@ -48,8 +48,8 @@
 //!
 //! Before timing, each group prints how far the peers' answers are from kollide's (normal,
 //! deepest separation, contact count); with `KOLLIDE_BENCH_DIFF=1` in the environment it also
-//! lists every pair where they differ. `tests/narrowphase/manifold_diff.rs` in `kollide-narrowphase` is the
-//! differential test with an exact oracle.
+//! lists every pair where they differ. `tests/narrowphase/manifold_diff.rs` in
+//! `kollide-narrowphase` is the differential test with an exact oracle.
 //!
 //! **Instruction counts.** With `KOLLIDE_ONCE=1`, each group only runs every library's batch
 //! once (to compare the answers) and skips timing: under `valgrind --tool=callgrind

@@ -12,9 +12,9 @@
 //! **parry's call path.** parry is called through its typed routines in `parry::query::details`
 //! (`contact_support_map_support_map`, `distance_support_map_support_map`,
 //! `intersection_test_support_map_support_map`, `contact_ball_ball`,
-//! `cast_shapes_support_map_support_map` and `RayCast::cast_ray_and_get_normal`), which are what its `dyn Shape` dispatcher ends up calling,
-//! minus the dispatch. Like kollide, the relative pose `pos_a⁻¹ · pos_b` is computed inside the
-//! timed loop.
+//! `cast_shapes_support_map_support_map` and `RayCast::cast_ray_and_get_normal`), which are what
+//! its `dyn Shape` dispatcher ends up calling, minus the dispatch. Like kollide, the relative
+//! pose `pos_a⁻¹ · pos_b` is computed inside the timed loop.
 //!
 //! **Inputs at controlled signed distances.** Shapes come from small seeded pools (the same
 //! vertex lists feed both libraries: a polygon is first built by parry, whose constructor drops

@@ -196,8 +196,8 @@ where
     let mut closest = first;
     // `v` starts from `first`, which the simplex does not hold: it is no closest point of the
     // simplex, so the first step cannot be judged by its progress (judging it so reported a hit
-    // at `t = 0` on receding pairs; regression tests in tests/narrowphase/cast_oracle.rs). `last2` is the
-    // squared length of the last closest point of the simplex (none yet).
+    // at `t = 0` on receding pairs; regression tests in tests/narrowphase/cast_oracle.rs).
+    // `last2` is the squared length of the last closest point of the simplex (none yet).
     let mut last2 = N::MAX;
     let mut restarts = 0u32;
     let (max_t, margin) = (limits.max_t, limits.margin);
@@ -780,14 +780,7 @@ where
         && unattained(&md, &(rel * t), &n, limits.margin, tolerance)
     {
         let (at_a, at_b) = (pos_a.translated(&(vel_a * t)), pos_b.translated(&(vel_b * t)));
-        let c = crate::closest_points(&at_a, a, &at_b, b, settings);
-        return Some(CastHit {
-            t,
-            normal: c.normal,
-            point_a: c.point_a,
-            point_b: c.point_b,
-            status,
-        });
+        return Some(pair_hit(t, &at_a, a, &at_b, b, status, settings));
     }
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // Witnesses are at the start poses; move them to the time of impact in the world.
@@ -816,6 +809,27 @@ fn unattained<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
 ) -> bool {
     let gap = x.dot(n) - cso.support(n).point.dot(n) - margin;
     gap < -N::lit(2.0) * tolerance
+}
+
+/// A hit at `t` whose normal and witnesses are the pair query's on the shapes as they stand
+/// then (`pos_a`, `pos_b`): for a cast whose own normal is [`unattained`].
+fn pair_hit<N, const D: usize, P, A, B>(
+    t: N,
+    pos_a: &P,
+    a: &A,
+    pos_b: &P,
+    b: &B,
+    status: Status,
+    settings: &QuerySettings<N>,
+) -> CastHit<N, D>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let c = crate::closest_points(pos_a, a, pos_b, b, settings);
+    CastHit { t, normal: c.normal, point_a: c.point_a, point_b: c.point_b, status }
 }
 
 /// Penetration along a direction: the smallest `t ≥ 0` such that moving B by `t · dir̂` leaves the
@@ -865,14 +879,7 @@ where
     let t = (far - s).max_of(N::zero());
     if t > N::zero() && unattained(&md, &(d * t), &n, margin, tolerance) {
         let at_b = pos_b.translated(&pos_a.transform_vector(&(d * t)));
-        let c = crate::closest_points(pos_a, a, &at_b, b, settings);
-        return Some(CastHit {
-            t,
-            normal: c.normal,
-            point_a: c.point_a,
-            point_b: c.point_b,
-            status,
-        });
+        return Some(pair_hit(t, pos_a, a, &at_b, b, status, settings));
     }
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.

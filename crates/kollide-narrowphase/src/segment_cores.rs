@@ -66,20 +66,20 @@ where
 }
 
 /// A contact in A's frame, radii applied.
-pub(crate) struct Local<N: Scalar, const D: usize> {
+struct Local<N: Scalar, const D: usize> {
     /// On A's surface.
-    pub(crate) point_a: Point<N, D>,
+    point_a: Point<N, D>,
     /// On B's surface.
-    pub(crate) point_b: Point<N, D>,
+    point_b: Point<N, D>,
     /// Unit, from A to B.
-    pub(crate) normal: Vector<N, D>,
+    normal: Vector<N, D>,
     /// `(point_b − point_a) · normal`, negative when penetrating.
-    pub(crate) separation: N,
+    separation: N,
 }
 
 /// The contact of the segment cores `p` (A's) and `q` (B's, in A's frame) grown by `ra` and
 /// `rb`, computed in `f64` whatever `N` (see the module docs), in A's frame.
-pub(crate) fn cores_contact<N: Scalar, const D: usize>(
+fn cores_contact<N: Scalar, const D: usize>(
     p: &[Point<N, D>; 2],
     q: &[Point<N, D>; 2],
     ra: N,

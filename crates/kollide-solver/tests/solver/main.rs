@@ -1,4 +1,5 @@
-//! Integration tests of kollide-solver: the world, its queries, events, joints, continuous collision and threads.
+//! Integration tests of kollide-solver: the world, its queries, events, joints, continuous
+//! collision and threads.
 //!
 //! One test binary for the crate: each file below is a module, so the crate and its peers are
 //! linked once rather than once per file (linking was most of CI's build time).
