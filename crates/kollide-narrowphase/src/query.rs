@@ -414,12 +414,17 @@ where
     }
 }
 
-/// Whether an `f32` contact of separated, rounded cores has a normal that misses the distance
-/// it reports by more than a millionth of the pair's size (plus the rounding of its
-/// coordinates). GJK stops once the cores' *distance* `|v|` is within `√rel·|v|`, and the
-/// distance is flat in the normal's direction (off by `|v|·θ²/2` for a normal `θ` off): a
-/// polytope 1e-5 from a ball of radius 40 got a normal 1e-4 rad off, and its support points
-/// along that normal missed by the polytope's extent times that. One support query tells.
+/// Whether an `f32` contact of separated cores has a normal that misses the distance it
+/// reports by more than a millionth of the pair's size (plus the rounding of its coordinates).
+/// Two ways to get there, one support query tells both:
+/// - rounded cores: GJK stops once the cores' *distance* `|v|` is within `√rel·|v|`, and the
+///   distance is flat in the normal's direction (off by `|v|·θ²/2` for a normal `θ` off): a
+///   polytope 1e-5 from a ball of radius 40 got a normal 1e-4 rad off, and its support points
+///   along that normal missed by the polytope's extent times that;
+/// - any cores a few thousand ulps of their coordinates apart: `v` is a difference of points
+///   rounded at the coordinates' scale, so its direction is noise (a segment 2.4e-5 from a box's
+///   edge at 10 m got a normal 0.02 rad off, and the witness on the box slid 0.55 m along the
+///   edge, off the box).
 fn loose_normal<N, const D: usize, P, A, B>(
     a: &A,
     b: &B,
@@ -433,11 +438,9 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    // Cores that overlap have EPA's face normal, not GJK's. Sharp cores have GJK's bound on the
-    // miss relative to the separation itself; a radius makes it relative to the cores'
-    // distance, which can be far larger than the separation.
+    // Cores that overlap have EPA's face normal, not GJK's.
     let radii = pair.radii.0 + pair.radii.1;
-    if radii <= N::zero() || c.separation + radii <= N::zero() {
+    if c.separation + radii <= N::zero() {
         return false;
     }
     let md = MinkowskiDifference::new(a, b, *pos_ab);

@@ -26,11 +26,13 @@
 //!
 //! Feature ids: `Vertex(0)`/`Vertex(1)` for a segment's end, `Edge(0)` for its interior.
 
-use kollide_manifold::{Contact, ContactId, Manifold};
+use kollide_manifold::{ContactId, Manifold};
 use kollide_math::{Iso3, Point3, Pose, Scalar, geom};
 use kollide_shapes::{Capsule, FeatureId};
 
-use super::segment_closest::{OverlapEnd, clip_parallel_segments, segments_closest};
+use super::segment_closest::{
+    OverlapEnd, clip_parallel_segments, overlap_end_contact, segments_closest,
+};
 
 /// Axes whose directions make an angle with a sine below this are treated as parallel (about
 /// 0.6°), giving two contacts where they overlap.
@@ -89,8 +91,7 @@ pub fn contact_capsules<N: Scalar, U: Copy + Default>(
         }
     };
     let contact = |qa: Point3<N>, qb: Point3<N>, id: ContactId| {
-        let sep = (qb - qa).dot(&normal) - radii;
-        Contact::new(qa + normal * a.radius(), qb - normal * b.radius(), sep, id)
+        overlap_end_contact(&qa, &qb, &normal, (a.radius(), b.radius()), id)
     };
     if cross_len <= N::lit(PARALLEL_SIN) {
         // Overlaps shorter than this give one contact: two would nearly coincide.

@@ -23,8 +23,9 @@
 //!      side planes along `n` ([`super::clip_reference_face`]) and the points are lifted to the
 //!      reference face along `n`, so the manifold keeps the exact normal;
 //!    * **two edges**: seen along `n`, nearly parallel edges are clipped to each other's extent
-//!      and give two contacts ([`super::clip_parallel_segments`]); crossing edges give the exact
-//!      contact.
+//!      and give two contacts ([`super::clip_parallel_segments`]), each pair of points sharing
+//!      the edges' sideways offset ([`super::overlap_end_contact`]); crossing edges give the
+//!      exact contact.
 //! 4. **Never shallower than exact.** Supporting features can be approximations (a cylinder's cap
 //!    is reported as an inscribed octagon), so if the clipped points are all shallower than the
 //!    exact contact, the exact contact is added as a candidate; if clipping leaves nothing, the
@@ -52,7 +53,7 @@ use smallvec::SmallVec;
 use super::assemble3::{Candidates, bias_tolerance, to_world};
 use super::cuboid_cuboid::cuboid_edge_id;
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face, newell_normal};
-use super::segment_closest::{OverlapEnd, clip_parallel_segments};
+use super::segment_closest::{OverlapEnd, clip_parallel_segments, overlap_end_contact};
 
 /// The first index used for generated vertices and edges (see the module docs).
 pub const GENERATED: u32 = 1 << 24;
@@ -250,13 +251,13 @@ fn edge_edge<N: Scalar, U: Copy + Default>(
     }
     let u = dp / lp;
     clip_parallel_segments(&p1, &p2, &q1, &q2, &u, tol, |on_a, on_b, end| {
-        let sep = (on_b - on_a).dot(n) - ra - rb;
-        if sep <= margin {
-            let id = match end {
-                OverlapEnd::P(k) => ContactId::new(fa.vertex_ids[k as usize], fb.id),
-                OverlapEnd::Q(k) => ContactId::new(fa.id, fb.vertex_ids[k as usize]),
-            };
-            out.push(Contact::new(on_a + n * ra, on_b - n * rb, sep, id));
+        let id = match end {
+            OverlapEnd::P(k) => ContactId::new(fa.vertex_ids[k as usize], fb.id),
+            OverlapEnd::Q(k) => ContactId::new(fa.id, fb.vertex_ids[k as usize]),
+        };
+        let c = overlap_end_contact(&on_a, &on_b, n, (ra, rb), id);
+        if c.separation <= margin {
+            out.push(c);
         }
     });
 }

@@ -72,5 +72,6 @@ pub use polygon::{PolygonView, contact_polygons};
 pub(crate) use polyhedron_polyhedron::sat_walk;
 pub use polyhedron_polyhedron::{PolyhedraCache, contact_polyhedra, contact_polyhedra_cached};
 pub use segment_closest::{
-    OverlapEnd, clip_parallel_segments, segment_point_closest, segments_closest,
+    OverlapEnd, clip_parallel_segments, overlap_end_contact, segment_point_closest,
+    segments_closest,
 };

@@ -20,6 +20,7 @@
 //! plane), the second segment is clipped to the first one's extent, the 1D version of clipping an
 //! incident edge against a reference edge's side planes.
 
+use kollide_manifold::{Contact, ContactId};
 use kollide_math::{Point, Scalar, Vector, geom};
 
 /// The closest points of segments `p1p2` and `q1q2`: the parameters `s` (on `p`) and `t` (on
@@ -131,6 +132,28 @@ pub fn clip_parallel_segments<N: Scalar, const D: usize>(
         emit(on_p, q1 + (q2 - q1) * t, end);
     }
     true
+}
+
+/// The contact between the points `on_a` and `on_b` of two segment cores of radii `ra` and `rb`
+/// (an end of their overlap from [`clip_parallel_segments`]) along the unit normal `n`: the
+/// separation is their distance along `n` less the radii.
+///
+/// Segments that are only *nearly* parallel seen along `n` are also apart sideways at the ends of
+/// their overlap, by up to its length times the sine of their angle (0.26 m for a 40 m overlap at
+/// 0.4°). Each point takes half of that offset, so that `point_b − point_a = separation · n`
+/// holds; on a round core (a capsule's side) that moves it off the surface by only the square of
+/// the half-offset over twice the radius.
+pub fn overlap_end_contact<N: Scalar, const D: usize, U: Copy + Default>(
+    on_a: &Point<N, D>,
+    on_b: &Point<N, D>,
+    n: &Vector<N, D>,
+    (ra, rb): (N, N),
+    id: ContactId,
+) -> Contact<N, D, U> {
+    let w = on_b - on_a;
+    let along = w.dot(n);
+    let half_side = (w - n * along) * N::lit(0.5);
+    Contact::new(on_a + half_side + n * ra, on_b - half_side - n * rb, along - ra - rb, id)
 }
 
 /// The distance from `core`, a point of the segment `ends`, along `−n` (`n` a unit vector) to the

@@ -6,8 +6,8 @@
 
 use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{
-    QuerySettings, Ray, Simplex, contact, directional_penetration, epa, intersection_test,
-    manifold3, ray_cast, shape_cast,
+    QuerySettings, Ray, Simplex, closest_points, contact, directional_penetration, epa,
+    intersection_test, manifold3, ray_cast, shape_cast,
 };
 use kollide_shapes::{
     Ball, Capsule, Circle, Cone, ConvexPolyhedron, Cuboid, MinkowskiDifference, Segment, Shape3,
@@ -413,7 +413,7 @@ impl<const D: usize> kollide_shapes::SupportMap<f64, D> for GjkBall<D> {
 
 #[test]
 fn ball_ball_closed_form_matches_gjk() {
-    use kollide_narrowphase::{closest_points, distance};
+    use kollide_narrowphase::distance;
     use kollide_shapes::SupportMap;
     use rand::{Rng, SeedableRng};
     let s = QuerySettings::<f64>::default();
@@ -608,6 +608,58 @@ fn thin_box_and_segment_keep_their_witnesses_on_them_f32() {
         assert!(off < 1e-4, "flip {flip}: point_b {off} off the segment: {c:?}");
         let local_a = pa.inverse_transform_point(&c.point_a).cast::<f64>();
         let h = slab.half_extents().cast::<f64>();
+        let outside = (0..3).map(|i| local_a[i].abs() - h[i]).fold(f64::MIN, f64::max);
+        assert!(outside.abs() < 1e-4, "flip {flip}: point_a {outside} off the box surface: {c:?}");
+    }
+}
+
+/// A segment 2.5e-5 from a box's edge, both 10 to 20 m across, in `f32` (a hostile-suite case).
+/// GJK's `v` between them is a difference of points rounded at the coordinates' scale: its
+/// direction was 0.02 rad off, and the witness on the box slid 0.55 m along the edge, off the box
+/// (the normal's support gap −0.55 m where the separation said +2.4e-5). Separated sharp cores
+/// now have their normal checked against their separation as rounded ones had.
+#[test]
+fn a_segment_near_a_box_edge_gets_a_normal_that_attains_its_distance_f32() {
+    let boxx = Cuboid::new(Vec3::new(19.192312, 8.695288, 11.572384)).unwrap();
+    let (a, b) = (
+        Point3::new(10.798464, -3.9918985, 13.440968),
+        Point3::new(-4.561851, 2.839647, -12.21785),
+    );
+    let seg = Segment::new(a, b).unwrap();
+    let pa = iso3_f32(
+        [-2.8438985, -2.5175843, -6.6414795],
+        [-0.32916608, 0.28168568, 0.7918597, -0.4304197],
+    );
+    let pb = iso3_f32(
+        [-2.9358504, 8.730431, -18.158072],
+        [-0.17428158, -0.5571989, -0.19575602, 0.78793085],
+    );
+    let s = QuerySettings::<f32>::default();
+    let h = boxx.half_extents().cast::<f64>();
+    let corners: Vec<Point3<f64>> = (0..8)
+        .map(|k| {
+            let c = Vec3::new(
+                if k & 1 == 0 { -h.x } else { h.x },
+                if k & 2 == 0 { -h.y } else { h.y },
+                if k & 4 == 0 { -h.z } else { h.z },
+            );
+            pa.cast::<f64>() * Point3::from(c)
+        })
+        .collect();
+    let ends = [pb.cast::<f64>() * a.cast::<f64>(), pb.cast::<f64>() * b.cast::<f64>()];
+    for flip in [false, true] {
+        let c = if flip {
+            closest_points(&pb, &seg, &pa, &boxx, &s).flipped()
+        } else {
+            closest_points(&pa, &boxx, &pb, &seg, &s)
+        };
+        assert!((c.separation - 2.54e-5).abs() < 3e-6, "flip {flip}: {c:?}");
+        let n = c.normal.cast::<f64>();
+        let top_a = corners.iter().map(|v| n.dot(&v.coords)).fold(f64::MIN, f64::max);
+        let low_b = ends.iter().map(|v| n.dot(&v.coords)).fold(f64::MAX, f64::min);
+        let gap = low_b - top_a;
+        assert!((gap - 2.54e-5).abs() < 1e-4, "flip {flip}: gap {gap} along the normal: {c:?}");
+        let local_a = pa.inverse_transform_point(&c.point_a).cast::<f64>();
         let outside = (0..3).map(|i| local_a[i].abs() - h[i]).fold(f64::MIN, f64::max);
         assert!(outside.abs() < 1e-4, "flip {flip}: point_a {outside} off the box surface: {c:?}");
     }

@@ -389,3 +389,60 @@ fn points_kept_by_the_clipping_slack_lie_on_both_boxes(#[values(false, true)] hu
         assert!(oa < 1e-12 && ob < 1e-12, "point_a {oa:e}, point_b {ob:e} outside: {c:?}");
     }
 }
+
+/// The distance from `p` to the segment from `a` to `b`.
+fn off_axis(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
+    let e = b - a;
+    let t = ((p - a).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+    (p - (a + e * t)).norm()
+}
+
+/// A 40 m capsule lying on a 40 m capsule (or cylinder) turned 0.3° from it about the normal:
+/// nearly parallel seen along the normal, so two contacts at the ends of the overlap. Their
+/// axes there are 0.1 m apart sideways; the contacts used to keep each point on its own axis and
+/// break `point_b − point_a = separation · normal` by that much. Each point now takes half of
+/// the offset: the identity holds, and the points leave their round surfaces by only
+/// `0.05² / 2r`.
+#[rstest]
+fn nearly_parallel_round_edges_give_two_contacts_that_keep_the_identity(
+    #[values(false, true)] cylinder: bool,
+    #[values(false, true)] f32: bool,
+) {
+    if f32 {
+        nearly_parallel_round_edges::<f32>(cylinder);
+    } else {
+        nearly_parallel_round_edges::<f64>(cylinder);
+    }
+}
+
+fn nearly_parallel_round_edges<N: Scalar>(cylinder: bool) {
+    let a: Shape3<N> = if cylinder {
+        Cylinder::new(l(20.0), l(1.0)).unwrap().into()
+    } else {
+        capsule_x(20.0, 1.0)
+    };
+    let pos_a = if cylinder {
+        rotated(0.0, 0.0, 0.0, [0.0, 0.0, core::f64::consts::FRAC_PI_2])
+    } else {
+        at(0.0, 0.0, 0.0)
+    };
+    let b = capsule_x::<N>(20.0, 1.0);
+    let pos_b = rotated(0.0, 1.9, 0.0, [0.0, 0.3f64.to_radians(), 0.0]);
+    let m = manifold3::<N, ()>(&pos_a, &a, &pos_b, &b, l(0.0));
+    assert_eq!(m.len(), 2, "{m:?}");
+    let n = m.normal.map(|x| x.to_f64());
+    assert!((n.y - 1.0).abs() < 1e-6, "{m:?}");
+    let pb = rotated::<f64>(0.0, 1.9, 0.0, [0.0, 0.3f64.to_radians(), 0.0]);
+    let (b1, b2) = (pb * Point3::new(-20.0, 0.0, 0.0), pb * Point3::new(20.0, 0.0, 0.0));
+    for c in m.contacts() {
+        let (pa, pbt) = (c.point_a.map(|x| x.to_f64()), c.point_b.map(|x| x.to_f64()));
+        let s = c.separation.to_f64();
+        assert!((s + 0.1).abs() < 2e-3, "{c:?}");
+        let identity = (pbt - pa - n * s).norm();
+        assert!(identity < 1e-4, "|point_b − point_a − separation·normal| = {identity}: {c:?}");
+        // A's round side is about the x axis in both cases; B's about its own axis.
+        let on_a = (pa.y * pa.y + pa.z * pa.z).sqrt() - 1.0;
+        let on_b = off_axis(&pbt, &b1, &b2) - 1.0;
+        assert!(on_a.abs() < 2e-3 && on_b.abs() < 2e-3, "off the surfaces {on_a}, {on_b}: {c:?}");
+    }
+}
