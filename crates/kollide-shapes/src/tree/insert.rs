@@ -111,7 +111,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let (a, b) = (&self.nodes[c0 as usize], &self.nodes[c1 as usize]);
         let aabb = a.aabb.merged(&b.aabb);
         let height = 1 + a.height.max(b.height);
-        let branch = Branch { boxes: [a.aabb, b.aabb], children: [self.child(c0), self.child(c1)] };
+        let branch = Branch { boxes: [a.aabb, b.aabb], children: [a.link(c0), b.link(c1)] };
         self.branches[index as usize] = branch;
         let n = &mut self.nodes[index as usize];
         n.aabb = aabb;

@@ -59,6 +59,12 @@ impl<N: Scalar, const D: usize> Node<N, D> {
     pub(super) fn is_leaf(&self) -> bool {
         self.children[0] == NULL
     }
+
+    /// The link a query follows to this node, whose index is `i`.
+    #[inline(always)]
+    pub(super) fn link(&self, i: u32) -> Child {
+        if self.is_leaf() { Child::Leaf(self.data) } else { Child::Node(i) }
+    }
 }
 
 /// What a query does with a child of an internal node: descend into an internal node (its
@@ -169,8 +175,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// The link a query follows to node `i`.
     #[inline(always)]
     pub(super) fn child(&self, i: u32) -> Child {
-        let node = &self.nodes[i as usize];
-        if node.is_leaf() { Child::Leaf(node.data) } else { Child::Node(i) }
+        self.nodes[i as usize].link(i)
     }
 
     /// Returns a node to the free list.

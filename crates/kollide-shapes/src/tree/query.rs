@@ -282,9 +282,9 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
     }
 
     /// The `t` at which the ray enters the box (0 when it starts inside), if it does so at
-    /// some `t` in `[0, max_t]`. `PARALLEL` is `false` only when no axis is parallel. The
-    /// test stops at the first axis that empties the interval (most boxes a walk tests are
-    /// missed, many on the first axis).
+    /// some `t` in `[0, max_t]`. `PARALLEL` is `false` only when no axis is parallel: then
+    /// every axis is computed and the interval is tested once, without a branch per axis
+    /// (whether a box is hit is as good as random, so per-axis exits mispredict often).
     #[inline(always)]
     fn entry<const PARALLEL: bool>(&self, aabb: &Aabb<N, D>, max_t: N) -> Option<N> {
         let (mut lo, mut hi) = (N::zero(), max_t);
@@ -300,11 +300,11 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
             let t2 = (aabb.maxs[k] - o) * self.inv[k];
             lo = max2(lo, min2(t1, t2));
             hi = min2(hi, max2(t1, t2));
-            if lo > hi {
+            if PARALLEL && lo > hi {
                 return None;
             }
         }
-        Some(lo)
+        (lo <= hi).then_some(lo)
     }
 }
 
