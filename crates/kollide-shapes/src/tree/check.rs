@@ -3,7 +3,7 @@
 use kollide_math::Scalar;
 use thiserror::Error;
 
-use super::node::{FREE, NULL, Tree, contains};
+use super::node::{Branch, FREE, NULL, Tree, contains};
 
 /// An invariant of a [`Tree`] that does not hold (a bug in the tree).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
@@ -17,6 +17,10 @@ pub enum InvariantViolation {
     /// A node's height is not one more than its taller child's (0 for a leaf).
     #[error("node {0} has the wrong height")]
     Height(u32),
+    /// An internal node's branch (the copy of its children's boxes and links that the queries
+    /// walk) does not match its children.
+    #[error("node {0} has a stale branch")]
+    Branch(u32),
     /// A node is reached twice, or a free node is reached from the root.
     #[error("node {0} is reached twice or is free")]
     Structure(u32),
@@ -34,7 +38,8 @@ pub enum InvariantViolation {
 
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Checks every invariant: parent links, each internal box containing its children's,
-    /// heights, and that every node is either reached once from the root or free.
+    /// heights, each internal node's branch matching its children, and that every node is
+    /// either reached once from the root or free.
     pub fn check_invariants(&self) -> Result<(), InvariantViolation> {
         let mut seen = vec![false; self.nodes.len()];
         let (mut leaves, mut reached) = (0, 0);
@@ -72,6 +77,13 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             let h = 1 + self.nodes[a as usize].height.max(self.nodes[b as usize].height);
             if node.height != h {
                 return Err(InvariantViolation::Height(i));
+            }
+            let branch = Branch {
+                boxes: [self.nodes[a as usize].aabb, self.nodes[b as usize].aabb],
+                children: [self.child(a), self.child(b)],
+            };
+            if self.branches[i as usize] != branch {
+                return Err(InvariantViolation::Branch(i));
             }
             stack.extend([a, b]);
         }
@@ -119,6 +131,9 @@ mod tests {
         let c = t.nodes[root].children[0] as usize;
         t.nodes[c].parent = c as u32;
         assert_eq!(t.check_invariants(), Err(InvariantViolation::Parent(c as u32)));
+        let mut t = tree.clone();
+        t.branches[root].boxes[1].mins.y -= 1.0;
+        assert_eq!(t.check_invariants(), Err(InvariantViolation::Branch(root as u32)));
         let mut t = tree.clone();
         t.leaves += 1;
         assert!(matches!(t.check_invariants(), Err(InvariantViolation::Count { .. })));

@@ -10,7 +10,7 @@
 
 use kollide_math::Scalar;
 
-use super::node::{NULL, Tree};
+use super::node::{Branch, NULL, Tree};
 use crate::Aabb;
 
 impl<N: Scalar, const D: usize> Tree<N, D> {
@@ -25,17 +25,16 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let aabb = self.nodes[leaf as usize].aabb;
         let sibling = self.best_sibling(&aabb);
         let old_parent = self.nodes[sibling as usize].parent;
-        let height = self.nodes[sibling as usize].height + 1;
         let merged = self.nodes[sibling as usize].aabb.merged(&aabb);
         let parent = self.allocate(merged, 0);
         {
             let p = &mut self.nodes[parent as usize];
             p.parent = old_parent;
             p.children = [sibling, leaf];
-            p.height = height;
         }
         self.nodes[sibling as usize].parent = parent;
         self.nodes[leaf as usize].parent = parent;
+        self.refit(parent);
         self.replace_child(old_parent, sibling, parent);
         self.refit_from(old_parent);
     }
@@ -106,12 +105,14 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
     }
 
-    /// Recomputes an internal node's box and height from its children.
+    /// Recomputes an internal node's box, height and [`Branch`] from its children.
     pub(super) fn refit(&mut self, index: u32) {
         let [c0, c1] = self.nodes[index as usize].children;
         let (a, b) = (&self.nodes[c0 as usize], &self.nodes[c1 as usize]);
         let aabb = a.aabb.merged(&b.aabb);
         let height = 1 + a.height.max(b.height);
+        let branch = Branch { boxes: [a.aabb, b.aabb], children: [a.link(c0), b.link(c1)] };
+        self.branches[index as usize] = branch;
         let n = &mut self.nodes[index as usize];
         n.aabb = aabb;
         n.height = height;

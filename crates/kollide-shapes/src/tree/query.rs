@@ -2,14 +2,15 @@
 //! with a ray the caller can shorten), and boxes near a point (nearest first, with a distance
 //! the caller can shorten).
 //!
-//! Each walks the tree depth first with an explicit stack sized by the tree's height: an array
+//! Each walks the tree's [`Branch`]es (one per internal node: both children's boxes and links,
+//! one cache line; see [`super::node`]) depth first with an explicit stack sized by the tree's height: an array
 //! of [`INLINE_STACK`] entries on the call stack, or a `Vec` for a taller tree (which a
 //! height-balanced tree reaches only past about 2^40 leaves), and returns the number of nodes
 //! it visited.
 
 use kollide_math::{Point, Scalar, Vector};
 
-use super::node::{NULL, Node, Tree};
+use super::node::{Branch, Child, NULL, Tree};
 use crate::Aabb;
 
 /// Pending nodes the query stacks hold without allocating.
@@ -78,35 +79,35 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             return 1;
         }
         let mut visited = 1;
-        stack_for!(self, stack, NULL);
-        let mut node = root;
-        // `node` overlaps the box: report it (a leaf), or push the children that overlap it
-        // too, so a box that misses is tested once and never pushed.
-        loop {
-            if node.is_leaf() {
-                if !f(node.data) {
-                    break;
-                }
-            } else {
-                visited += 2;
-                for c in node.children {
-                    if self.node(c).aabb.intersects(aabb) {
-                        stack.push(c);
+        stack_for!(self, stack, Child::Leaf(0));
+        // Every pending child overlaps the box: a child that misses is tested once, in its
+        // parent's branch, and never pushed.
+        stack.push(self.child(self.root));
+        while let Some(next) = stack.pop() {
+            match next {
+                Child::Leaf(data) => {
+                    if !f(data) {
+                        break;
                     }
                 }
-            }
-            match stack.pop() {
-                Some(i) => node = self.node(i),
-                None => break,
+                Child::Node(i) => {
+                    visited += 2;
+                    let branch = self.branch(i);
+                    for (b, c) in branch.boxes.iter().zip(branch.children) {
+                        if b.intersects(aabb) {
+                            stack.push(c);
+                        }
+                    }
+                }
             }
         }
         visited
     }
 
-    /// The node at `i`, which the tree's links name.
+    /// The branch of the internal node `i`, which a [`Child::Node`] names.
     #[inline(always)]
-    fn node(&self, i: u32) -> &Node<N, D> {
-        &self.nodes[i as usize]
+    fn branch(&self, i: u32) -> &Branch<N, D> {
+        &self.branches[i as usize]
     }
 
     /// Calls `f` with the data of every leaf whose box contains `p` (boundary included), until
@@ -145,10 +146,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
     }
 
-    /// The walk of [`Tree::cast_ray`]: a node is pushed with the `t` at which the ray enters
-    /// its box, tested when its parent is expanded; the nearer child is pushed last, so it is
-    /// popped first, and a node whose entry lies beyond the (shortened) ray is dropped when
-    /// popped.
+    /// The walk of [`Tree::cast_ray`]: a child is pushed with the `t` at which the ray enters
+    /// its box, tested in its parent's branch; the nearer child is pushed last, so it is popped
+    /// first, and a child whose entry lies beyond the (shortened) ray is dropped when popped.
     #[inline(always)]
     fn walk_ray<const PARALLEL: bool>(
         &self,
@@ -159,34 +159,38 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let mut max_t = max_t;
         let mut visited = 1;
         let root = self.root;
-        let Some(t) = ray.entry::<PARALLEL>(&self.node(root).aabb, max_t) else { return visited };
-        stack_for!(self, stack, (root, N::zero()));
-        stack.push((root, t));
-        while let Some((i, entry)) = stack.pop() {
+        let Some(t) = ray.entry::<PARALLEL>(&self.nodes[root as usize].aabb, max_t) else {
+            return visited;
+        };
+        stack_for!(self, stack, (Child::Leaf(0), N::zero()));
+        stack.push((self.child(root), t));
+        while let Some((next, entry)) = stack.pop() {
             if entry > max_t {
                 continue;
             }
-            let node = self.node(i);
-            if node.is_leaf() {
-                match f(node.data, max_t) {
-                    Some(t) => max_t = min2(max_t, t),
-                    None => break,
+            let i = match next {
+                Child::Node(i) => i,
+                Child::Leaf(data) => {
+                    match f(data, max_t) {
+                        Some(t) => max_t = min2(max_t, t),
+                        None => break,
+                    }
+                    continue;
                 }
-                continue;
-            }
+            };
             visited += 2;
-            let [a, b] = node.children;
-            let ta = ray.entry::<PARALLEL>(&self.node(a).aabb, max_t);
-            let tb = ray.entry::<PARALLEL>(&self.node(b).aabb, max_t);
+            let Branch { boxes: [box_a, box_b], children: [a, b] } = self.branch(i);
+            let ta = ray.entry::<PARALLEL>(box_a, max_t);
+            let tb = ray.entry::<PARALLEL>(box_b, max_t);
             match (ta, tb) {
                 (Some(ta), Some(tb)) => {
                     let ((near, tn), (far, tf)) =
-                        if ta <= tb { ((a, ta), (b, tb)) } else { ((b, tb), (a, ta)) };
+                        if ta <= tb { ((*a, ta), (*b, tb)) } else { ((*b, tb), (*a, ta)) };
                     stack.push((far, tf));
                     stack.push((near, tn));
                 }
-                (Some(ta), None) => stack.push((a, ta)),
-                (None, Some(tb)) => stack.push((b, tb)),
+                (Some(ta), None) => stack.push((*a, ta)),
+                (None, Some(tb)) => stack.push((*b, tb)),
                 (None, None) => {}
             }
         }
@@ -210,25 +214,28 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
         let mut bound = max_dist;
         let mut visited = 0;
-        stack_for!(self, stack, (NULL, N::zero()));
-        stack.push((self.root, distance_squared(&self.node(self.root).aabb, p)));
-        while let Some((i, d2)) = stack.pop() {
+        stack_for!(self, stack, (Child::Leaf(0), N::zero()));
+        let root_d2 = distance_squared(&self.nodes[self.root as usize].aabb, p);
+        stack.push((self.child(self.root), root_d2));
+        while let Some((next, d2)) = stack.pop() {
             visited += 1;
             if d2 > bound * bound {
                 continue;
             }
-            let node = self.node(i);
-            if node.is_leaf() {
-                match f(node.data, bound) {
-                    Some(d) => bound = bound.min_of(d),
-                    None => break,
+            let i = match next {
+                Child::Node(i) => i,
+                Child::Leaf(data) => {
+                    match f(data, bound) {
+                        Some(d) => bound = bound.min_of(d),
+                        None => break,
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let [a, b] = node.children;
-            let da = distance_squared(&self.node(a).aabb, p);
-            let db = distance_squared(&self.node(b).aabb, p);
-            let (near, far) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
+            };
+            let Branch { boxes: [box_a, box_b], children: [a, b] } = self.branch(i);
+            let da = distance_squared(box_a, p);
+            let db = distance_squared(box_b, p);
+            let (near, far) = if da <= db { ((*a, da), (*b, db)) } else { ((*b, db), (*a, da)) };
             stack.push(far);
             stack.push(near);
         }
@@ -275,9 +282,9 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
     }
 
     /// The `t` at which the ray enters the box (0 when it starts inside), if it does so at
-    /// some `t` in `[0, max_t]`. `PARALLEL` is `false` only when no axis is parallel. The
-    /// test stops at the first axis that empties the interval (most boxes a walk tests are
-    /// missed, many on the first axis).
+    /// some `t` in `[0, max_t]`. `PARALLEL` is `false` only when no axis is parallel: then
+    /// every axis is computed and the interval is tested once, without a branch per axis
+    /// (whether a box is hit is as good as random, so per-axis exits mispredict often).
     #[inline(always)]
     fn entry<const PARALLEL: bool>(&self, aabb: &Aabb<N, D>, max_t: N) -> Option<N> {
         let (mut lo, mut hi) = (N::zero(), max_t);
@@ -293,11 +300,11 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
             let t2 = (aabb.maxs[k] - o) * self.inv[k];
             lo = max2(lo, min2(t1, t2));
             hi = min2(hi, max2(t1, t2));
-            if lo > hi {
+            if PARALLEL && lo > hi {
                 return None;
             }
         }
-        Some(lo)
+        (lo <= hi).then_some(lo)
     }
 }
 
