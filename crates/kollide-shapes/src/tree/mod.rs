@@ -37,7 +37,8 @@
 //! [`Tree::nearest`]) walk the tree's *branches*: beside each internal node, a copy of both
 //! its children's boxes and links in one cache line (see `node.rs` for why). They use an
 //! explicit stack that lives inline (on the call stack) up to 64 pending nodes, which a
-//! height-balanced tree never exceeds below about 2^40 leaves: they do not allocate. Each returns how many nodes it visited, for tests and statistics. The
+//! height-balanced tree never exceeds below about 2^40 leaves: they do not allocate. Each
+//! returns how many nodes it visited, for tests and statistics. The
 //! ray query tests boxes with the slab method (Kay and Kajiya, "Ray tracing complex scenes",
 //! 1986), visits the nearer child first, and lets its callback shorten the ray, so a closest-hit
 //! search prunes every box beyond the best hit so far.

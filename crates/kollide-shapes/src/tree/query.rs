@@ -2,11 +2,11 @@
 //! with a ray the caller can shorten), and boxes near a point (nearest first, with a distance
 //! the caller can shorten).
 //!
-//! Each walks the tree's [`Branch`]es (one per internal node: both children's boxes and links,
-//! one cache line; see [`super::node`]) depth first with an explicit stack sized by the tree's height: an array
-//! of [`INLINE_STACK`] entries on the call stack, or a `Vec` for a taller tree (which a
-//! height-balanced tree reaches only past about 2^40 leaves), and returns the number of nodes
-//! it visited.
+//! Each walks the tree's [`Branch`]es (one per internal node: both children's boxes and
+//! links, one cache line; see [`super::node`]) depth first with an explicit stack sized by the
+//! tree's height: an array of [`INLINE_STACK`] entries on the call stack, or a `Vec` for a
+//! taller tree (which a height-balanced tree reaches only past about 2^40 leaves), and returns
+//! the number of nodes it visited.
 
 use kollide_math::{Point, Scalar, Vector};
 
