@@ -780,6 +780,28 @@ fn about_midpoint<N: Scalar, const D: usize>(
     (mid + half, mid - half)
 }
 
+/// Whether a converged `f32` GJK run on a curved pair left the distance bracketed more loosely
+/// than the length tolerance: `width` is its estimate `|v|` less its proven lower bound. On a
+/// curved surface GJK stops with `|v|` up to `√ε` of the cores' distance above the distance (a
+/// capsule 1.1e-3 from a cone reported 3.9e-3); the contact query settles such a pair again in
+/// `f64`.
+#[inline]
+fn loose_bracket<N, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    width: N,
+    settings: &QuerySettings<N>,
+) -> bool
+where
+    N: Scalar,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    N::EPSILON.to_f64() > 1e-10
+        && (curved(a) || curved(b))
+        && width > settings.tolerances.relative_length * scale_of(a, b)
+}
+
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
 /// no progress, or it hit its cap) before finding a separating plane farther than the touching
 /// tolerance.
@@ -899,8 +921,10 @@ where
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),
-        GjkOutcome::Separated { lower_bound, .. }
-            if g.status != Status::Converged || unproven(g.status, lower_bound, touch) =>
+        GjkOutcome::Separated { v, lower_bound }
+            if g.status != Status::Converged
+                || unproven(g.status, lower_bound, touch)
+                || loose_bracket(a, b, v.norm() - lower_bound, settings) =>
         {
             // Unproven, or proven apart by a stalled run whose estimate `|v|` can be far above
             // the distance (it is only an upper bound): the contact query settles it.

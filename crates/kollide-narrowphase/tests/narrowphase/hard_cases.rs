@@ -695,6 +695,37 @@ fn a_slab_under_a_flat_cone_gets_the_shallower_of_two_attained_depths_f32() {
     }
 }
 
+/// A 120 m capsule 1.1e-3 from a 90 m cone, 2,400 m from the origin, in `f32` (a hostile-suite
+/// case). GJK on the cores converged on the cone's curved side with `|v|` 2.7e-3 above the
+/// distance, within its relative tolerance of the cores' 9.5 m distance, and `distance`
+/// reported 3.9e-3. A curved pair whose bracket is that loose is now settled by the contact
+/// query (again in `f64`).
+#[test]
+fn a_capsule_near_a_cone_far_from_the_origin_gets_its_distance_f32() {
+    use kollide_narrowphase::distance;
+    let capsule = Capsule::new(
+        Point3::new(-53.348053, -15.253036, -33.854664),
+        Point3::new(46.885334, 29.813025, 29.612339),
+        9.513955,
+    )
+    .unwrap();
+    let cone = Cone::new(45.415955, 34.611095).unwrap();
+    let pa = iso3_f32(
+        [-2394.1475, 400.70517, -374.27374],
+        [0.1711279, -0.2275609, 0.71887434, 0.6341537],
+    );
+    let pb = iso3_f32(
+        [-2411.9343, 374.0385, -418.13043],
+        [0.09186334, 0.61168134, 0.7349229, 0.27802053],
+    );
+    let s = QuerySettings::<f32>::default();
+    for d in [distance(&pa, &capsule, &pb, &cone, &s).0, distance(&pb, &cone, &pa, &capsule, &s).0]
+    {
+        // The truth is 1.065e-3 to 1.165e-3; `f32` rounds coordinates at 2,400 m to 2.4e-4.
+        assert!((0.85e-3..1.4e-3).contains(&d), "distance {d}");
+    }
+}
+
 /// Two 25 m capsules, nearly parallel, sunk 3.1e-3 into each other, in `f32` (a hostile-suite
 /// case). The manifold's normal joined the `f32` closest points of the axes, whose rounding
 /// along the axes tilted it by 2e-4 rad: along it the capsules overlapped by 5.6e-3, not the
