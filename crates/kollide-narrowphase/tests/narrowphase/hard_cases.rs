@@ -726,6 +726,42 @@ fn a_capsule_near_a_cone_far_from_the_origin_gets_its_distance_f32() {
     }
 }
 
+/// A rounded box (radius 0.019) 4.6e-6 into a 0.07 m cone, in `f32` (a hostile-suite case).
+/// GJK on the cores converged with a bracket `[lower_bound, |v|]` about the radius wider than
+/// the overlap (its accuracy is relative to the cores' distance, radius included), and
+/// `contact` and `intersection_test` took `|v|` beyond the radius for "apart". A bracket that
+/// holds the radius by more than the touching tolerance is now settled further.
+#[test]
+fn a_rounded_box_just_inside_a_small_cone_is_found_f32() {
+    use kollide_shapes::Rounded;
+    let cone = Cone::new(0.06849137, 0.05250859).unwrap();
+    let rounded = Rounded::new(
+        Cuboid::new(Vec3::new(0.040073238, 0.0459341, 0.046068206)).unwrap(),
+        0.019131696,
+    )
+    .unwrap();
+    let pa = iso3_f32(
+        [-0.05189973, 0.0049632, 0.034139283],
+        [-0.75299457, 0.24327385, -0.53321873, -0.2991568],
+    );
+    let pb = iso3_f32(
+        [-0.07155565, -0.064839566, -0.059189566],
+        [0.23476429, -0.7372527, 0.6179906, -0.13939801],
+    );
+    let s = QuerySettings::<f32>::default();
+    assert!(intersection_test(&pa, &cone, &pb, &rounded, None, &s).intersecting);
+    assert!(intersection_test(&pb, &rounded, &pa, &cone, None, &s).intersecting);
+    for flip in [false, true] {
+        let c = if flip {
+            contact(&pb, &rounded, &pa, &cone, 0.0, &s).map(|c| c.flipped())
+        } else {
+            contact(&pa, &cone, &pb, &rounded, 0.0, &s)
+        };
+        let c = c.expect("the shapes overlap by 4.6e-6");
+        assert!((c.separation + 4.63e-6).abs() < 2e-6, "flip {flip}: {c:?}");
+    }
+}
+
 /// Two 25 m capsules, nearly parallel, sunk 3.1e-3 into each other, in `f32` (a hostile-suite
 /// case). The manifold's normal joined the `f32` closest points of the axes, whose rounding
 /// along the axes tilted it by 2e-4 rad: along it the capsules overlapped by 5.6e-3, not the
