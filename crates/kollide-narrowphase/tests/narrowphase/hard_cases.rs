@@ -736,17 +736,17 @@ fn a_rounded_box_just_inside_a_small_cone_is_found_f32() {
     use kollide_shapes::Rounded;
     let cone = Cone::new(0.06849137, 0.05250859).unwrap();
     let rounded = Rounded::new(
-        Cuboid::new(Vec3::new(0.040073238, 0.0459341, 0.046068206)).unwrap(),
+        Cuboid::new(Vec3::new(0.040_073_24, 0.0459341, 0.046068206)).unwrap(),
         0.019131696,
     )
     .unwrap();
     let pa = iso3_f32(
         [-0.05189973, 0.0049632, 0.034139283],
-        [-0.75299457, 0.24327385, -0.53321873, -0.2991568],
+        [-0.752_994_6, 0.24327385, -0.53321873, -0.2991568],
     );
     let pb = iso3_f32(
         [-0.07155565, -0.064839566, -0.059189566],
-        [0.23476429, -0.7372527, 0.6179906, -0.13939801],
+        [0.234_764_3, -0.7372527, 0.6179906, -0.13939801],
     );
     let s = QuerySettings::<f32>::default();
     assert!(intersection_test(&pa, &cone, &pb, &rounded, None, &s).intersecting);
