@@ -219,7 +219,7 @@ where
         // bracket `[lower_bound, |v|]` by more than the touching tolerance (see `contact_on`).
         GjkOutcome::Separated { v, lower_bound }
             if unproven(g.status, lower_bound, radii + touch)
-                || (v.norm() > radii && lower_bound < radii - touch) =>
+                || inside_bracket(radii, v.norm(), lower_bound, touch) =>
         {
             match settle(pos_a, a, pos_b, b, settings) {
                 Some(c) => (c.separation <= N::zero(), c.status),
@@ -687,7 +687,10 @@ where
             // `[lower_bound, |v|]` by more than the touching tolerance. Its width is relative to
             // the cores' distance, radii included, and a rounded box 4.6e-6 into a cone (radius
             // 0.019, `f32`) was reported apart; such a pair goes on, and the caller settles it.
-            if dist > max && g.status == Status::Converged && lower_bound >= max - touch {
+            if dist > max
+                && g.status == Status::Converged
+                && !inside_bracket(max, dist, lower_bound, touch)
+            {
                 return None;
             }
             let n = -v / dist;
@@ -806,6 +809,14 @@ where
     N::EPSILON.to_f64() > 1e-10
         && (curved(a) || curved(b))
         && width > settings.tolerances.relative_length * scale_of(a, b)
+}
+
+/// Whether `bound` (the radii, or the radii plus a margin) lies inside a GJK bracket
+/// `[lower_bound, upper]` on the cores' distance by more than the touching tolerance: the run
+/// proved neither side of it, so its estimate `upper` must not be read as "apart".
+#[inline]
+fn inside_bracket<N: Scalar>(bound: N, upper: N, lower_bound: N, touch: N) -> bool {
+    upper > bound && lower_bound < bound - touch
 }
 
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
