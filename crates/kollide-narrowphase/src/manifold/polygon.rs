@@ -508,13 +508,17 @@ pub(super) fn clip_edges<N: Scalar>(
     let radius = r_radius + incident.radius;
 
     // Rounded cores that are apart and meet end to end: one contact along the line joining the end
-    // points. (When the cores overlap, the closest points of these two edges say nothing.)
+    // points. (When the cores overlap, the closest points of these two edges say nothing; nor
+    // do ends closer than the rounding of their coordinates, as those of two coincident
+    // capsules are, whose SAT separation is zero give or take that rounding: the line joining
+    // them points anywhere, and the face normal stands.)
     if radius > N::zero() && cores_apart {
         let (s, t, pr, pi) = segments_closest(&v1, &v2, &inc_pts[0].p, &inc_pts[1].p);
         let at_end = |x: N| x <= N::zero() || x >= N::one();
         let d = pi - pr;
         let dist = d.norm();
-        if at_end(s) && at_end(t) && dist > N::zero() && d.dot(&n) < dist {
+        let noise = N::EPSILON * N::lit(16.0) * (pr.coords.norm() + pi.coords.norm());
+        if at_end(s) && at_end(t) && dist > noise && d.dot(&n) < dist {
             let normal = d / dist;
             let sep = dist - radius;
             let mut m = Clipped::none(normal);

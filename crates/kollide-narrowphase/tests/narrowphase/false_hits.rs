@@ -5,13 +5,15 @@
 //!   size (3.5e-7 in `f32`), so GJK stopped as "intersecting" and every query reported contact.
 //! * A polyhedron and a cone in `f64` whose faces meet 2.3e-8 deep: kollide was right, the
 //!   oracle's cone support cancelled catastrophically (see the hostile crate's tests).
+//! * A 15 mm capsule 3e-3 from a 60 m polygon in `f32`: GJK's 2D triangle reduction put the
+//!   origin inside a sliver triangle it was outside of.
 
 use kollide_math::nalgebra as na;
 use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2};
 use kollide_narrowphase::{
     QuerySettings, closest_points, contact, directional_penetration, distance, intersection_test,
 };
-use kollide_shapes::{Cone, ConvexPolygon, ConvexPolyhedron, SupportMap, Triangle};
+use kollide_shapes::{Capsule, Cone, ConvexPolygon, ConvexPolyhedron, SupportMap, Triangle};
 
 /// A 2D pose as the hostile suite builds it: the rotation normalised in `N`.
 fn iso2<N: Scalar>(t: [f64; 2], rot: [f64; 2]) -> Iso2<N> {
@@ -64,31 +66,38 @@ fn centimetre_polygons_apart_by_2p5e_7_do_not_touch() {
         [-0.6492752237473671, 0.7605535377787722],
     );
     let s = QuerySettings::default();
-    assert_apart(&pa, &a, &pb, &b, &s);
-    assert_apart(&pb, &b, &pa, &a, &s);
+    // The exact distance, within the issue's `f32` accuracy at their size
+    // (`1e-3 · max(|d|, 0.01 · size)`, size about 0.012).
+    let apart = Apart { exact: 2.541797133e-7, tol: 1e-3 * 1.2e-4 };
+    apart.check(&pa, &a, &pb, &b, &s);
+    apart.check(&pb, &b, &pa, &a, &s);
     let dir = Vec2::new(-0.618_196_55_f32, 0.786_023_56);
     let push = directional_penetration(&pa, &a, &pb, &b, &dir, &s);
     assert!(push.is_none(), "a push out of a pair that is apart: {push:?}");
 }
 
-/// The exact distance of the pair of the test above.
-const EXACT: f64 = 2.541797133e-7;
+/// Two 2D shapes `exact` apart, to be reported so within `tol`.
+struct Apart {
+    exact: f64,
+    tol: f64,
+}
 
-/// Every query of A and B says they are [`EXACT`] apart, within the issue's `f32` accuracy at
-/// their size (`1e-3 · max(|d|, 0.01 · size)`, size about 0.012).
-fn assert_apart<A, B>(pa: &Iso2<f32>, a: &A, pb: &Iso2<f32>, b: &B, s: &QuerySettings<f32>)
-where
-    A: SupportMap<f32, 2>,
-    B: SupportMap<f32, 2>,
-{
-    let tol = 1e-3 * 1.2e-4;
-    assert!(!intersection_test(pa, a, pb, b, None, s).intersecting, "reported touching");
-    let c = contact(pa, a, pb, b, 0.0, s);
-    assert!(c.is_none(), "a contact at margin 0: {c:?}");
-    let (d, _) = distance(pa, a, pb, b, s);
-    assert!((f64::from(d) - EXACT).abs() <= tol, "distance {d:e}, exact {EXACT:e}");
-    let c = closest_points(pa, a, pb, b, s);
-    assert!((f64::from(c.separation) - EXACT).abs() <= tol, "{c:?}");
+impl Apart {
+    /// Every query of A and B says they are `exact` apart, within `tol`.
+    fn check<A, B>(&self, pa: &Iso2<f32>, a: &A, pb: &Iso2<f32>, b: &B, s: &QuerySettings<f32>)
+    where
+        A: SupportMap<f32, 2>,
+        B: SupportMap<f32, 2>,
+    {
+        let Apart { exact, tol } = *self;
+        assert!(!intersection_test(pa, a, pb, b, None, s).intersecting, "reported touching");
+        let c = contact(pa, a, pb, b, 0.0, s);
+        assert!(c.is_none(), "a contact at margin 0: {c:?}");
+        let (d, _) = distance(pa, a, pb, b, s);
+        assert!((f64::from(d) - exact).abs() <= tol, "distance {d:e}, exact {exact:e}");
+        let c = closest_points(pa, a, pb, b, s);
+        assert!((f64::from(c.separation) - exact).abs() <= tol, "{c:?}");
+    }
 }
 
 /// Hostile case 0xa31935f63b9ebc05 (3D, `f64`, rotations 4 ulps off unit): the cone's base
@@ -124,4 +133,42 @@ fn face_on_cone_and_hull_overlap_by_2p3e_8() {
         // The f64 accuracy: 1e-9 relative to the shapes' size (about 5).
         assert!((c.separation + 2.2642665e-8).abs() < 5e-9, "k = {k}: {c:?}");
     }
+}
+
+/// Hostile case 0x388a4aa5dcc24cb0 (2D, `f32`, 1e4 : 1): a capsule 15 mm long 3.07e-3 from a
+/// 60 m polygon, both 50 m from the origin. GJK's triangle of two capsule points and a polygon
+/// vertex was a sliver 85 long and 0.014 wide, and the region tests' rounding put the origin
+/// inside it: every query reported contact (the signed distance is the hostile oracle's, SAT
+/// over the polygon's edges and the capsule's axis in `f64` on the shapes as built).
+#[test]
+fn a_small_capsule_apart_from_a_large_polygon_far_out_does_not_touch_f32() {
+    type N = f32;
+    let p = |x: f64, y: f64| Point2::new(x as N, y as N);
+    let a = Capsule::new(
+        p(0.0033439325634390116, -0.00683198357000947),
+        p(-0.004525161813944578, 0.005271287634968758),
+        0.0011501178378239274_f64 as N,
+    )
+    .unwrap();
+    let b = ConvexPolygon::from_hull(&[
+        p(-2.0140316486358643, -55.87173843383789),
+        p(31.559572219848633, 19.628087997436523),
+        p(-53.15980529785156, 2.3422012329101563),
+        p(19.368316650390625, -64.50537872314453),
+        p(4.263481140136719, -9.835524559020996),
+    ])
+    .unwrap();
+    let pa = iso2::<N>(
+        [-41.715149023560635, -10.429908759508773],
+        [-0.9643699377251107, 0.26455741004943717],
+    );
+    let pb = iso2::<N>(
+        [-50.543755870353976, 17.538266836945],
+        [0.6425752590487309, -0.7662225763173885],
+    );
+    let s = QuerySettings::default();
+    // The rounding of f32 coordinates near 60 m, a few ulps.
+    let apart = Apart { exact: 3.0670424061725043e-3, tol: 2e-5 };
+    apart.check(&pa, &a, &pb, &b, &s);
+    apart.check(&pb, &b, &pa, &a, &s);
 }

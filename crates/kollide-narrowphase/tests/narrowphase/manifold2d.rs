@@ -211,3 +211,29 @@ fn random_pairs_satisfy_the_manifold_properties() {
     }
     assert!(symmetric_checked > 2_000, "symmetric cases {symmetric_checked}");
 }
+
+/// Two identical capsules at one pose (hostile case 0x080f0582665a9a05, `f64`): the cores'
+/// SAT separation is zero give or take rounding, and when the rounding made it positive the
+/// end-to-end rule took the line between two coincident end points as the normal, nearly along
+/// the axis. The normal must be the axis's perpendicular, with both ends in contact 2r deep.
+/// (Without the guard against such ends, this test fails.)
+#[test]
+fn identical_capsules_at_one_pose_are_pushed_apart_across_their_axis() {
+    let mut rng = rng(0xca95);
+    for _ in 0..500 {
+        let mut p = || Point2::new(rng.random_range(-30.0..30.0), rng.random_range(-30.0..30.0));
+        let (a, b) = (p(), p());
+        let r = rng.random_range(0.01..15.0);
+        let shape: Shape2<f64> = Capsule::new(a, b, r).unwrap().into();
+        let pose = Iso2::new(Vec2::new(rng.random_range(-30.0..30.0), 0.0), rng.random());
+        let axis = pose.rotation * (b - a).normalize();
+        let k = m(pose, &shape, pose, &shape, 0.0);
+        assert_eq!(k.len(), 2, "{k:?}");
+        assert!(k.normal.dot(&axis).abs() < 1e-9, "normal {:?} along the axis {axis:?}", k.normal);
+        for c in k.contacts() {
+            assert!((c.separation + 2.0 * r).abs() < 1e-9 * r.max(1.0), "{c:?}");
+            let id = c.point_b - c.point_a - k.normal * c.separation;
+            assert!(id.norm() < 1e-9 * 60.0, "{c:?}");
+        }
+    }
+}
