@@ -4,7 +4,10 @@
 //! radius; in `f32`, `1e-3 · max(|d|, 0.01·S)` (the issue's `1e-3 · max(|d|, 0.01)` at unit
 //! scale). Both add what the inputs themselves cannot represent: `4ε` times the largest
 //! coordinate (the relative pose of two shapes far from the origin) and `16ε(1 + |k|)·S` for a
-//! rotation `k` ulps off unit. The *touching band* is the tolerance at `d = 0`: a pair whose
+//! rotation `k` ulps off unit, and the documented coarsening of a hull as built: `2 · 64ε` times
+//! its points' extent (at least `2 · 8ε` times their largest coordinate), the distance by which
+//! `ConvexPolygon::from_hull` may drop a point near an edge and by which `convex_hull_3d`'s
+//! merged faces may bend. The *touching band* is the tolerance at `d = 0`: a pair whose
 //! separation the oracle brackets within the band may be called touching or not, and no
 //! "miss" or "false hit" is charged there. A ray meets A alone, so its tolerances take `S` from
 //! A's size.
@@ -94,6 +97,8 @@ pub struct Tol {
     pub offset: f64,
     /// Ulps off unit of the rotations.
     pub ulp_k: f64,
+    /// How far a shape as built may lie inside its description (a hull's tolerance, twice).
+    pub built: f64,
 }
 
 impl Tol {
@@ -106,6 +111,7 @@ impl Tol {
         };
         base + 4.0 * self.eps * self.offset
             + 16.0 * self.eps * (1.0 + self.ulp_k.abs()) * self.scale
+            + self.built
     }
 
     /// The touching band.

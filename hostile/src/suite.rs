@@ -244,10 +244,25 @@ where
         scale: ba.size.max(bb.size),
         offset,
         ulp_k: case.pose_a.ulp_k as f64,
+        built: hull_coarsening(&a, eps).max(hull_coarsening(&b, eps)),
     };
     let cx = Ctx { a: &ba, b: &bb, m: &m, dirs, tol };
     let findings = check(&outputs, &cx);
     Done { findings, times: outputs.times, repro }
+}
+
+/// How far a hull built from `d`'s points may lie inside them: twice the tolerance of
+/// `kollide_shapes::convex_hull_2d` and `hull_tolerance_3d` (64 ulps of the cloud's extent, at
+/// least 8 ulps of its largest coordinate); zero for the other shapes.
+fn hull_coarsening<const D: usize>(d: &Desc<D>, eps: f64) -> f64 {
+    let Desc::Hull { pts, .. } = d else { return 0.0 };
+    let (mut lo, mut hi, mut big) = (V::<D>::repeat(f64::MAX), V::<D>::repeat(f64::MIN), 0.0f64);
+    for p in pts {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+        big = big.max(p.amax());
+    }
+    2.0 * (64.0 * eps * (hi - lo).amax()).max(8.0 * eps * big)
 }
 
 fn record(
