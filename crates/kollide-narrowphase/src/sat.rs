@@ -26,7 +26,7 @@
 //! with a separating plane. SAT's work grows as (axes × vertices), so pairs beyond a fixed budget
 //! (large hulls) are left to GJK and EPA's own answer and status.
 
-use kollide_math::{Pose, Scalar, Vector};
+use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::Polytope;
 
 use crate::sat_large::{self, Pair, Placed};
@@ -317,13 +317,17 @@ where
 {
     let (ta, tb) =
         (pos_a.translation().map(|x| x.to_f64()), pos_b.translation().map(|x| x.to_f64()));
-    let r = sat(
-        a.polytope()?,
-        b.polytope()?,
-        &pos_a.rotation_columns_f64(),
-        &pos_b.rotation_columns_f64(),
-        tb - ta,
-    )?;
+    // A point or segment core against a polytope is a pair of polytopes too (two points and no
+    // face in 3D): a ball deep in a 1000-vertex hull stalls EPA as two hulls do.
+    let (core_a, core_b) = (SegmentPolytope::of(a), SegmentPolytope::of(b));
+    let (pa, pb): (&dyn Polytope<N, D>, &dyn Polytope<N, D>) =
+        match (a.polytope(), b.polytope(), &core_a, &core_b) {
+            (Some(pa), Some(pb), _, _) => (pa, pb),
+            (Some(pa), None, _, Some(cb)) => (pa, cb),
+            (None, Some(pb), Some(ca), _) => (ca, pb),
+            _ => return None,
+        };
+    let r = sat(pa, pb, &pos_a.rotation_columns_f64(), &pos_b.rotation_columns_f64(), tb - ta)?;
     let world = |p: &Vector<f64, D>| (p + ta).map(N::lit);
     Some(SatContact {
         separation: N::lit(r.separation),
@@ -331,4 +335,51 @@ where
         point_a: world(&r.point_a),
         point_b: world(&r.point_b),
     })
+}
+
+/// A point or segment core ([`SupportMap::core_segment`]) as a [`Polytope`]: its one or two
+/// vertices; in 2D a segment's line is its face (either side), in 3D it has no face and one
+/// edge, whose crossings with the other shape's edges are the rest of the candidate axes.
+///
+/// [`SupportMap::core_segment`]: kollide_shapes::SupportMap::core_segment
+struct SegmentPolytope<N: Scalar, const D: usize> {
+    ends: [Point<N, D>; 2],
+    /// One vertex (a point) or two (a segment).
+    len: usize,
+}
+
+impl<N: Scalar, const D: usize> SegmentPolytope<N, D> {
+    fn of<S: kollide_shapes::SupportMap<N, D> + ?Sized>(s: &S) -> Option<Self> {
+        let ends = s.core_segment()?;
+        Some(Self { ends, len: if ends[0] == ends[1] { 1 } else { 2 } })
+    }
+}
+
+impl<N: Scalar, const D: usize> Polytope<N, D> for SegmentPolytope<N, D> {
+    fn vertex_count(&self) -> usize {
+        self.len
+    }
+
+    fn vertex(&self, i: usize) -> Point<N, D> {
+        self.ends[i]
+    }
+
+    fn normal_count(&self) -> usize {
+        usize::from(D == 2 && self.len == 2)
+    }
+
+    fn normal(&self, _: usize) -> Vector<N, D> {
+        let e = self.ends[1] - self.ends[0];
+        let mut n = Vector::<N, D>::zeros();
+        (n[0], n[1]) = (e[1], -e[0]);
+        n
+    }
+
+    fn edge_count(&self) -> usize {
+        usize::from(D == 3 && self.len == 2)
+    }
+
+    fn edge(&self, _: usize) -> [usize; 2] {
+        [0, 1]
+    }
 }
