@@ -18,7 +18,7 @@
 use core::cell::Cell;
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{
-    MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support,
+    FlatNormal, MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support,
 };
 
 /// A convex set given by its support function, with the points of A and B behind each support
@@ -26,6 +26,14 @@ use kollide_shapes::{
 pub trait Cso<N: Scalar, const D: usize> {
     /// The support point in direction `dir` (need not be unit).
     fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D>;
+
+    /// Calls `f` with the normals of the flat parts of the shapes behind the CSO
+    /// ([`SupportMap::flat_normals`]) as directions of the CSO's support: A's as they are, B's
+    /// turned into A's frame and negated (B is queried along `−dir`). None by default.
+    #[inline]
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>)) {
+        let _ = f;
+    }
 }
 
 impl<N, const D: usize, A, B, P> Cso<N, D> for MinkowskiDifference<'_, N, D, A, B, P>
@@ -38,6 +46,17 @@ where
     #[inline(always)]
     fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D> {
         MinkowskiDifference::support(self, dir)
+    }
+
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>)) {
+        self.a.flat_normals(f);
+        let turn = |v: &Vector<N, D>| -self.pos_ab.transform_vector(v);
+        self.b.flat_normals(&mut |m| {
+            f(match m {
+                FlatNormal::Direction(d) => FlatNormal::Direction(turn(&d)),
+                FlatNormal::Ring { axis, cos } => FlatNormal::Ring { axis: turn(&axis), cos },
+            })
+        });
     }
 }
 
@@ -145,5 +164,17 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'
             a: Point::from(s.a.coords.map(|x| x.to_f64())),
             b: Point::from(s.b.coords.map(|x| x.to_f64())),
         }
+    }
+
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<f64, D>)) {
+        let wide = |v: Vector<N, D>| v.map(|x| x.to_f64());
+        self.cso.flat_normals(&mut |m| {
+            f(match m {
+                FlatNormal::Direction(d) => FlatNormal::Direction(wide(d)),
+                FlatNormal::Ring { axis, cos } => {
+                    FlatNormal::Ring { axis: wide(axis), cos: cos.to_f64() }
+                }
+            })
+        });
     }
 }

@@ -44,6 +44,7 @@ mod epa;
 mod epa2;
 mod epa3;
 mod gjk;
+mod kinks;
 pub mod manifold;
 mod polish;
 mod polygon_depth;

@@ -18,6 +18,7 @@ use kollide_shapes::{MinkowskiDifference, SupportMap};
 
 use crate::core_closed_form::{point_inside_contact, projection_contact};
 use crate::cso::{SmallHullDifference, Widened};
+use crate::kinks::least_on_flat_normals;
 use crate::polish::polish_penetration;
 use crate::sat::exact;
 use crate::segment_cores::segment_cores_contact;
@@ -347,8 +348,8 @@ where
         contact_on(&md, pos_ab.translation(), &pair, margin, settings)?
     };
     let on_features = |c: LocalContact<N, D>| {
-        if witnesses && c.clamped && !pair.curved {
-            on_both_features(a, b, &pos_ab, c, settings)
+        if witnesses && (c.clamped || pair.curved) {
+            on_both_features(a, b, &pos_ab, &pair, c, settings)
         } else {
             c
         }
@@ -406,6 +407,7 @@ fn on_both_features<N, const D: usize, P, A, B>(
     a: &A,
     b: &B,
     pos_ab: &P,
+    pair: &Pair<N>,
     c: LocalContact<N, D>,
     settings: &QuerySettings<N>,
 ) -> LocalContact<N, D>
@@ -418,7 +420,15 @@ where
     let (ra, rb) = (a.radius(), b.radius());
     let n = c.normal;
     let core_a = c.point_a - n * ra;
-    let tol = settings.tolerances.length(scale_of(a, b));
+    let tol = if pair.curved {
+        // A curved feature is listed exactly (not filtered from rounded vertices), and its
+        // points are held to the pair's own size: a tenth of the length tolerance, no floor.
+        let reach = pos_ab.translation().norm() + pair.scale;
+        settings.tolerances.relative_length * N::lit(0.1) * pair.scale
+            + N::lit(8.0) * N::EPSILON * reach
+    } else {
+        settings.tolerances.length(pair.scale)
+    };
     match crate::witness::on_features(a, b, pos_ab, &n, c.separation + ra + rb, &core_a, tol) {
         Some((pa, pb)) => LocalContact { point_a: pa + n * ra, point_b: pb - n * rb, ..c },
         None => c,
@@ -650,7 +660,15 @@ where
     let g = gjk(cso, &dir, max, touch, settings);
     let penetration = |e: crate::EpaResult<N, D>, status: Status| {
         let e = if pair.curved {
-            polish_penetration(cso, e, scale, pair.polish_tolerance(settings), settings)
+            let relative = pair.polish_tolerance(settings);
+            let e = polish_penetration(cso, e, scale, relative, settings);
+            // Only where EPA or the polish did not settle: a settled answer is already at the
+            // accuracy asked, and a kink's witnesses are placed less surely than the polish's.
+            if e.status == Status::Converged {
+                e
+            } else {
+                least_on_flat_normals(cso, e, relative * scale)
+            }
         } else {
             e
         };

@@ -242,13 +242,7 @@ where
     N: Scalar,
     S: SupportMap<N, D> + ?Sized,
 {
-    let place = |p: Point<N, D>| {
-        let mut out = *t;
-        for (i, c) in rot.iter().enumerate() {
-            out += c * p[i].to_f64();
-        }
-        out
-    };
+    let place = |p: Point<N, D>| placed(rot, t, &p);
     if let Some(poly) = s.polytope() {
         (0..poly.vertex_count()).for_each(|i| f(place(poly.vertex(i))));
     } else if let Some(ends) = s.core_segment() {
@@ -259,9 +253,23 @@ where
     true
 }
 
-/// The supporting feature along `dir` of a shape's core ([`each_core_vertex`]) and the largest
-/// `v·dir`: the shape's support point gives the largest, one pass over the vertices the rest,
-/// and only the feature is stored.
+/// `p` (in a shape's frame) placed by `rot` (matrix columns) and `t`, in `f64`.
+fn placed<N: Scalar, const D: usize>(
+    rot: &[Vector<f64, D>; D],
+    t: &Vector<f64, D>,
+    p: &Point<N, D>,
+) -> Vector<f64, D> {
+    let mut out = *t;
+    for (i, c) in rot.iter().enumerate() {
+        out += c * p[i].to_f64();
+    }
+    out
+}
+
+/// The supporting feature along `dir` of a shape's core and the largest `v·dir`. A curved core
+/// lists it itself ([`SupportMap::curved_core_feature`]); for the others the shape's support
+/// point gives the largest, one pass over the vertices ([`each_core_vertex`]) the rest, and
+/// only the feature is stored.
 fn core_feature<N, const D: usize, S>(
     s: &S,
     rot: &[Vector<f64, D>; D],
@@ -275,9 +283,13 @@ where
 {
     // The direction in the shape's frame: the transposed rotation (a rotation's inverse).
     let local = Vector::<N, D>::from_fn(|i, _| N::lit(rot[i].dot(dir)));
-    let p = s.local_core_support(&local);
-    let mut top = (0..D).fold(*t, |acc, i| acc + rot[i] * p[i].to_f64()).dot(dir);
     let mut on = Feature::new();
+    if s.curved_core_feature(&local, N::lit(tol), &mut |p| on.push(placed(rot, t, &p))) {
+        let top = on.iter().map(|v| v.dot(dir)).fold(f64::MIN, f64::max);
+        return Some((on, top));
+    }
+    let p = s.local_core_support(&local);
+    let mut top = placed(rot, t, &p).dot(dir);
     let finite = each_core_vertex(s, rot, t, &mut |v| {
         let h = v.dot(dir);
         if h >= top - tol {

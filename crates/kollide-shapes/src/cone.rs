@@ -41,9 +41,9 @@
 use kollide_math::{Mat3, Point3, Scalar, Vec3};
 
 use crate::{
-    BoundingVolume, FeatureId, HasMass3, MassProperties3, ShapeError, SupportFeature,
+    BoundingVolume, FeatureId, FlatNormal, HasMass3, MassProperties3, ShapeError, SupportFeature,
     SupportFeatureMap, SupportMap,
-    cylinder::{CAP_POINTS, cap_angle, radial, rescale},
+    cylinder::{CAP_POINTS, cap_angle, radial, rescale, witness_cap},
     mass::check_density,
     validate,
 };
@@ -174,6 +174,42 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
     #[inline]
     fn bounding_radius(&self) -> N {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+
+    /// The base's normal `−y` and the side's: the ring at cosine `r / √(4h² + r²)` from `+y`
+    /// (the side line from the apex `(0, h)` to the rim `(r, −h)` has the outward normal
+    /// `(2h, r)` in the half plane `(ρ, y)`).
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, 3>)) {
+        let (r, h) = (self.radius, self.half_height);
+        let two_h = h + h;
+        f(FlatNormal::Direction(-Vec3::y()));
+        f(FlatNormal::Ring { axis: Vec3::y(), cos: r / (two_h * two_h + r * r).sqrt() });
+    }
+
+    /// Along a unit `d`, the apex has height `h·d_y`, the rim point `−h·d_y + r·|d_xz|`, and the
+    /// side line between them is linear in between: the side is within `tol` of the support
+    /// plane when those two differ by at most `tol`, the whole base when it supports `d` and
+    /// `2r·|d_xz| ≤ tol`; otherwise only the apex or the rim point (and a sliver around it, left
+    /// out) is.
+    fn curved_core_feature(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Point3<N>)) -> bool {
+        let d = rescale(dir);
+        let len = d.norm();
+        let d = if len > N::zero() { d / len } else { -Vec3::y() };
+        let (r, h) = (self.radius, self.half_height);
+        let (ux, uz, s) = radial(&d);
+        let (apex, rim) = (h * d.y, s * r - h * d.y);
+        let rim_point = Point3::new(r * ux, -h, r * uz);
+        if (apex - rim).abs() <= tol {
+            f(self.apex());
+            f(rim_point);
+        } else if apex > rim {
+            f(self.apex());
+        } else if s * (r + r) <= tol {
+            witness_cap(r, -h, f);
+        } else {
+            f(rim_point);
+        }
+        true
     }
 }
 

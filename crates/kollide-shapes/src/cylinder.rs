@@ -42,7 +42,7 @@
 use kollide_math::{Mat3, Point3, Scalar, Vec3};
 
 use crate::{
-    BoundingVolume, FeatureId, HasMass3, MassProperties3, ShapeError, SupportFeature,
+    BoundingVolume, FeatureId, FlatNormal, HasMass3, MassProperties3, ShapeError, SupportFeature,
     SupportFeatureMap, SupportMap, mass::check_density, validate,
 };
 
@@ -70,8 +70,27 @@ pub(crate) const CAP_POINTS: usize = 8;
 
 /// `(cos, sin)` of the `k`-th of [`CAP_POINTS`] angles around a circle.
 pub(crate) fn cap_angle<N: Scalar>(k: usize) -> (N, N) {
-    let a = core::f64::consts::TAU * k as f64 / CAP_POINTS as f64;
+    circle_angle(k, CAP_POINTS)
+}
+
+/// `(cos, sin)` of the `k`-th of `count` equal angles around a circle.
+fn circle_angle<N: Scalar>(k: usize, count: usize) -> (N, N) {
+    let a = core::f64::consts::TAU * k as f64 / count as f64;
     (N::lit(a.cos()), N::lit(a.sin()))
+}
+
+/// Vertices of the polygon that stands for a whole flat cap in
+/// [`SupportMap::curved_core_feature`]: inscribed, so its points are on the shape, and fine
+/// enough that it misses only the outer half percent of the radius (`1 − cos(π/32)`).
+const WITNESS_CAP_POINTS: usize = 32;
+
+/// Calls `f` with the vertices of the polygon inscribed in the circle of radius `r` about the
+/// axis at height `y` (see [`WITNESS_CAP_POINTS`]).
+pub(crate) fn witness_cap<N: Scalar>(r: N, y: N, f: &mut dyn FnMut(Point3<N>)) {
+    for k in 0..WITNESS_CAP_POINTS {
+        let (c, s) = circle_angle::<N>(k, WITNESS_CAP_POINTS);
+        f(Point3::new(r * c, y, r * s));
+    }
 }
 
 /// `dir` scaled so that its largest component has magnitude one (or zero), so that squares
@@ -226,6 +245,35 @@ impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
     #[inline]
     fn bounding_radius(&self) -> N {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+
+    /// The caps' normals `±y` and the side's, the ring square to `y`.
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, 3>)) {
+        f(FlatNormal::Direction(Vec3::y()));
+        f(FlatNormal::Direction(-Vec3::y()));
+        f(FlatNormal::Ring { axis: Vec3::y(), cos: N::zero() });
+    }
+
+    /// Along a unit `d`, a cap point at radial offset `w` has height `|d_y|·h + d_xz·w` and a
+    /// side point at height `y` has `|d_xz|·r + d_y·y`: the whole cap is within `tol` of the
+    /// support plane when `2r·|d_xz| ≤ tol`, the whole side segment when `2h·|d_y| ≤ tol`, and
+    /// otherwise only the rim point (and a sliver around it, left out) is.
+    fn curved_core_feature(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Point3<N>)) -> bool {
+        let d = rescale(dir);
+        let len = d.norm();
+        let d = if len > N::zero() { d / len } else { Vec3::y() };
+        let (r, h) = (self.radius, self.half_height);
+        let (ux, uz, s) = radial(&d);
+        let y = if d.y >= N::zero() { h } else { -h };
+        if s * (r + r) <= tol {
+            witness_cap(r, y, f);
+        } else if d.y.abs() * (h + h) <= tol {
+            f(Point3::new(r * ux, h, r * uz));
+            f(Point3::new(r * ux, -h, r * uz));
+        } else {
+            f(Point3::new(r * ux, y, r * uz));
+        }
+        true
     }
 }
 

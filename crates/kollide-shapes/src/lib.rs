@@ -102,7 +102,8 @@ pub use rounded::Rounded;
 pub use segment::Segment;
 pub use shape::{Shape2, Shape3};
 pub use support::{
-    CoreRay, MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support,
+    CoreRay, FlatNormal, MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint,
+    small_hull_support,
 };
 pub use triangle::Triangle;
 pub use trimesh::{TriMesh, TriMeshError};

@@ -136,6 +136,23 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
         self.inner.polytope()
     }
 
+    /// The inner shape's flat normals (the core is the inner shape's).
+    #[inline]
+    fn flat_normals(&self, f: &mut dyn FnMut(crate::FlatNormal<N, D>)) {
+        self.inner.flat_normals(f)
+    }
+
+    /// The inner shape's curved core feature (the core is the inner shape's).
+    #[inline]
+    fn curved_core_feature(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(Point<N, D>),
+    ) -> bool {
+        self.inner.curved_core_feature(dir, tol, f)
+    }
+
     /// The inner shape's core depth (the core is the inner shape's).
     #[inline]
     fn local_core_depth(&self, p: &Point<N, D>) -> Option<(N, Vector<N, D>)> {

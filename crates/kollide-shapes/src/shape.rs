@@ -95,6 +95,19 @@ macro_rules! impl_shape_enum {
                 delegate!(self, s => s.polytope(), [$($v),*])
             }
             #[inline]
+            fn flat_normals(&self, f: &mut dyn FnMut(crate::FlatNormal<N, $d>)) {
+                delegate!(self, s => s.flat_normals(f), [$($v),*])
+            }
+            #[inline]
+            fn curved_core_feature(
+                &self,
+                dir: &Vector<N, $d>,
+                tol: N,
+                f: &mut dyn FnMut(Point<N, $d>),
+            ) -> bool {
+                delegate!(self, s => s.curved_core_feature(dir, tol, f), [$($v),*])
+            }
+            #[inline]
             fn local_core_depth(&self, p: &Point<N, $d>) -> Option<(N, Vector<N, $d>)> {
                 delegate!(self, s => s.local_core_depth(p), [$($v),*])
             }

@@ -45,6 +45,22 @@ pub enum CoreRay<N: Scalar, const D: usize> {
     },
 }
 
+/// Unit directions along which a core's support point jumps across a flat part of it (a cap,
+/// a base, a straight side): [`SupportMap::flat_normals`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FlatNormal<N: Scalar, const D: usize> {
+    /// One direction: the normal of a flat face.
+    Direction(Vector<N, D>),
+    /// Every unit direction at cosine `cos` from the unit `axis` (the normals of a cylinder's
+    /// side, `cos = 0`, or of a cone's).
+    Ring {
+        /// The ring's axis.
+        axis: Vector<N, D>,
+        /// The cosine of the angle between the axis and each direction of the ring.
+        cos: N,
+    },
+}
+
 /// A convex shape described by its support function, in its local frame.
 ///
 /// Implementors provide the support of the core and, for rounded shapes, a radius. Directions
@@ -144,6 +160,38 @@ pub trait SupportMap<N: Scalar, const D: usize> {
     ) -> Option<CoreRay<N, D>> {
         let _ = (origin, dir, max_t);
         None
+    }
+
+    /// For a core with curved parts (a cone, a cylinder): calls `f` with the vertices of the set
+    /// of its points within `tol` of its support plane along `dir` (local frame, any length),
+    /// and returns `true`. That set is one point (the support point), a straight side facing
+    /// `dir` (its two ends), or a flat cap facing `dir` (a polygon inscribed in it, so every
+    /// point listed is on the shape). `false` (the default) for every other shape, whose
+    /// supporting features the caller lists from [`Self::polytope`] or [`Self::core_segment`].
+    ///
+    /// The narrowphase places a contact's witness points on these features (one point of each
+    /// shape whose difference is the separation times the normal), where GJK's and EPA's
+    /// barycentric combinations of support points would lie inside a curved surface.
+    #[inline]
+    fn curved_core_feature(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(Point<N, D>),
+    ) -> bool {
+        let _ = (dir, tol, f);
+        false
+    }
+
+    /// For a core with curved and flat parts (a cone, a cylinder): calls `f` with the normals
+    /// of its flat parts ([`FlatNormal`]). Along such a normal the support point jumps from one
+    /// side of the flat part to the other, and the least depth of a penetration often lies
+    /// exactly there (a small shape deep inside a cylinder leaves through the side, along a
+    /// normal square to the axis), where EPA's polytope and its polish only approach it. The
+    /// default lists none: polytopes are answered by their faces, round shapes have no kink.
+    #[inline]
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>)) {
+        let _ = f;
     }
 
     /// For a shape whose core is the convex hull of at most [`SMALL_HULL`] points (a polygon with
