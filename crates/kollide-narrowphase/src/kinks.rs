@@ -23,6 +23,7 @@
 use kollide_math::{Scalar, Vector};
 use kollide_shapes::{FlatNormal, SupportPoint};
 
+use crate::witness::plane_basis;
 use crate::{Cso, EpaResult};
 
 /// Samples of a ring's angle before the local search: enough that the ring's least depth lies
@@ -111,7 +112,7 @@ fn least_on_ring<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
         return None;
     }
     let axis = axis.try_normalize(N::zero())?;
-    let (u, v) = square_pair(&axis);
+    let (u, v) = plane_basis(&axis);
     let sin = (N::one() - cos * cos).max_of(N::zero()).sqrt();
     let at = |phi: N| attained(cso, axis * cos + (u * phi.cos() + v * phi.sin()) * sin);
     let step = N::two_pi() / N::lit(RING_SAMPLES as f64);
@@ -144,25 +145,4 @@ fn least_on_ring<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
         }
     }
     Some(best)
-}
-
-/// Two unit vectors square to the unit `axis` and to each other (3D).
-fn square_pair<N: Scalar, const D: usize>(axis: &Vector<N, D>) -> (Vector<N, D>, Vector<N, D>) {
-    // The cross product of the axis with the coordinate axis it is least aligned with.
-    let k = (0..3)
-        .min_by(|&i, &j| {
-            axis[i].abs().partial_cmp(&axis[j].abs()).unwrap_or(core::cmp::Ordering::Equal)
-        })
-        .unwrap_or(0);
-    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-    let mut u = Vector::<N, D>::zeros();
-    (u[i], u[j]) = (-axis[j], axis[i]);
-    u /= u.norm();
-    let mut v = Vector::<N, D>::zeros();
-    (v[0], v[1], v[2]) = (
-        axis[1] * u[2] - axis[2] * u[1],
-        axis[2] * u[0] - axis[0] * u[2],
-        axis[0] * u[1] - axis[1] * u[0],
-    );
-    (u, v)
 }

@@ -85,15 +85,19 @@ pub(crate) fn common_point<const D: usize>(
 }
 
 /// An orthonormal basis `(u, v)` of the plane orthogonal to the unit `n` (`v` zero in 2D).
-fn plane_basis<const D: usize>(n: &Vector<f64, D>) -> (Vector<f64, D>, Vector<f64, D>) {
-    let mut u = Vector::<f64, D>::zeros();
-    let mut v = Vector::<f64, D>::zeros();
+pub(crate) fn plane_basis<N: Scalar, const D: usize>(
+    n: &Vector<N, D>,
+) -> (Vector<N, D>, Vector<N, D>) {
+    let mut u = Vector::<N, D>::zeros();
+    let mut v = Vector::<N, D>::zeros();
     if D == 2 {
         (u[0], u[1]) = (-n[1], n[0]);
         return (u, v);
     }
     // The cross product of `n` with the axis it is least aligned with.
-    let k = (0..3).min_by(|&i, &j| n[i].abs().total_cmp(&n[j].abs())).unwrap_or(0);
+    let k = (0..3)
+        .min_by(|&i, &j| n[i].abs().partial_cmp(&n[j].abs()).unwrap_or(core::cmp::Ordering::Equal))
+        .unwrap_or(0);
     let (i, j) = ((k + 1) % 3, (k + 2) % 3);
     (u[i], u[j]) = (-n[j], n[i]);
     u /= u.norm();
