@@ -29,9 +29,10 @@ pub trait Cso<N: Scalar, const D: usize> {
 
     /// Calls `f` with the normals of the flat parts of the shapes behind the CSO
     /// ([`SupportMap::flat_normals`]) as directions of the CSO's support: A's as they are, B's
-    /// turned into A's frame and negated (B is queried along `−dir`). None by default.
+    /// turned into A's frame and negated (B is queried along `−dir`), each with whether it is
+    /// B's. None by default.
     #[inline]
-    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>)) {
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>, bool)) {
         let _ = f;
     }
 }
@@ -48,14 +49,15 @@ where
         MinkowskiDifference::support(self, dir)
     }
 
-    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>)) {
-        self.a.flat_normals(f);
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>, bool)) {
+        self.a.flat_normals(&mut |m| f(m, false));
         let turn = |v: &Vector<N, D>| -self.pos_ab.transform_vector(v);
         self.b.flat_normals(&mut |m| {
-            f(match m {
+            let m = match m {
                 FlatNormal::Direction(d) => FlatNormal::Direction(turn(&d)),
                 FlatNormal::Ring { axis, cos } => FlatNormal::Ring { axis: turn(&axis), cos },
-            })
+            };
+            f(m, true)
         });
     }
 }
@@ -166,15 +168,16 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'
         }
     }
 
-    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<f64, D>)) {
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<f64, D>, bool)) {
         let wide = |v: Vector<N, D>| v.map(|x| x.to_f64());
-        self.cso.flat_normals(&mut |m| {
-            f(match m {
+        self.cso.flat_normals(&mut |m, of_b| {
+            let m = match m {
                 FlatNormal::Direction(d) => FlatNormal::Direction(wide(d)),
                 FlatNormal::Ring { axis, cos } => {
                     FlatNormal::Ring { axis: wide(axis), cos: cos.to_f64() }
                 }
-            })
+            };
+            f(m, of_b)
         });
     }
 }

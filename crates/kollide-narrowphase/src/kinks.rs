@@ -39,14 +39,17 @@ struct Candidate<N: Scalar, const D: usize> {
     normal: Vector<N, D>,
     depth: N,
     support: SupportPoint<N, D>,
+    /// The normal is a flat normal of B's (not of A's alone): A's support point is the one that
+    /// rests on the flat part, B's can be anywhere on it.
+    of_b: bool,
 }
 
 /// `e` (EPA's answer on `cso`, polished) replaced by the least depth along a flat normal of the
 /// shapes when that is shallower than the depth `e`'s normal attains by more than `accept` (the
 /// accuracy asked of the polish, so that an answer already right is left as it is); `e`
-/// otherwise. The replacement keeps `e`'s status and takes its witnesses from the support
-/// point, marked clamped: on a flat part they need not face each other, and the caller moves
-/// them onto both features where it can.
+/// otherwise. The replacement keeps `e`'s status; its witnesses are the support point of the
+/// shape resting on the other's flat part and the point of the other's support plane facing
+/// it, marked clamped, and the caller moves them onto both features where it can.
 pub(crate) fn least_on_flat_normals<N, const D: usize, C>(
     cso: &C,
     e: EpaResult<N, D>,
@@ -63,28 +66,49 @@ where
             best = Some(c);
         }
     };
-    cso.flat_normals(&mut |k| match k {
+    // A cylinder and a cone have one ring each: two shapes, at most two.
+    let mut rings: [Option<(Vector<N, D>, N)>; 2] = [None; 2];
+    cso.flat_normals(&mut |k, of_b| match k {
         FlatNormal::Direction(d) => {
             if let Some(d) = d.try_normalize(N::zero()) {
-                consider(attained(cso, d));
+                consider(Candidate { of_b, ..attained(cso, d) });
             }
         }
         FlatNormal::Ring { axis, cos } => {
             if let Some(c) = least_on_ring(cso, &axis, cos) {
-                consider(c);
+                consider(Candidate { of_b, ..c });
+            }
+            if let Some(slot) = rings.iter_mut().find(|r| r.is_none()) {
+                *slot = Some((axis, cos));
             }
         }
     });
+    // Where both shapes' sides face each other (a small cylinder lying across a large one's
+    // side), the least depth sits on both rings at once, a kink of each: the search along one
+    // ring only approaches it, the rings' crossings hit it.
+    if let [Some(a), Some(b)] = rings {
+        for n in ring_crossings(a, b).into_iter().flatten() {
+            consider(attained(cso, n));
+        }
+    }
     let Some(c) = best else { return e };
     let now = n.dot(&cso.support(&n).point);
     if c.depth >= now - accept {
         return e;
     }
+    // The support point of the shape resting on the other's flat part, and the point `depth`
+    // from it along the normal, on the other's support plane: the flat part's own support
+    // point can lie anywhere on it, far off sideways.
+    let (point_a, point_b) = if c.of_b {
+        (c.support.a.coords, c.support.a.coords - c.normal * c.depth)
+    } else {
+        (c.support.b.coords + c.normal * c.depth, c.support.b.coords)
+    };
     EpaResult {
         depth: c.depth,
         normal: c.normal,
-        point_a: c.support.a.coords,
-        point_b: c.support.b.coords,
+        point_a,
+        point_b,
         clamped: true,
         clamp_shift: N::zero(),
         ..e
@@ -97,7 +121,7 @@ fn attained<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     n: Vector<N, D>,
 ) -> Candidate<N, D> {
     let support = cso.support(&n);
-    Candidate { normal: n, depth: n.dot(&support.point), support }
+    Candidate { normal: n, depth: n.dot(&support.point), support, of_b: false }
 }
 
 /// The least depth over the ring of unit directions at cosine `cos` from `axis` (3D only):
@@ -145,4 +169,36 @@ fn least_on_ring<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
         }
     }
     Some(best)
+}
+
+/// The unit directions on both rings `(axis, cos)` (3D): `n = α·a + β·b ± γ·(a × b)` with
+/// `n·a = cos_a`, `n·b = cos_b` and `|n| = 1`; none where the rings do not cross or the axes
+/// are parallel.
+fn ring_crossings<N: Scalar, const D: usize>(
+    (a, ca): (Vector<N, D>, N),
+    (b, cb): (Vector<N, D>, N),
+) -> [Option<Vector<N, D>>; 2] {
+    let (Some(a), Some(b)) = (a.try_normalize(N::zero()), b.try_normalize(N::zero())) else {
+        return [None; 2];
+    };
+    if D != 3 {
+        return [None; 2];
+    }
+    let ab = a.dot(&b);
+    let det = N::one() - ab * ab;
+    if det <= N::EPSILON {
+        return [None; 2];
+    }
+    let alpha = (ca - cb * ab) / det;
+    let beta = (cb - ca * ab) / det;
+    let inplane = a * alpha + b * beta;
+    let rest = N::one() - inplane.norm_squared();
+    if rest < N::zero() {
+        return [None; 2];
+    }
+    let mut c = Vector::<N, D>::zeros();
+    (c[0], c[1], c[2]) =
+        (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
+    let off = c * (rest / det).sqrt();
+    [(inplane + off).try_normalize(N::zero()), (inplane - off).try_normalize(N::zero())]
 }
