@@ -18,7 +18,8 @@
 use core::cell::Cell;
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::{
-    FlatNormal, MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint, small_hull_support,
+    FlatNormal, Generator, MinkowskiDifference, SMALL_HULL, SupportMap, SupportPoint,
+    small_hull_support,
 };
 
 /// A convex set given by its support function, with the points of A and B behind each support
@@ -35,6 +36,52 @@ pub trait Cso<N: Scalar, const D: usize> {
     fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>, bool)) {
         let _ = f;
     }
+
+    /// Calls `f` with the generators ([`Generator`]) of the cores' supporting sets along the
+    /// unit `dir`, each with whether it is B's: A's along `dir`, B's along `−dir`, both in A's
+    /// frame, each within `tol` of its support plane. `false` (the default) when a core has
+    /// none to list (a flat cap faces the direction, or the CSO does not know its shapes).
+    #[inline]
+    fn generators(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(Generator<N, D>, bool),
+    ) -> bool {
+        let _ = (dir, tol, f);
+        false
+    }
+}
+
+/// Calls `f` with the generators of `s`'s core within `tol` of its support plane along the
+/// unit `dir` (its frame): the vertices of a polytope, a segment or a point, or a curved core's
+/// own ([`SupportMap::curved_generators`]). `false` when a curved core has none to list.
+fn core_generators<N, const D: usize, S>(
+    s: &S,
+    dir: &Vector<N, D>,
+    tol: N,
+    f: &mut dyn FnMut(Generator<N, D>),
+) -> bool
+where
+    N: Scalar,
+    S: SupportMap<N, D> + ?Sized,
+{
+    let top = s.local_core_support(dir).coords.dot(dir) - tol;
+    let mut near = |p: Point<N, D>| {
+        if p.coords.dot(dir) >= top {
+            f(Generator::Point(p));
+        }
+    };
+    if let Some(poly) = s.polytope() {
+        (0..poly.vertex_count()).for_each(|i| near(poly.vertex(i)));
+    } else if let Some(ends) = s.core_segment() {
+        ends.into_iter().for_each(near);
+    } else if s.core_is_point() {
+        f(Generator::Point(Point::origin()));
+    } else {
+        return s.curved_generators(dir, tol, f);
+    }
+    true
 }
 
 impl<N, const D: usize, A, B, P> Cso<N, D> for MinkowskiDifference<'_, N, D, A, B, P>
@@ -59,6 +106,20 @@ where
             };
             f(m, true)
         });
+    }
+
+    fn generators(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(Generator<N, D>, bool),
+    ) -> bool {
+        let pos = &self.pos_ab;
+        let dir_b = -pos.inverse_transform_vector(dir);
+        core_generators(self.a, dir, tol, &mut |g| f(g, false))
+            && core_generators(self.b, &dir_b, tol, &mut |g| {
+                f(g.map(|p| pos.transform_point(p), |v| pos.transform_vector(v), |x| x), true)
+            })
     }
 }
 
@@ -179,5 +240,16 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<f64, D> for Widened<'
             };
             f(m, of_b)
         });
+    }
+
+    fn generators(
+        &self,
+        dir: &Vector<f64, D>,
+        tol: f64,
+        f: &mut dyn FnMut(Generator<f64, D>, bool),
+    ) -> bool {
+        let wide = |v: &Vector<N, D>| v.map(|x| x.to_f64());
+        let g = |g: Generator<N, D>| g.map(|p| Point::from(wide(&p.coords)), wide, |x| x.to_f64());
+        self.cso.generators(&dir.map(N::lit), N::lit(tol), &mut |x, of_b| f(g(x), of_b))
     }
 }

@@ -49,6 +49,7 @@ pub mod manifold;
 mod polish;
 mod polygon_depth;
 mod query;
+mod refine;
 mod sat;
 mod sat_large;
 mod segment_cores;

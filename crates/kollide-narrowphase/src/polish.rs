@@ -38,6 +38,8 @@
 use kollide_math::{Scalar, Vector};
 use kollide_shapes::SupportPoint;
 
+use crate::kinks::least_on_flat_normals;
+use crate::refine::{Candidate, refine};
 use crate::{Cso, EpaResult, GjkOutcome, QuerySettings, Status, gjk};
 
 /// Polishing steps before giving up (each is two support queries and a short GJK run). The
@@ -57,16 +59,6 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<N, D> for From<'_, C,
         let s = self.cso.support(dir);
         SupportPoint { point: s.point - self.q, a: s.a, b: s.b }
     }
-}
-
-/// One polishing step's candidate: the normal `m`, the depth `h(m)` it attains, the witnesses of
-/// the boundary point `p`, and how far `p` is from `h(m) · m`.
-struct Candidate<N: Scalar, const D: usize> {
-    normal: Vector<N, D>,
-    depth: N,
-    a: Vector<N, D>,
-    b: Vector<N, D>,
-    residual: N,
 }
 
 /// EPA's penetration `e` on `cso`, polished (see the module docs): the polished answer when its
@@ -113,7 +105,11 @@ where
         u = (u + accelerated(&delta, last_step.as_ref())).try_normalize(N::zero()).unwrap_or(u);
         last_step = Some(delta);
     }
-    let Some(c) = best else { return e };
+    let Some(mut c) = best else { return e };
+    let polished = c.residual <= accept;
+    if !polished {
+        c = refined(cso, c, scale, accept);
+    }
     let status = if c.residual <= accept {
         Status::Converged
     } else if c.residual < (e.normal.dot(&cso.support(&e.normal).point) - e.depth).abs() {
@@ -132,7 +128,7 @@ where
     } else {
         return e;
     };
-    EpaResult {
+    let answer = EpaResult {
         depth: c.depth,
         normal: c.normal,
         point_a: c.a,
@@ -141,7 +137,48 @@ where
         iterations: e.iterations,
         clamped: false,
         clamp_shift: N::zero(),
+    };
+    if polished {
+        answer
+    } else {
+        // The refinement settles the stationary point nearest the polish's normal; where a
+        // flat part's kink holds a shallower one (the polish stalls there too), the kink wins.
+        least_on_flat_normals(cso, answer, accept)
     }
+}
+
+/// `c` refined by Newton's method on the generators of the supporting sets along its normal
+/// ([`crate::refine`]), where the polish's projections stalled (their GJK runs settle a normal
+/// only to about `√ε`). The active set is guessed from the generators within a spread of their
+/// support planes: first one scaled to how far `c` is off, then wider ones; the best answer
+/// no deeper than `c` is kept, `c` itself when none is better.
+#[cold]
+fn refined<N, const D: usize, C>(
+    cso: &C,
+    c: Candidate<N, D>,
+    scale: N,
+    accept: N,
+) -> Candidate<N, D>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    let normal = c.normal;
+    let mut best = c;
+    for spread in [best.residual * N::lit(64.0), scale * N::lit(1e-5), scale * N::lit(1e-3)] {
+        // Both depths are attained by their normals, so both bound the least depth from
+        // above: a deeper answer is another stationary point, not the one sought.
+        if let Some(r) = refine(cso, &normal, spread, scale)
+            && r.residual < best.residual
+            && r.depth <= best.depth + accept
+        {
+            best = r;
+        }
+        if best.residual <= accept * N::lit(0.01) {
+            break;
+        }
+    }
+    best
 }
 
 /// The next step from this one (`delta`) and the last: near a fixed point the steps shrink by a

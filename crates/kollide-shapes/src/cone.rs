@@ -41,8 +41,8 @@
 use kollide_math::{Mat3, Point3, Scalar, Vec3};
 
 use crate::{
-    BoundingVolume, FeatureId, FlatNormal, HasMass3, MassProperties3, ShapeError, SupportFeature,
-    SupportFeatureMap, SupportMap,
+    BoundingVolume, FeatureId, FlatNormal, Generator, HasMass3, MassProperties3, ShapeError,
+    SupportFeature, SupportFeatureMap, SupportMap,
     cylinder::{CAP_POINTS, cap_angle, radial, rescale, witness_cap},
     mass::check_density,
     validate,
@@ -208,6 +208,33 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
             witness_cap(r, -h, f);
         } else {
             f(rim_point);
+        }
+        true
+    }
+
+    /// The apex, the base's rim, or both where the side is within `tol` of the support plane
+    /// (as in [`Self::curved_core_feature`]); `false` where the base is.
+    fn curved_generators(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Generator<N, 3>)) -> bool {
+        let d = rescale(dir);
+        let len = d.norm();
+        let d = if len > N::zero() { d / len } else { -Vec3::y() };
+        let (r, h) = (self.radius, self.half_height);
+        let (_, _, s) = radial(&d);
+        let (apex, rim) = (h * d.y, s * r - h * d.y);
+        let base = Generator::Rim {
+            centre: Point3::new(N::zero(), -h, N::zero()),
+            axis: Vec3::y(),
+            radius: r,
+        };
+        if (apex - rim).abs() <= tol {
+            f(Generator::Point(self.apex()));
+            f(base);
+        } else if apex > rim {
+            f(Generator::Point(self.apex()));
+        } else if s * (r + r) <= tol {
+            return false;
+        } else {
+            f(base);
         }
         true
     }

@@ -42,8 +42,8 @@
 use kollide_math::{Mat3, Point3, Scalar, Vec3};
 
 use crate::{
-    BoundingVolume, FeatureId, FlatNormal, HasMass3, MassProperties3, ShapeError, SupportFeature,
-    SupportFeatureMap, SupportMap, mass::check_density, validate,
+    BoundingVolume, FeatureId, FlatNormal, Generator, HasMass3, MassProperties3, ShapeError,
+    SupportFeature, SupportFeatureMap, SupportMap, mass::check_density, validate,
 };
 
 /// A solid cylinder of half height `half_height` along the local `y` axis and radius `radius`,
@@ -272,6 +272,32 @@ impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
             f(Point3::new(r * ux, -h, r * uz));
         } else {
             f(Point3::new(r * ux, y, r * uz));
+        }
+        true
+    }
+
+    /// The rim on the side `dir` faces, or both rims where the side is within `tol` of the
+    /// support plane (`2h·|d_y| ≤ tol`, as in [`Self::curved_core_feature`]); `false` where a cap
+    /// is (`2r·|d_xz| ≤ tol`).
+    fn curved_generators(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Generator<N, 3>)) -> bool {
+        let d = rescale(dir);
+        let len = d.norm();
+        let d = if len > N::zero() { d / len } else { Vec3::y() };
+        let (r, h) = (self.radius, self.half_height);
+        let (_, _, s) = radial(&d);
+        if s * (r + r) <= tol {
+            return false;
+        }
+        let rim = |y: N| Generator::Rim {
+            centre: Point3::new(N::zero(), y, N::zero()),
+            axis: Vec3::y(),
+            radius: r,
+        };
+        if d.y.abs() * (h + h) <= tol {
+            f(rim(h));
+            f(rim(-h));
+        } else {
+            f(rim(if d.y >= N::zero() { h } else { -h }));
         }
         true
     }

@@ -153,6 +153,17 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
         self.inner.curved_core_feature(dir, tol, f)
     }
 
+    /// The inner shape's curved generators (the core is the inner shape's).
+    #[inline]
+    fn curved_generators(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(crate::Generator<N, D>),
+    ) -> bool {
+        self.inner.curved_generators(dir, tol, f)
+    }
+
     /// The inner shape's core depth (the core is the inner shape's).
     #[inline]
     fn local_core_depth(&self, p: &Point<N, D>) -> Option<(N, Vector<N, D>)> {

@@ -108,6 +108,15 @@ macro_rules! impl_shape_enum {
                 delegate!(self, s => s.curved_core_feature(dir, tol, f), [$($v),*])
             }
             #[inline]
+            fn curved_generators(
+                &self,
+                dir: &Vector<N, $d>,
+                tol: N,
+                f: &mut dyn FnMut(crate::Generator<N, $d>),
+            ) -> bool {
+                delegate!(self, s => s.curved_generators(dir, tol, f), [$($v),*])
+            }
+            #[inline]
             fn local_core_depth(&self, p: &Point<N, $d>) -> Option<(N, Vector<N, $d>)> {
                 delegate!(self, s => s.local_core_depth(p), [$($v),*])
             }

@@ -26,6 +26,7 @@
 //! Minkowski difference keeps one hint per shape, so successive GJK directions, which are close,
 //! cost a few dot products each instead of one per vertex.
 
+use crate::Generator;
 use core::cell::Cell;
 use core::marker::PhantomData;
 use kollide_math::{Point, Pose, Scalar, Vector};
@@ -178,6 +179,28 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         dir: &Vector<N, D>,
         tol: N,
         f: &mut dyn FnMut(Point<N, D>),
+    ) -> bool {
+        let _ = (dir, tol, f);
+        false
+    }
+
+    /// For a core with curved parts (a cone, a cylinder): calls `f` with the [`Generator`]s of
+    /// the set of its points within `tol` of its support plane along `dir` (local frame, any
+    /// length), and returns `true`: the rim that supports `dir`, both rims along a straight
+    /// side, the apex, or the apex and the rim along a cone's side. `false` where that set is a
+    /// whole flat cap (no finite set of generators spans it) and for every other shape (the
+    /// default), whose vertices the caller takes from [`Self::polytope`] or
+    /// [`Self::core_segment`].
+    ///
+    /// The narrowphase solves for a curved contact's normal on them (`kollide_narrowphase`'s
+    /// `refine`), which GJK and EPA approach only as fast as their chords of support points
+    /// close in on a curved surface.
+    #[inline]
+    fn curved_generators(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(Generator<N, D>),
     ) -> bool {
         let _ = (dir, tol, f);
         false

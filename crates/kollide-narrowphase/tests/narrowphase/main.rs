@@ -9,6 +9,7 @@ mod cast_oracle;
 mod common;
 mod composite;
 mod composite_parry;
+mod curved_witnesses;
 mod epa2d_oracle;
 mod epa3d_hulls;
 mod epa3d_oracle;
