@@ -775,12 +775,17 @@ where
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
     }
+    let curved = crate::query::curved(a) || crate::query::curved(b);
+    // A cast on a curved pair that stopped at its cap is settled by the pair query too; on
+    // polytopes its own normal has been the better one (two slivers near touching).
     if t > N::zero()
-        && (limits.margin > N::zero() || crate::query::curved(a) || crate::query::curved(b))
-        && unattained(&md, &(rel * t), &n, limits.margin, tolerance)
+        && ((curved && status != Status::Converged)
+            || ((limits.margin > N::zero() || curved)
+                && unattained(&md, &(rel * t), &n, limits.margin, tolerance)))
     {
-        let (at_a, at_b) = (pos_a.translated(&(vel_a * t)), pos_b.translated(&(vel_b * t)));
-        return Some(pair_hit(t, &at_a, a, &at_b, b, status, settings));
+        let steps = if curved { 2 } else { 0 };
+        let motion = Motion { vel_a: *vel_a, vel_b: *vel_b, max_t: max_toi, tolerance, steps };
+        return Some(pair_hit(t, (pos_a, a), (pos_b, b), &motion, status, settings));
     }
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // Witnesses are at the start poses; move them to the time of impact in the world.
@@ -811,14 +816,32 @@ fn unattained<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     gap < -N::lit(2.0) * tolerance
 }
 
-/// A hit at `t` whose normal and witnesses are the pair query's on the shapes as they stand
-/// then (`pos_a`, `pos_b`): for a cast whose own normal is [`unattained`].
+/// How a cast moves the shapes: each at its velocity (world frame), for times up to `max_t`,
+/// and the cast's tolerance on the gap at its hit.
+struct Motion<N: Scalar, const D: usize> {
+    vel_a: Vector<N, D>,
+    vel_b: Vector<N, D>,
+    max_t: N,
+    tolerance: N,
+    /// Newton steps on the time: for curved pairs, whose casts stop short on a rim; none for
+    /// polytopes, whose pair query near touching (two slivers) is the noisier of the two.
+    steps: usize,
+}
+
+/// A hit at about `t` whose normal and witnesses are the pair query's on the shapes as they
+/// stand then (A and B at their start poses, moved by `motion`): for a cast whose own normal is
+/// [`unattained`], or that stopped at its iteration cap.
+///
+/// The cast's `t` is only as good as its normal: where that normal slid along a rim, the pair
+/// query at `t` can still find a gap (or an overlap) beyond the cast's tolerance. The distance
+/// from a point moving on a line to a convex set is convex in the time, so a Newton step on the
+/// pair's separation (its rate the relative velocity along the normal) lands between `t` and the
+/// true time of contact, never past it; two settle a gap the cast left on a curved pair.
 fn pair_hit<N, const D: usize, P, A, B>(
     t: N,
-    pos_a: &P,
-    a: &A,
-    pos_b: &P,
-    b: &B,
+    (pos_a, a): (&P, &A),
+    (pos_b, b): (&P, &B),
+    motion: &Motion<N, D>,
     status: Status,
     settings: &QuerySettings<N>,
 ) -> CastHit<N, D>
@@ -828,7 +851,24 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    let c = crate::closest_points(pos_a, a, pos_b, b, settings);
+    let at = |t: N| {
+        let (at_a, at_b) =
+            (pos_a.translated(&(motion.vel_a * t)), pos_b.translated(&(motion.vel_b * t)));
+        crate::closest_points(&at_a, a, &at_b, b, settings)
+    };
+    let (mut t, mut c) = (t, at(t));
+    for _ in 0..motion.steps {
+        let rate = (motion.vel_b - motion.vel_a).dot(&c.normal);
+        if c.separation.abs() <= motion.tolerance || rate == N::zero() {
+            break;
+        }
+        let next = (t - c.separation / rate).max_of(N::zero()).min_of(motion.max_t);
+        let closer = at(next);
+        if closer.separation.abs() >= c.separation.abs() {
+            break;
+        }
+        (t, c) = (next, closer);
+    }
     CastHit { t, normal: c.normal, point_a: c.point_a, point_b: c.point_b, status }
 }
 
@@ -877,9 +917,15 @@ where
     let RawCast { t: s, normal: n, closest: w, status, .. } =
         settled(r, &md, &start, &back, &limits, &apart)?;
     let t = (far - s).max_of(N::zero());
-    if t > N::zero() && unattained(&md, &(d * t), &n, margin, tolerance) {
-        let at_b = pos_b.translated(&pos_a.transform_vector(&(d * t)));
-        return Some(pair_hit(t, pos_a, a, &at_b, b, status, settings));
+    let curved = crate::query::curved(a) || crate::query::curved(b);
+    if t > N::zero()
+        && ((curved && status != Status::Converged)
+            || unattained(&md, &(d * t), &n, margin, tolerance))
+    {
+        let vel_b = pos_a.transform_vector(&d);
+        let steps = if curved { 2 } else { 0 };
+        let motion = Motion { vel_a: Vector::zeros(), vel_b, max_t: far, tolerance, steps };
+        return Some(pair_hit(t, (pos_a, a), (pos_b, b), &motion, status, settings));
     }
     let (wa, wb) = grown_witnesses(&w, &n, a.radius(), b.radius());
     // At the exit point B has moved by t·d: its witness moves with it.

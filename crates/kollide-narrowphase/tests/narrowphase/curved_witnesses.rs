@@ -9,8 +9,10 @@
 //! contacts it checked, overlapping and apart, so it cannot pass empty.
 
 use kollide_math::{Iso3, Point3, Vec3};
-use kollide_narrowphase::{QuerySettings, ShapeContact, closest_points, contact};
-use kollide_shapes::{Capsule, Cone, Cuboid, Cylinder, Shape3, SupportMap};
+use kollide_narrowphase::{
+    QuerySettings, ShapeContact, closest_points, contact, directional_penetration, shape_cast,
+};
+use kollide_shapes::{Capsule, Cone, Cuboid, Cylinder, Rounded, Shape3, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -154,4 +156,52 @@ fn cone_against_cone() {
 #[test]
 fn cylinder_against_cylinder() {
     check((2, 2), 0xc0e7);
+}
+
+/// Small rounded boxes (1e-3 to 1e-1 of a 20 m shape) cast at a large cylinder or cone and pushed out of one along a direction end
+/// touching it: the pair's separation at the reported time is within a billionth of the large
+/// shape's size. The casts stop within their tolerance along their own normal, which near a
+/// rim can slide off the contact's; they then settle the time on the pair query's separation.
+#[test]
+fn casts_at_a_large_curved_shape_end_touching_it() {
+    let s = QuerySettings::<f64>::default();
+    let mut r = ChaCha8Rng::seed_from_u64(0xca57);
+    let (mut hits, mut pushes) = (0, 0);
+    for i in 0..1000 {
+        let big = shape(&mut r, 2 + i % 2, 20.0);
+        let size = 10f64.powf(r.random_range(-3.0..-1.0));
+        let mut len = || size * r.random_range(0.2..1.0);
+        let core = Cuboid::new(Vec3::new(len(), len(), len())).unwrap();
+        let small = Rounded::new(core, len() * 0.5).unwrap();
+        let pa = Iso3::new(Vec3::new(3.0, -1.0, 2.0), Vec3::new(0.3, -1.1, 0.8));
+        let u = Vec3::new(
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+        )
+        .normalize();
+        let on = pa * big.local_support_point(&pa.inverse_transform_vector(&u));
+        let gap = size * r.random_range(4.0..8.0);
+        let rot = Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), 0.2);
+        let scale = big.bounding_radius();
+        let pb = Iso3::new(on.coords + u * gap, rot);
+        let slant = Vec3::new(r.random_range(-1.0..1.0), r.random_range(-1.0..1.0), 0.0) * gap;
+        let vel = -u * (2.0 * gap) + slant;
+        if let Some(h) = shape_cast(&pa, &Vec3::zeros(), &big, &pb, &vel, &small, 1.0, &s) {
+            let at = Iso3::from_parts((pb.translation.vector + vel * h.t).into(), pb.rotation);
+            let c = closest_points(&pa, &big, &at, &small, &s);
+            assert!(c.separation.abs() <= 1e-9 * scale, "cast {i}: {h:?} leaves {c:?}");
+            hits += 1;
+        }
+        // Sunk into the large shape, pushed out along a random direction.
+        let inside = Iso3::new(on.coords - u * gap, rot);
+        if let Some(h) = directional_penetration(&pa, &big, &inside, &small, &u, &s) {
+            let at =
+                Iso3::from_parts((inside.translation.vector + u * h.t).into(), inside.rotation);
+            let c = closest_points(&pa, &big, &at, &small, &s);
+            assert!(c.separation.abs() <= 1e-9 * scale, "push {i}: {h:?} leaves {c:?}");
+            pushes += 1;
+        }
+    }
+    assert!(hits >= 700 && pushes >= 800, "{hits} hits and {pushes} pushes checked");
 }
