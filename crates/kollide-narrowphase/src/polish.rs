@@ -138,11 +138,13 @@ where
         clamped: false,
         clamp_shift: N::zero(),
     };
-    if polished {
+    if polished || e.status == Status::Converged {
         answer
     } else {
-        // The refinement settles the stationary point nearest the polish's normal; where a
-        // flat part's kink holds a shallower one (the polish stalls there too), the kink wins.
+        // The refinement settles the stationary point nearest the polish's normal. Where EPA
+        // stopped short as well, that need not be the least: a flat part's kink can hold a
+        // shallower one (the polish stalls there too), and the caller, seeing the refinement
+        // converged, would not look, so the kinks are tried here.
         least_on_flat_normals(cso, answer, accept)
     }
 }
