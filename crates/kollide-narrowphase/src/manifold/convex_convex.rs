@@ -222,9 +222,15 @@ pub fn contact_convex<N: Scalar, U: Copy + Default>(
     } else if la == 2 && lb == 2 {
         edge_edge(&fa, &fb, &n, ra, rb, margin, tol, &mut cands);
     }
+    // Shallower than the exact contact by more than a hundredth of its accuracy: a cap's
+    // octagon cut the deepest part off, or a feature was an approximation. (A clipped point as
+    // deep as the exact contact within that is kept in its place: it has a stable id.)
+    let scale = size(a).max_of(size(b));
+    let slack = settings.tolerances.relative_length * N::lit(0.01) * scale
+        + N::lit(8.0) * N::EPSILON * (scale + pos_ab.translation().norm());
     match cands.min_separation() {
         None => cands.push(exact),
-        Some(s) if s > c.separation + tol * N::lit(1e-2) => cands.push(exact),
+        Some(s) if s > c.separation + slack => cands.push(exact),
         _ => {}
     }
     to_world(cands.into_manifold(n), pos_a)

@@ -205,3 +205,38 @@ fn casts_at_a_large_curved_shape_end_touching_it() {
     }
     assert!(hits >= 700 && pushes >= 800, "{hits} hits and {pushes} pushes checked");
 }
+
+/// Small boxes sunk into a large cylinder or cone near where the contact query's point is: the
+/// manifold's deepest point is as deep as the contact within a billionth of the large shape's
+/// size. A box at a rim clips against the cap's inscribed octagon, which cuts the deepest part
+/// off; the manifold then carries the exact contact too.
+#[test]
+fn manifolds_on_a_large_curved_shape_are_as_deep_as_the_contact() {
+    let s = QuerySettings::<f64>::default();
+    let mut r = ChaCha8Rng::seed_from_u64(0x3a4f);
+    let mut checked = 0;
+    for i in 0..600 {
+        let big = shape(&mut r, 2 + i % 2, 0.05);
+        let size = 10f64.powf(r.random_range(-5.0..-3.0));
+        let mut len = || size * r.random_range(0.2..1.0);
+        let small: Shape3<f64> = Cuboid::new(Vec3::new(len(), len(), len())).unwrap().into();
+        let pa = Iso3::new(Vec3::new(0.3, -0.1, 0.2), Vec3::new(0.3, -1.1, 0.8));
+        let u = Vec3::new(
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+        )
+        .normalize();
+        let on = pa * big.local_support_point(&pa.inverse_transform_vector(&u));
+        let rot = Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), 0.2);
+        let pb = Iso3::new(on.coords - u * size * r.random_range(0.1..0.5), rot);
+        let Some(c) = contact(&pa, &big, &pb, &small, 0.0, &s) else { continue };
+        let m =
+            kollide_narrowphase::manifold::contact_convex::<f64, ()>(&pa, &big, &pb, &small, 0.0);
+        let deepest = m.contacts().iter().map(|k| k.separation).fold(f64::MAX, f64::min);
+        let scale = big.bounding_radius();
+        assert!(deepest <= c.separation + 1e-9 * scale, "case {i}: {deepest:e} vs {c:?}");
+        checked += 1;
+    }
+    assert!(checked >= 500, "{checked} manifolds checked");
+}
