@@ -138,13 +138,13 @@ where
         clamped: false,
         clamp_shift: N::zero(),
     };
-    if polished || e.status == Status::Converged {
+    if e.status == Status::Converged {
         answer
     } else {
-        // The refinement settles the stationary point nearest the polish's normal. Where EPA
-        // stopped short as well, that need not be the least: a flat part's kink can hold a
-        // shallower one (the polish stalls there too), and the caller, seeing the refinement
-        // converged, would not look, so the kinks are tried here.
+        // The polish and the refinement settle the stationary point nearest EPA's normal. Where
+        // EPA stopped short, that need not be the least: a flat part's kink can hold a
+        // shallower one, and the caller, seeing the answer converged, would not look, so the
+        // kinks are tried here.
         least_on_flat_normals(cso, answer, accept)
     }
 }

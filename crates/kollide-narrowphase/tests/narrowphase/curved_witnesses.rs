@@ -240,3 +240,79 @@ fn manifolds_on_a_large_curved_shape_are_as_deep_as_the_contact() {
     }
     assert!(checked >= 500, "{checked} manifolds checked");
 }
+
+/// The least of `h_A(n) + h_B(−n)` over unit `n` for two shapes at one pose (so one frame):
+/// the depth, by a scan of 4,000 directions and a pattern search about the best few. The
+/// depth's value is right to rounding even where the search leaves the direction `√ε` off.
+fn least_depth(a: &Shape3<f64>, b: &Shape3<f64>) -> f64 {
+    let h = |n: &Vec3<f64>| {
+        a.local_support_point(n).coords.dot(n) - b.local_support_point(&-n).coords.dot(n)
+    };
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut starts: Vec<(f64, Vec3<f64>)> = (0..4000)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f64 + 0.5) / 4000.0;
+            let r = (1.0 - y * y).sqrt();
+            let n = Vec3::new(r * (golden * i as f64).cos(), y, r * (golden * i as f64).sin());
+            (h(&n), n)
+        })
+        .collect();
+    starts.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut best = f64::MAX;
+    for &(mut value, mut n) in starts.iter().take(8) {
+        let mut step = 0.05;
+        while step > 1e-12 {
+            let mut moved = false;
+            for k in 0..6 {
+                let mut m = n;
+                m[k / 2] += if k % 2 == 0 { step } else { -step };
+                let m = m.normalize();
+                if h(&m) < value {
+                    (value, n, moved) = (h(&m), m, true);
+                }
+            }
+            if !moved {
+                step *= 0.5;
+            }
+        }
+        best = best.min(value);
+    }
+    best
+}
+
+/// A cone and a cylinder at one pose, where EPA stops at its cap and the polish settles on a
+/// stationary normal 1.7e-6 deeper than the least (the hostile suite's case), and seeded pairs
+/// like it: the depth is the least over all directions. Where EPA stops short the flat parts'
+/// normals are tried after the polish too.
+#[test]
+fn coincident_cones_and_cylinders_get_the_least_depth() {
+    use kollide_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let s = QuerySettings::<f64>::default();
+    let t = Translation3::new(0.012161760350854275, -0.00016564632281392645, -0.004403737889168802);
+    let q = Quaternion::new(
+        -0.12577363810550105,
+        -0.6751318554306892,
+        -0.6661861820333759,
+        0.29081599097748245,
+    );
+    let pose = Iso3::from_parts(t, UnitQuaternion::from_quaternion(q));
+    let cone: Shape3<f64> = Cone::new(0.010065448839074117, 0.007788683593503739).unwrap().into();
+    let cylinder: Shape3<f64> =
+        Cylinder::new(0.012879518700239265, 0.007308732523042475).unwrap().into();
+    let mut pairs = vec![(cone, cylinder, pose)];
+    let mut r = ChaCha8Rng::seed_from_u64(0x7e57);
+    for i in 0..60 {
+        let a = shape(&mut r, 2 + i % 2, 1.0);
+        let b = shape(&mut r, 2 + i / 2 % 2, 1.0);
+        let rot = Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), 0.4);
+        pairs.push((a, b, Iso3::new(Vec3::new(0.3, 0.1, -0.2), rot)));
+    }
+    for (i, (a, b, pose)) in pairs.iter().enumerate() {
+        let depth = least_depth(a, b);
+        let scale = a.bounding_radius().max(b.bounding_radius());
+        for c in [contact(pose, a, pose, b, 0.0, &s), contact(pose, b, pose, a, 0.0, &s)] {
+            let c = c.unwrap();
+            assert!((c.separation + depth).abs() <= 1e-9 * scale, "pair {i}: {c:?}, depth {depth}");
+        }
+    }
+}
