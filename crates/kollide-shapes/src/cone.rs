@@ -186,34 +186,21 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
         f(FlatNormal::Ring { axis: Vec3::y(), cos: r / (two_h * two_h + r * r).sqrt() });
     }
 
-    /// Along a unit `d`, the apex has height `h·d_y`, the rim point `−h·d_y + r·|d_xz|`, and the
-    /// side line between them is linear in between: the side is within `tol` of the support
-    /// plane when those two differ by at most `tol`, the whole base when it supports `d` and
-    /// `2r·|d_xz| ≤ tol`; otherwise only the apex or the rim point (and a sliver around it, left
-    /// out) is.
+    /// The points of [`Self::curved_generators`] along `dir`, or the inscribed polygon of the
+    /// base where it faces `dir`.
     fn curved_core_feature(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Point3<N>)) -> bool {
         let d = rescale(dir);
-        let len = d.norm();
-        let d = if len > N::zero() { d / len } else { -Vec3::y() };
-        let (r, h) = (self.radius, self.half_height);
-        let (ux, uz, s) = radial(&d);
-        let (apex, rim) = (h * d.y, s * r - h * d.y);
-        let rim_point = Point3::new(r * ux, -h, r * uz);
-        if (apex - rim).abs() <= tol {
-            f(self.apex());
-            f(rim_point);
-        } else if apex > rim {
-            f(self.apex());
-        } else if s * (r + r) <= tol {
-            witness_cap(r, -h, f);
-        } else {
-            f(rim_point);
+        if !self.curved_generators(&d, tol, &mut |g| f(g.at(&d))) {
+            witness_cap(self.radius, -self.half_height, f);
         }
         true
     }
 
-    /// The apex, the base's rim, or both where the side is within `tol` of the support plane
-    /// (as in [`Self::curved_core_feature`]); `false` where the base is.
+    /// Along a unit `d`, the apex has height `h·d_y`, the rim point `−h·d_y + r·|d_xz|`, and the
+    /// side line between them is linear in between: the side is within `tol` of the support
+    /// plane when those two differ by at most `tol` (the apex and the rim), the whole base when
+    /// it supports `d` and `2r·|d_xz| ≤ tol` (`false`: no finite set of generators spans it);
+    /// otherwise only the apex or the rim point (and a sliver around it, left out) is.
     fn curved_generators(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Generator<N, 3>)) -> bool {
         let d = rescale(dir);
         let len = d.norm();

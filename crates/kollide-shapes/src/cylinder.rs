@@ -254,31 +254,22 @@ impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
         f(FlatNormal::Ring { axis: Vec3::y(), cos: N::zero() });
     }
 
-    /// Along a unit `d`, a cap point at radial offset `w` has height `|d_y|·h + d_xz·w` and a
-    /// side point at height `y` has `|d_xz|·r + d_y·y`: the whole cap is within `tol` of the
-    /// support plane when `2r·|d_xz| ≤ tol`, the whole side segment when `2h·|d_y| ≤ tol`, and
-    /// otherwise only the rim point (and a sliver around it, left out) is.
+    /// The points of [`Self::curved_generators`] along `dir`, or the inscribed polygon of the
+    /// cap that faces it.
     fn curved_core_feature(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Point3<N>)) -> bool {
         let d = rescale(dir);
-        let len = d.norm();
-        let d = if len > N::zero() { d / len } else { Vec3::y() };
-        let (r, h) = (self.radius, self.half_height);
-        let (ux, uz, s) = radial(&d);
-        let y = if d.y >= N::zero() { h } else { -h };
-        if s * (r + r) <= tol {
-            witness_cap(r, y, f);
-        } else if d.y.abs() * (h + h) <= tol {
-            f(Point3::new(r * ux, h, r * uz));
-            f(Point3::new(r * ux, -h, r * uz));
-        } else {
-            f(Point3::new(r * ux, y, r * uz));
+        if !self.curved_generators(&d, tol, &mut |g| f(g.at(&d))) {
+            let h = self.half_height;
+            witness_cap(self.radius, if d.y >= N::zero() { h } else { -h }, f);
         }
         true
     }
 
-    /// The rim on the side `dir` faces, or both rims where the side is within `tol` of the
-    /// support plane (`2h·|d_y| ≤ tol`, as in [`Self::curved_core_feature`]); `false` where a cap
-    /// is (`2r·|d_xz| ≤ tol`).
+    /// Along a unit `d`, a cap point at radial offset `w` has height `|d_y|·h + d_xz·w` and a
+    /// side point at height `y` has `|d_xz|·r + d_y·y`: the whole cap is within `tol` of the
+    /// support plane when `2r·|d_xz| ≤ tol` (`false`: no finite set of generators spans it), the
+    /// whole side segment when `2h·|d_y| ≤ tol` (both rims), and otherwise only the rim point
+    /// (and a sliver around it, left out) is (the rim on the side `d` faces).
     fn curved_generators(&self, dir: &Vec3<N>, tol: N, f: &mut dyn FnMut(Generator<N, 3>)) -> bool {
         let d = rescale(dir);
         let len = d.norm();
