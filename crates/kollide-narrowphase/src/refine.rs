@@ -106,8 +106,8 @@ where
     let (mut ga, mut gb) = (Active::<N, D>::new(), Active::<N, D>::new());
     let mut overflow = false;
     let listed = cso.generators(n, spread, &mut |g, of_b| {
-        // How far along the shape's own direction (B's is `−n`) the point falls short of the
-        // highest: sorted on below.
+        // The point's height along the shape's own direction (B's is `−n`), stored negated and
+        // made relative to the highest below.
         let (list, height) = if of_b {
             (&mut gb, -g.at(&-*n).coords.dot(n))
         } else {
@@ -121,6 +121,10 @@ where
     });
     if !listed || overflow || ga.is_empty() || gb.is_empty() {
         return None;
+    }
+    for list in [&mut ga, &mut gb] {
+        let top = list.iter().fold(N::MAX, |m, g| m.min_of(g.1));
+        list.iter_mut().for_each(|g| g.1 -= top);
     }
     let independent = scale * N::lit(1e-7);
     let ga = independent_points(ga, n, independent);
