@@ -61,10 +61,12 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<N, D> for From<'_, C,
     }
 }
 
-/// EPA's penetration `e` on `cso`, polished (see the module docs): the polished answer when its
+/// EPA's penetration `e` on `cso`, polished (see the module docs) and, where the polish does not
+/// settle, refined on the supporting generators ([`crate::refine`]): that answer when its
 /// witnesses agree with its depth within `relative · scale` (status `Converged`); otherwise the
 /// best candidate with `e`'s status when its witnesses miss by less than `e`'s normal misses
-/// `e`'s depth, else `e` unchanged.
+/// `e`'s depth, else `e` unchanged. Where EPA itself stopped short, the flat parts' normals
+/// ([`crate::kinks`]) are tried on the answer as well.
 pub(crate) fn polish_penetration<N, const D: usize, C>(
     cso: &C,
     e: EpaResult<N, D>,
