@@ -22,10 +22,11 @@
 //!      (A's on a near tie, within `1e-6` in cosine), the other feature is clipped against its
 //!      side planes along `n` ([`super::clip_reference_face`]) and the points are lifted to the
 //!      reference face along `n`, so the manifold keeps the exact normal;
-//!    * **two edges**: seen along `n`, nearly parallel edges are clipped to each other's extent
-//!      and give two contacts ([`super::clip_parallel_segments`]), each pair of points sharing
-//!      the edges' sideways offset ([`super::overlap_end_contact`]); crossing edges give the
-//!      exact contact.
+//!    * **two edges**: seen along `n`, parallel edges are clipped to each other's extent and give
+//!      two contacts ([`super::clip_parallel_segments`]), each pair of points sharing the edges'
+//!      sideways offset ([`super::overlap_end_contact`]) as long as that keeps the points on
+//!      their surfaces within a fiftieth of the depth; edges that cross, even at a small angle,
+//!      give the exact contact.
 //! 4. **Never shallower than exact.** Supporting features can be approximations (a cylinder's cap
 //!    is reported as an inscribed octagon), so if the clipped points are all shallower than the
 //!    exact contact, the exact contact is added as a candidate; if clipping leaves nothing, the
@@ -184,6 +185,7 @@ pub fn contact_convex<N: Scalar, U: Copy + Default>(
     );
     let size = |s: &Shape3<N>| s.local_aabb().half_extents().norm();
     let tol = bias_tolerance(size(a), size(b));
+    let scale = size(a).max_of(size(b));
     let mut cands = Candidates::new();
     let (la, lb) = (fa.points.len(), fb.points.len());
     if la >= 3 || lb >= 3 {
@@ -220,12 +222,16 @@ pub fn contact_convex<N: Scalar, U: Copy + Default>(
             }
         }
     } else if la == 2 && lb == 2 {
-        edge_edge(&fa, &fb, &n, ra, rb, margin, tol, &mut cands);
+        // The points of a kept pair of overlap ends lie on their surfaces within a fiftieth of
+        // the depth, or within a tenth of the accuracy GJK/EPA promise when barely touching.
+        let side_tol = (settings.tolerances.relative_length * N::lit(0.1) * scale)
+            .max_of(N::lit(0.02) * c.separation.abs());
+        let cores = [(ra, ra + side_roundness(a)), (rb, rb + side_roundness(b))];
+        edge_edge(&fa, &fb, &n, cores, margin, (tol, side_tol), &mut cands);
     }
     // Shallower than the exact contact by more than a hundredth of its accuracy: a cap's
     // octagon cut the deepest part off, or a feature was an approximation. (A clipped point as
     // deep as the exact contact within that is kept in its place: it has a stable id.)
-    let scale = size(a).max_of(size(b));
     let slack = settings.tolerances.relative_length * N::lit(0.01) * scale
         + N::lit(8.0) * N::EPSILON * (scale + pos_ab.translation().norm());
     match cands.min_separation() {
@@ -236,16 +242,33 @@ pub fn contact_convex<N: Scalar, U: Copy + Default>(
     to_world(cands.into_manifold(n), pos_a)
 }
 
+/// The radius of curvature across an edge feature of `shape` beyond its core radius: a
+/// cylinder's side line lies on a surface of the cylinder's radius, every other edge is sharp.
+fn side_roundness<N: Scalar>(shape: &Shape3<N>) -> N {
+    match shape {
+        Shape3::Cylinder(c) => c.radius(),
+        _ => N::zero(),
+    }
+}
+
 /// Two edges: two contacts where they overlap if they are parallel seen along `n`, none (the
 /// caller adds the exact contact) if they cross.
+///
+/// Each end of the overlap gives a pair of points on one line along `n`, each moved sideways by
+/// half the edges' offset there ([`overlap_end_contact`]). A sharp edge moved sideways leaves its
+/// shape by that half-offset, a surface curved across the edge (a capsule's, a cylinder's side)
+/// only by its square over twice its radius of curvature (`cores` holds each shape's core radius
+/// and that radius); so the ends are kept only while the half-offset leaves both surfaces within
+/// `side_tol`. Edges
+/// that drift further apart along the overlap cross at a small angle: they touch at one point,
+/// the exact contact.
 fn edge_edge<N: Scalar, U: Copy + Default>(
     fa: &Feature<N>,
     fb: &Feature<N>,
     n: &Vec3<N>,
-    ra: N,
-    rb: N,
+    [(ra, round_a), (rb, round_b)]: [(N, N); 2],
     margin: N,
-    tol: N,
+    (tol, side_tol): (N, N),
     out: &mut Candidates<N, U>,
 ) {
     let flat = |v: Vec3<N>| v - n * n.dot(&v);
@@ -255,15 +278,23 @@ fn edge_edge<N: Scalar, U: Copy + Default>(
     if lp <= tol || lq <= tol || dp.cross(&dq).norm() > N::lit(PARALLEL_SIN) * lp * lq {
         return;
     }
-    let u = dp / lp;
-    clip_parallel_segments(&p1, &p2, &q1, &q2, &u, tol, |on_a, on_b, end| {
+    // The largest half-offset that keeps a point on a surface of core radius `r` within
+    // `side_tol`: `h²/2r ≤ side_tol` on a rounded core, `h ≤ side_tol` on a sharp edge.
+    let reach = |r: N| side_tol.max_of((N::lit(2.0) * r * side_tol).sqrt());
+    let half_offset_max = reach(round_a).min_of(reach(round_b));
+    let mut ends: SmallVec<[Contact<N, 3, U>; 2]> = SmallVec::new();
+    let mut parallel = true;
+    clip_parallel_segments(&p1, &p2, &q1, &q2, &(dp / lp), tol, |on_a, on_b, end| {
+        parallel &= flat(on_b - on_a).norm() * N::lit(0.5) <= half_offset_max;
         let id = match end {
             OverlapEnd::P(k) => ContactId::new(fa.vertex_ids[k as usize], fb.id),
             OverlapEnd::Q(k) => ContactId::new(fa.id, fb.vertex_ids[k as usize]),
         };
-        let c = overlap_end_contact(&on_a, &on_b, n, (ra, rb), id);
-        if c.separation <= margin {
+        ends.push(overlap_end_contact(&on_a, &on_b, n, (ra, rb), id));
+    });
+    if parallel {
+        for c in ends.into_iter().filter(|c| c.separation <= margin) {
             out.push(c);
         }
-    });
+    }
 }

@@ -38,8 +38,8 @@
 //! * The **slack** and the corner correction follow [`super::face_clip`]: side planes move out
 //!   by `slack` when the faces are nearly anti-parallel (cosine ≥ 0.99), and a reference corner
 //!   left by the clip is put back on the line through the true corner along `n`, where it meets
-//!   the incident face's plane; any other point the slack kept beyond the rim is moved back onto
-//!   it (its coordinates on the side axes clamped to the face).
+//!   the incident face's plane; any other point the slack kept beyond the rim goes to the nearest
+//!   point of the incident face clipped without slack (a second clip, made only then).
 //! * Each point `p` left is lifted to the reference face: its gap is `n · p − h_w`, the point on
 //!   the reference face `p − gap·n`. Points with a gap above the margin are dropped.
 //!
@@ -52,7 +52,7 @@ use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_shapes::{Cuboid, FeatureId};
 
 use super::cuboid_cuboid::cuboid_edge_id_const;
-use super::face_clip::newell_normal;
+use super::face_clip::{nearest_on_polygon, newell_normal};
 
 /// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
 /// other and get the clipping slack (the value of [`super::face_clip`]).
@@ -293,6 +293,44 @@ impl<N: Scalar> FacePoints<N> {
     }
 }
 
+/// The incident quad clipped against the four side planes of the reference face `ref_face` of a
+/// box of half extents `hr`, moved out by `slack`; `None` when nothing is left.
+fn clip_quad<N: Scalar>(
+    quad: &Poly<N>,
+    hr: &Vec3<N>,
+    ref_face: usize,
+    inc_code: u8,
+    slack: N,
+) -> Option<Poly<N>> {
+    let zero = N::zero();
+    let mut bufs = [*quad, Poly::new()];
+    let mut cur = 0;
+    for (k, side) in SIDES[ref_face].iter().enumerate() {
+        let c = usize::from(side.axis);
+        let offset = hr[c] + slack;
+        let [b0, b1] = &mut bufs;
+        let (input, output) = if cur == 0 { (&*b0, b1) } else { (&*b1, b0) };
+        let count = input.len;
+        let mut d = [zero; MAX_FACE_POINTS];
+        let mut inside = 0;
+        for (di, p) in d.iter_mut().zip(&input.p[..count]) {
+            let x = p[c];
+            // `σ p_c − offset` with σ = ±1, the general clipper's dot product with `±e_c`.
+            *di = if side.negative { -x - offset } else { x - offset };
+            inside += usize::from(*di <= zero);
+        }
+        if inside == count {
+            continue;
+        }
+        if inside == 0 {
+            return None;
+        }
+        clip_to_side(input, &d, ref_face, k, inc_code, output);
+        cur ^= 1;
+    }
+    Some(bufs[cur])
+}
+
 /// The face contact of the reference box `r` (its face on `axis` with outward normal
 /// `sign · e_axis`, `sign = ±1`) and the box `inc` placed in `r`'s frame by `pos_ri`. Writes the
 /// points with a separation up to `margin` to `out` (see [`FacePoints`]), in `r`'s frame, and
@@ -318,45 +356,25 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
     let inc_face = inc.support_face_index(&pos_ri.inverse_transform_vector(&-n)) as usize;
     let inc_code = FACE + inc_face as u8;
     let inc_corners = &FACE_CORNERS[inc_face];
-    let mut bufs = [Poly::new(), Poly::new()];
+    let mut quad = Poly::new();
     let mut corners = [Point3::origin(); 4];
     for k in 0..4 {
         let v = inc_corners[k];
         corners[k] = pos_ri * inc.vertex(v);
-        bufs[0].push(corners[k], FACE + ref_face as u8, v as u8, FACE_EDGES[inc_face][k]);
+        quad.push(corners[k], FACE + ref_face as u8, v as u8, FACE_EDGES[inc_face][k]);
     }
     // The incident face's outward normal (from its corners, as the general clipper has it), and
     // its cosine with n.
     let inc_normal = newell_normal(&corners);
     let inc_denom = inc_normal.dot(&n);
     let slack = if -inc_denom >= N::lit(PARALLEL_FACES) { slack } else { zero };
-
-    // The side planes, in the order of the reference face's edges.
-    let mut cur = 0;
-    for (k, side) in SIDES[ref_face].iter().enumerate() {
-        let c = usize::from(side.axis);
-        let offset = hr[c] + slack;
-        let [b0, b1] = &mut bufs;
-        let (input, output) = if cur == 0 { (&*b0, b1) } else { (&*b1, b0) };
-        let count = input.len;
-        let mut d = [zero; MAX_FACE_POINTS];
-        let mut inside = 0;
-        for (di, p) in d.iter_mut().zip(&input.p[..count]) {
-            let x = p[c];
-            // `σ p_c − offset` with σ = ±1, the general clipper's dot product with `±e_c`.
-            *di = if side.negative { -x - offset } else { x - offset };
-            inside += usize::from(*di <= zero);
-        }
-        if inside == count {
-            continue;
-        }
-        if inside == 0 {
-            return 0;
-        }
-        clip_to_side(input, &d, ref_face, k, inc_code, output);
-        cur ^= 1;
-    }
-    let clipped = &bufs[cur];
+    let Some(clipped) = clip_quad(&quad, &hr, ref_face, inc_code, slack) else {
+        return 0;
+    };
+    // The same clip without the slack, for points the slack kept beyond the rim; made at most
+    // once, when the first such point turns up.
+    let mut exact: Option<Option<Poly<N>>> = None;
+    let beyond = |p: &Point3<N>| (0..3).any(|c| c != axis && p[c].abs() > hr[c]);
 
     // Lift the points to the reference face.
     let plane = sign * hr[axis];
@@ -370,10 +388,18 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
             let c = r.vertex(u32::from(a));
             p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
         }
-        if slack > zero {
-            // A point kept by the slack goes back onto the rim, across n.
-            for c in (0..3).filter(|&c| c != axis) {
-                p[c] = p[c].max_of(-hr[c]).min_of(hr[c]);
+        if slack > zero && beyond(&p) {
+            // A point kept by the slack goes to the nearest point of the exact clip, on the rim
+            // and on the incident face; onto the rim across n if that clip is empty.
+            let exact =
+                exact.get_or_insert_with(|| clip_quad(&quad, &hr, ref_face, inc_code, zero));
+            match exact.as_ref().and_then(|e| nearest_on_polygon(&e.p[..e.len], &p)) {
+                Some(q) => p = q,
+                None => {
+                    for c in (0..3).filter(|&c| c != axis) {
+                        p[c] = p[c].max_of(-hr[c]).min_of(hr[c]);
+                    }
+                }
             }
         }
         let gap = sign * (p[axis] - plane);

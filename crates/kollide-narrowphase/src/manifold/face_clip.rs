@@ -33,10 +33,12 @@
 //! of the shapes' size). An incident corner lying exactly on a side plane, such as the corner of
 //! a box stacked on an equal box, then stays *one* point with its vertex id, instead of turning
 //! into two crossing points or back with every bit of rotation noise: ids, and the solver's warm
-//! starts, stay put. The price is that such a point may lie up to the slack beyond the reference
-//! face's rim. Tilted incident features get no slack: a crossing a slack farther out would also
-//! be deeper, by the slack times the slope. Reference corners left by the clip are put back
-//! exactly on the line through the true corner along `d`.
+//! starts, stay put. The slack only decides which points there are and their ids: a point it
+//! kept beyond the rim goes to the nearest point of the incident face clipped without slack,
+//! which lies on the incident face and over the reference face. Tilted incident features get no
+//! slack: a crossing a slack farther out would also be deeper, by the slack times the slope.
+//! Reference corners left by the clip are put back exactly on the line through the true corner
+//! along `d`.
 //!
 //! Ids follow [`super::clip3`]: `(reference face, incident vertex)` for kept incident vertices,
 //! `(reference edge, incident edge)` for crossings, `(reference corner, incident face)` for
@@ -49,7 +51,7 @@ use smallvec::SmallVec;
 
 use super::assemble3::Candidates;
 use super::clip3::{ClipEdge, ClipVertex3, SidePlane, clip_polygon};
-use super::segment_closest::drop_to_capsule_surface;
+use super::segment_closest::{drop_to_capsule_surface, segment_point_closest};
 
 /// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
 /// other, and get the clipping slack.
@@ -163,14 +165,31 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         [a, b] if inc.radius > N::zero() => drop_to_capsule_surface(p, &[*a, *b], dir, inc.radius),
         _ => inc.radius,
     };
-    // The slack decides which points are kept; a kept point beyond the rim is moved back onto
-    // it, across `dir`, so that the points on the reference face lie on it: for two faces
-    // resting on each other the move stays in the incident face as well.
-    let inside = |p: Point3<N>| {
-        planes.iter().fold(p, |p, s| {
-            let excess = s.normal.dot(&p.coords) - (s.offset - slack);
-            if excess > N::zero() { p - s.normal * excess } else { p }
-        })
+    // The slack decides which points are kept and their ids; a kept point beyond the rim is
+    // moved to the nearest point of the incident face clipped without slack, which lies both
+    // over the reference face and on the incident face. (Moving it straight back across the
+    // side plane would leave the incident face where its edge crosses the rim at an angle.)
+    // (Made at most once, when the first such point turns up.)
+    let mut exact_clip: Option<SmallVec<[Point3<N>; 16]>> = None;
+    let mut inside = |p: Point3<N>| {
+        if planes.iter().all(|s| s.normal.dot(&p.coords) <= s.offset - slack) {
+            return p;
+        }
+        let exact = exact_clip.get_or_insert_with(|| {
+            let mut true_planes = planes.clone();
+            for s in true_planes.iter_mut() {
+                s.offset -= slack;
+            }
+            clip_polygon(&input, closed, &true_planes, inc.id).iter().map(|v| v.p).collect()
+        });
+        match nearest_on_polygon(exact, &p) {
+            Some(q) => q,
+            // The incident face lies wholly within the slack outside the rim.
+            None => planes.iter().fold(p, |p, s| {
+                let excess = s.normal.dot(&p.coords) - (s.offset - slack);
+                if excess > N::zero() { p - s.normal * excess } else { p }
+            }),
+        }
     };
     let mut pushed = 0;
     for v in &clipped {
@@ -186,6 +205,19 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         }
     }
     pushed
+}
+
+/// The point of the boundary of the convex polygon `poly` (in one plane with `p`) nearest to
+/// `p`, a point outside it; `None` for an empty polygon.
+pub(crate) fn nearest_on_polygon<N: Scalar>(
+    poly: &[Point3<N>],
+    p: &Point3<N>,
+) -> Option<Point3<N>> {
+    let m = poly.len();
+    let dist = |q: &Point3<N>| (q - p).norm_squared();
+    (0..m)
+        .map(|k| segment_point_closest(&poly[k], &poly[(k + 1) % m], p).1)
+        .reduce(|x, y| if dist(&y) < dist(&x) { y } else { x })
 }
 
 /// The unit normal of a polygon, counter-clockwise seen from the side it points to (Newell's sum

@@ -390,6 +390,73 @@ fn points_kept_by_the_clipping_slack_lie_on_both_boxes(#[values(false, true)] hu
     }
 }
 
+/// A 0.2 mm thin hull resting 30 µm deep on a 0.18 mm thin box turned 0.2° from it (a hostile
+/// sliver case). The faces are nearly anti-parallel, so the clipping slack (1e-4 of the size,
+/// here 12 µm) keeps points up to that far beyond the reference face's rim. Moving such a point
+/// back onto the rim straight across the normal took it off the incident box by 10 µm where
+/// the box's edge crosses the rim at an angle; it now goes to the nearest point of the face
+/// clipped without slack, on both shapes.
+#[test]
+fn points_kept_by_the_slack_on_a_sliver_lie_on_both_shapes() {
+    let hull = [
+        [-0.023154610717139652, -1.0626663924896881e-5, -0.08587497215652798],
+        [0.07182408478869544, -7.363864348751455e-5, 0.054626124878330864],
+        [-0.08233284778740177, -5.2832365384605234e-5, 0.08640777601543057],
+        [-0.018957887798120018, 0.00010524012257417573, 0.03681081421647644],
+        [0.028194217148259836, -6.206102169143909e-5, -0.06614168163616332],
+        [-0.01666184116581205, 0.0001044809219250956, -0.01965002966331717],
+        [0.010790166787822478, -6.385550608023198e-5, 0.1185800587396644],
+    ];
+    let points: Vec<Point3<f64>> = hull.iter().map(|&[x, y, z]| Point3::new(x, y, z)).collect();
+    let a = ConvexPolyhedron::from_points(&points).unwrap();
+    let hb = Vec3::new(0.08623698373380506, 8.863205816435186e-5, 0.06193652926829452);
+    let b = Shape3::Cuboid(Cuboid::new(hb).unwrap());
+    let quat = |x, y, z, w| Rot3::from_quaternion(nalgebra::Quaternion::new(w, x, y, z));
+    let pa = Iso3::from_parts(
+        Vec3::new(0.05253850298318105, -0.009760687003191257, 0.09077324739515653).into(),
+        quat(0.5096358477080913, 0.24561856106393185, -0.5973885269319911, -0.5683922704275317),
+    );
+    let pb = Iso3::from_parts(
+        Vec3::new(-0.015643871395596358, -0.00856512706612876, 0.12343843603194515).into(),
+        quat(0.5096055515331079, 0.2480545482021644, -0.5966124344424282, -0.5681766679753195),
+    );
+    let m = manifold3::<f64, ()>(&pa, &Shape3::Polyhedron(a.clone()), &pb, &b, 0.0);
+    assert!(m.len() >= 2, "{m:?}");
+    let outside_hull = |p: &Point3<f64>| {
+        let q = pa.inverse_transform_point(p);
+        (0..a.num_faces())
+            .map(|f| a.face_normal(f).dot(&(q - a.vertices()[a.face(f)[0] as usize])))
+            .fold(f64::MIN, f64::max)
+    };
+    for c in m.contacts() {
+        let (oa, ob) = (outside_hull(&c.point_a), outside_box(&pb, &hb, &c.point_b));
+        assert!(oa < 1e-12 && ob < 1e-12, "point_a {oa:e}, point_b {ob:e} outside: {c:?}");
+    }
+}
+
+/// Two 2 m segments 1 mm apart along y, turned 0.3° from each other about y: sharp edges that
+/// pass each other at one point. Two contacts at the ends of their overlap would each have to
+/// leave its segment by half the 5 mm sideways offset there to keep
+/// `point_b − point_a = separation · normal`; the manifold is the exact contact alone. Exactly
+/// parallel, the two ends are kept.
+#[rstest]
+fn sharp_edges_crossing_at_a_small_angle_touch_at_one_point(#[values(0.3, 0.0)] degrees: f64) {
+    use kollide_shapes::Segment;
+    let seg = Segment::new(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0)).unwrap();
+    let (a, b) = (Shape3::Segment(seg), Shape3::Segment(seg));
+    let pa = Iso3::identity();
+    let pb = Iso3::new(Vec3::new(0.0, 1e-3, 0.0), Vec3::new(0.0, degrees.to_radians(), 0.0));
+    let m = manifold3::<f64, ()>(&pa, &a, &pb, &b, 2e-3);
+    assert_eq!(m.len(), if degrees == 0.0 { 2 } else { 1 }, "{m:?}");
+    assert!((m.normal - Vec3::y()).norm() < 1e-12, "{m:?}");
+    for c in m.contacts() {
+        assert!((c.separation - 1e-3).abs() < 1e-12, "{c:?}");
+        let on_b = pb.inverse_transform_point(&c.point_b);
+        assert!(c.point_a.x.abs() < 1e-12 && c.point_a.y.abs() < 1e-12, "point_a off A: {c:?}");
+        assert!(on_b.x.abs() < 1e-12 && on_b.y.abs() < 1e-12, "point_b off B: {c:?}");
+    }
+}
+
 /// The distance from `p` to the segment from `a` to `b`.
 fn off_axis(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
     let e = b - a;
