@@ -38,8 +38,10 @@
 //! * The **slack** and the corner correction follow [`super::face_clip`]: side planes move out
 //!   by `slack` when the faces are nearly anti-parallel (cosine ≥ 0.99), and a reference corner
 //!   left by the clip is put back on the line through the true corner along `n`, where it meets
-//!   the incident face's plane; any other point the slack kept beyond the rim goes to the nearest
-//!   point of the incident face clipped without slack (a second clip, made only then).
+//!   the incident face's plane; any other point the slack kept beyond the rim is moved back onto
+//!   it (its coordinates on the side axes clamped to the face), or, where that takes it off the
+//!   incident face, to the nearest point of the incident face clipped without slack (a second
+//!   clip, made only then).
 //! * Each point `p` left is lifted to the reference face: its gap is `n · p − h_w`, the point on
 //!   the reference face `p − gap·n`. Points with a gap above the margin are dropped.
 //!
@@ -295,6 +297,7 @@ impl<N: Scalar> FacePoints<N> {
 
 /// The incident quad clipped against the four side planes of the reference face `ref_face` of a
 /// box of half extents `hr`, moved out by `slack`; `None` when nothing is left.
+#[inline(always)]
 fn clip_quad<N: Scalar>(
     quad: &Poly<N>,
     hr: &Vec3<N>,
@@ -375,6 +378,13 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
     // once, when the first such point turns up.
     let mut exact: Option<Option<Poly<N>>> = None;
     let beyond = |p: &Point3<N>| (0..3).any(|c| c != axis && p[c].abs() > hr[c]);
+    // How far a point of the incident face's plane lies outside the face, and how far is on it.
+    let (hi, inc_axis) = (inc.half_extents(), inc_face / 2);
+    let off_face = |p: &Point3<N>| {
+        let q = pos_ri.inverse_transform_point(p);
+        (0..3).filter(|&c| c != inc_axis).map(|c| q[c].abs() - hi[c]).fold(zero, N::max_of)
+    };
+    let on_face_tol = slack * N::EPSILON.sqrt() * N::lit(10.0);
 
     // Lift the points to the reference face.
     let plane = sign * hr[axis];
@@ -389,18 +399,29 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
             p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
         }
         if slack > zero && beyond(&p) {
-            // A point kept by the slack goes to the nearest point of the exact clip, on the rim
-            // and on the incident face; onto the rim across n if that clip is empty.
-            let exact =
-                exact.get_or_insert_with(|| clip_quad(&quad, &hr, ref_face, inc_code, zero));
-            match exact.as_ref().and_then(|e| nearest_on_polygon(&e.p[..e.len], &p)) {
-                Some(q) => p = q,
-                None => {
-                    for c in (0..3).filter(|&c| c != axis) {
-                        p[c] = p[c].max_of(-hr[c]).min_of(hr[c]);
-                    }
+            // A point kept by the slack goes back onto the rim across n, then along n into the
+            // incident face's plane. Where an incident edge
+            // crosses the rim at an angle that takes it off the incident face; then it goes to
+            // the nearest point of the clip without slack, on the rim and on the incident face.
+            let mut q = p;
+            for c in (0..3).filter(|&c| c != axis) {
+                q[c] = q[c].max_of(-hr[c]).min_of(hr[c]);
+            }
+            // Back into the incident face's plane along n, which keeps it on the rim.
+            q += n * (inc_normal.dot(&(corners[0] - q)) / inc_denom);
+            // (A move shorter than the tolerance cannot leave the face by more.)
+            let moved = (q - p).norm_squared();
+            if moved > on_face_tol * on_face_tol && off_face(&q) > on_face_tol {
+                let exact =
+                    exact.get_or_insert_with(|| clip_quad(&quad, &hr, ref_face, inc_code, zero));
+                // None: the faces meet only within the slack; the caller's exact contact stands
+                // for them.
+                match exact.as_ref().and_then(|e| nearest_on_polygon(&e.p[..e.len], &p)) {
+                    Some(nearest) => q = nearest,
+                    None => continue,
                 }
             }
+            p = q;
         }
         let gap = sign * (p[axis] - plane);
         if gap <= margin {

@@ -34,8 +34,9 @@
 //! a box stacked on an equal box, then stays *one* point with its vertex id, instead of turning
 //! into two crossing points or back with every bit of rotation noise: ids, and the solver's warm
 //! starts, stay put. The slack only decides which points there are and their ids: a point it
-//! kept beyond the rim goes to the nearest point of the incident face clipped without slack,
-//! which lies on the incident face and over the reference face. Tilted incident features get no
+//! kept beyond the rim is moved back onto the rim across `d`, or, where that would take it off
+//! the incident face (an incident edge crossing the rim at an angle), to the nearest point of
+//! the incident face clipped without slack. Tilted incident features get no
 //! slack: a crossing a slack farther out would also be deeper, by the slack times the slope.
 //! Reference corners left by the clip are put back exactly on the line through the true corner
 //! along `d`.
@@ -166,14 +167,33 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         _ => inc.radius,
     };
     // The slack decides which points are kept and their ids; a kept point beyond the rim is
-    // moved to the nearest point of the incident face clipped without slack, which lies both
-    // over the reference face and on the incident face. (Moving it straight back across the
-    // side plane would leave the incident face where its edge crosses the rim at an angle.)
-    // (Made at most once, when the first such point turns up.)
+    // moved back onto it, across `dir`, and then along `dir` into the incident face's plane. Where an incident edge crosses the rim at an angle, that
+    // takes it off the incident face; then it goes to the nearest point of the incident face
+    // clipped without slack (made at most once), on the rim and on the incident face.
+    let off_face = |p: &Point3<N>| {
+        (0..n_inc).fold(N::zero(), |off, k| {
+            let (a, b) = (inc.vertices[k], inc.vertices[(k + 1) % n_inc]);
+            let out = (b - a).cross(&inc_normal);
+            let len = out.norm();
+            if len > N::zero() { off.max_of(out.dot(&(p - a)) / len) } else { off }
+        })
+    };
+    let on_face_tol = slack * N::EPSILON.sqrt() * N::lit(10.0);
     let mut exact_clip: Option<SmallVec<[Point3<N>; 16]>> = None;
-    let mut inside = |p: Point3<N>| {
+    let mut inside = |p: Point3<N>| -> Option<Point3<N>> {
         if planes.iter().all(|s| s.normal.dot(&p.coords) <= s.offset - slack) {
-            return p;
+            return Some(p);
+        }
+        let q = planes.iter().fold(p, |p, s| {
+            let excess = s.normal.dot(&p.coords) - (s.offset - slack);
+            if excess > N::zero() { p - s.normal * excess } else { p }
+        });
+        // Back into the incident face's plane along `dir`, which keeps it on the rim.
+        let q = q + dir * (inc_normal.dot(&(inc.vertices[0] - q)) / inc_denom);
+        // (A move shorter than the tolerance cannot leave the face by more.)
+        let moved = (q - p).norm_squared();
+        if moved <= on_face_tol * on_face_tol || off_face(&q) <= on_face_tol {
+            return Some(q);
         }
         let exact = exact_clip.get_or_insert_with(|| {
             let mut true_planes = planes.clone();
@@ -182,19 +202,15 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
             }
             clip_polygon(&input, closed, &true_planes, inc.id).iter().map(|v| v.p).collect()
         });
-        match nearest_on_polygon(exact, &p) {
-            Some(q) => q,
-            // The incident face lies wholly within the slack outside the rim.
-            None => planes.iter().fold(p, |p, s| {
-                let excess = s.normal.dot(&p.coords) - (s.offset - slack);
-                if excess > N::zero() { p - s.normal * excess } else { p }
-            }),
-        }
+        // Empty: the faces meet only within the slack, where the exact contact stands for them.
+        nearest_on_polygon(exact, &p)
     };
     let mut pushed = 0;
     for v in &clipped {
         let p = corner(v);
-        let v = &ClipVertex3 { p: if slack > N::zero() { inside(p) } else { p }, ..*v };
+        let p = if slack > N::zero() { inside(p) } else { Some(p) };
+        let Some(p) = p else { continue };
+        let v = &ClipVertex3 { p, ..*v };
         let gap = r.normal.dot(&(v.p - origin)) / denom;
         let below = drop(&v.p);
         let sep = gap - r.radius - below;
