@@ -175,6 +175,9 @@ fn independent_points<N: Scalar, const D: usize>(
     kept
 }
 
+/// The points of one shape's active generators at one normal.
+type Points<N, const D: usize> = SmallVec<[Point<N, D>; 4]>;
+
 /// The Newton iterate: the normal and the weights of the active generators.
 struct System<N: Scalar, const D: usize> {
     ga: Active<N, D>,
@@ -191,13 +194,20 @@ impl<N: Scalar, const D: usize> System<N, D> {
         (D - 1) + (self.ga.len() - 1) + (self.gb.len() - 1)
     }
 
+    /// The points of A's active generators at the normal `n`, and of B's at `−n`.
+    fn points(&self, n: &Vector<N, D>) -> (Points<N, D>, Points<N, D>) {
+        (
+            self.ga.iter().map(|g| g.0.at(n)).collect(),
+            self.gb.iter().map(|g| g.0.at(&-*n)).collect(),
+        )
+    }
+
     /// The equations at normal `n` with the current weights, in the tangent basis `(u, v)` of
     /// the current normal: ties of A, ties of B, then the witnesses' difference along the
     /// tangent directions.
     fn residual(&self, n: &Vector<N, D>, basis: &[Vector<N, D>; 2]) -> [N; MAX_UNKNOWNS] {
         let mut r = [N::zero(); MAX_UNKNOWNS];
-        let pa: SmallVec<[Point<N, D>; 4]> = self.ga.iter().map(|g| g.0.at(n)).collect();
-        let pb: SmallVec<[Point<N, D>; 4]> = self.gb.iter().map(|g| g.0.at(&-*n)).collect();
+        let (pa, pb) = self.points(n);
         let mut k = 0;
         for p in pa.iter().skip(1) {
             r[k] = (p - pa[0]).dot(n);
@@ -236,8 +246,7 @@ impl<N: Scalar, const D: usize> System<N, D> {
             }
         }
         // The weights enter the tangent equations (the last `D − 1` rows) linearly.
-        let pa: SmallVec<[Point<N, D>; 4]> = self.ga.iter().map(|g| g.0.at(&self.n)).collect();
-        let pb: SmallVec<[Point<N, D>; 4]> = self.gb.iter().map(|g| g.0.at(&-self.n)).collect();
+        let (pa, pb) = self.points(&self.n);
         let first = m - (D - 1);
         let columns =
             pa.iter().skip(1).map(|p| p - pa[0]).chain(pb.iter().skip(1).map(|p| pb[0] - p));
@@ -277,8 +286,7 @@ impl<N: Scalar, const D: usize> System<N, D> {
             return None;
         }
         let n = self.n;
-        let pa: SmallVec<[Point<N, D>; 4]> = self.ga.iter().map(|g| g.0.at(&n)).collect();
-        let pb: SmallVec<[Point<N, D>; 4]> = self.gb.iter().map(|g| g.0.at(&-n)).collect();
+        let (pa, pb) = self.points(&n);
         let clamp = |w: &SmallVec<[N; 4]>| -> SmallVec<[N; 4]> {
             let w: SmallVec<[N; 4]> = w.iter().map(|x| x.max_of(N::zero())).collect();
             let sum = w.iter().copied().fold(N::zero(), |s, x| s + x);
