@@ -259,9 +259,8 @@ fn side_roundness<N: Scalar>(shape: &Shape3<N>) -> N {
 /// shape by that half-offset, a surface curved across the edge (a capsule's, a cylinder's side)
 /// only by its square over twice its radius of curvature (`cores` holds each shape's core radius
 /// and that radius); so the ends are kept only while the half-offset leaves both surfaces within
-/// `side_tol`. Edges
-/// that drift further apart along the overlap cross at a small angle: they touch at one point,
-/// the exact contact.
+/// `side_tol`. Edges that drift further apart along the overlap cross at a small angle: they
+/// touch at one point, the exact contact.
 fn edge_edge<N: Scalar, U: Copy + Default>(
     fa: &Feature<N>,
     fb: &Feature<N>,

@@ -400,9 +400,9 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
         }
         if slack > zero && beyond(&p) {
             // A point kept by the slack goes back onto the rim across n, then along n into the
-            // incident face's plane. Where an incident edge
-            // crosses the rim at an angle that takes it off the incident face; then it goes to
-            // the nearest point of the clip without slack, on the rim and on the incident face.
+            // incident face's plane. Where an incident edge crosses the rim at an angle, that
+            // takes it off the incident face; then it goes to the nearest point of the clip
+            // without slack, on the rim and on the incident face.
             let mut q = p;
             for c in (0..3).filter(|&c| c != axis) {
                 q[c] = q[c].max_of(-hr[c]).min_of(hr[c]);

@@ -34,12 +34,12 @@
 //! a box stacked on an equal box, then stays *one* point with its vertex id, instead of turning
 //! into two crossing points or back with every bit of rotation noise: ids, and the solver's warm
 //! starts, stay put. The slack only decides which points there are and their ids: a point it
-//! kept beyond the rim is moved back onto the rim across `d`, or, where that would take it off
-//! the incident face (an incident edge crossing the rim at an angle), to the nearest point of
-//! the incident face clipped without slack. Tilted incident features get no
-//! slack: a crossing a slack farther out would also be deeper, by the slack times the slope.
-//! Reference corners left by the clip are put back exactly on the line through the true corner
-//! along `d`.
+//! kept beyond the rim is moved back onto the rim across `d` (and along `d` into the incident
+//! face's plane), or, where that would take it off the incident face (an incident edge crossing
+//! the rim at an angle), to the nearest point of the incident face clipped without slack.
+//! Tilted incident features get no slack: a crossing a slack farther out would also be deeper,
+//! by the slack times the slope. Reference corners left by the clip are put back exactly on the
+//! line through the true corner along `d`.
 //!
 //! Ids follow [`super::clip3`]: `(reference face, incident vertex)` for kept incident vertices,
 //! `(reference edge, incident edge)` for crossings, `(reference corner, incident face)` for
@@ -167,9 +167,10 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         _ => inc.radius,
     };
     // The slack decides which points are kept and their ids; a kept point beyond the rim is
-    // moved back onto it, across `dir`, and then along `dir` into the incident face's plane. Where an incident edge crosses the rim at an angle, that
-    // takes it off the incident face; then it goes to the nearest point of the incident face
-    // clipped without slack (made at most once), on the rim and on the incident face.
+    // moved back onto it, across `dir`, and then along `dir` into the incident face's plane.
+    // Where an incident edge crosses the rim at an angle, that takes it off the incident face;
+    // then it goes to the nearest point of the incident face clipped without slack (made at most
+    // once), on the rim and on the incident face.
     let off_face = |p: &Point3<N>| {
         (0..n_inc).fold(N::zero(), |off, k| {
             let (a, b) = (inc.vertices[k], inc.vertices[(k + 1) % n_inc]);
