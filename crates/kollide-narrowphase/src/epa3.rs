@@ -294,9 +294,13 @@ fn barycentric<N: Scalar>(a: &Vec3<N>, b: &Vec3<N>, c: &Vec3<N>, p: &Vec3<N>) ->
     let mut w = (d00 * d21 - d01 * d20) / denom;
     let slack = N::EPSILON * N::lit(64.0);
     // A sliver face multiplies the rounding of its weights by `d00·d11 / denom` (one over the
-    // squared sine of its angle at `a`); past `1e-4 / ε` its witnesses are no better than
-    // clamped ones, and are repaired the same way.
-    let sliver = denom < N::EPSILON * N::lit(1e4) * d00 * d11;
+    // squared sine of its angle at `a`), and the witnesses move by that times the face's size.
+    // Past the accuracy each scalar aims for (a ten-billionth of the size in `f64`, a
+    // ten-thousandth in `f32`) they are no better than clamped ones, and are repaired the same
+    // way: a 10 m segment through a 1 mm triangle made a face with a squared sine of 1e-8, and
+    // its witness missed the triangle by 2e-8.
+    let aim = if N::EPSILON.to_f64() < 1e-10 { 1e-10 } else { 1e-4 };
+    let sliver = denom * N::lit(aim) < N::EPSILON * d00 * d11;
     let clamped = sliver || v < -slack || w < -slack || v + w > N::one() + slack;
     v = v.max_of(N::zero());
     w = w.max_of(N::zero());

@@ -10,7 +10,7 @@
 
 use kollide_math::{Iso2, Iso3, Point2, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, ShapeContact, contact};
-use kollide_shapes::{Cuboid, Rounded};
+use kollide_shapes::{Cuboid, Rounded, Segment, Triangle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -177,4 +177,63 @@ fn edge_across_edge_3d() {
     assert!(c.separation < 0.0);
     let w = worst3(&c, (&pa, &[2.0, 0.2, 0.2]), (&pb, &[0.2, 2.0, 0.2]), 1.0);
     assert!(w < 1e-9, "{c:?} off by {w}");
+}
+
+/// The distance from `p` to the segment `a b`.
+fn off_segment(a: Vec3<f64>, b: Vec3<f64>, p: Vec3<f64>) -> f64 {
+    let e = b - a;
+    let t = ((p - a).dot(&e) / e.dot(&e)).clamp(0.0, 1.0);
+    (p - (a + e * t)).norm()
+}
+
+/// The distance from `p` to the triangle `t` (Ericson, "Real-Time Collision Detection", 5.1.5,
+/// by its plane when `p` projects inside, else by the nearest edge).
+fn off_triangle(t: [Vec3<f64>; 3], p: Vec3<f64>) -> f64 {
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
+    let q = p - n * n.dot(&(p - t[0]));
+    let inside = (0..3).all(|i| (t[(i + 1) % 3] - t[i]).cross(&(q - t[i])).dot(&n) >= 0.0);
+    if inside {
+        return (p - q).norm();
+    }
+    (0..3).map(|i| off_segment(t[i], t[(i + 1) % 3], p)).fold(f64::MAX, f64::min)
+}
+
+/// A 10 m segment through a 1 mm triangle, near one of its edges: the least penetration pushes
+/// the segment sideways past that edge, along the normal of the segment and the edge. The face
+/// of the Minkowski difference that EPA stops at is the segment swept along the edge, ten
+/// thousand times longer than wide, so its weights carry the rounding magnified by one over
+/// its angle's squared sine (about 1e8), and `point_b` came out 2e-8 off the triangle.
+#[test]
+fn long_segment_through_a_tiny_triangle_3d() {
+    let mut r = ChaCha8Rng::seed_from_u64(12);
+    let settings = QuerySettings::<f64>::default();
+    let (mut checked, mut worst) = (0, 0.0f64);
+    for _ in 0..300 {
+        let mut corner = || Vec3::new(0.0, 0.0, 0.0).map(|_: f64| r.random_range(-1e-3..1e-3));
+        let t = [corner(), corner(), corner()];
+        let Ok(tri) = Triangle::new_any_winding(t[0].into(), t[1].into(), t[2].into()) else {
+            continue;
+        };
+        // Through the triangle at a point a tenth of the way in from the middle of edge 0.
+        let inner = (t[0] + t[1]) * 0.45 + t[2] * 0.1;
+        let dir = Vec3::new(1.0, 0.0, 0.0).map(|_: f64| r.random_range(-1.0..1.0)).normalize();
+        let (a, b) =
+            (inner - dir * r.random_range(2.0..8.0), inner + dir * r.random_range(2.0..8.0));
+        let seg = Segment::new(a.into(), b.into()).unwrap();
+        let pose = Iso3::new(
+            Vec3::new(r.random_range(-9.0..9.0), r.random_range(-9.0..9.0), 0.0),
+            rot3(&mut r),
+        );
+        let Some(c) = contact(&pose, &seg, &pose, &tri, 0.0, &settings) else { continue };
+        if c.separation >= 0.0 {
+            continue;
+        }
+        let pa = pose.inverse_transform_point(&c.point_a).coords;
+        let pb = pose.inverse_transform_point(&c.point_b).coords;
+        worst = worst.max(off_segment(a, b, pa).max(off_triangle(t, pb)));
+        checked += 1;
+    }
+    assert!(checked > 200, "only {checked} penetrating cases");
+    // A ten-billionth of the pair's size, as the other tests here hold.
+    assert!(worst < 1e-9 * 8.0, "a point {worst:e} off its shape");
 }
