@@ -63,7 +63,8 @@ fn sat<N: Scalar, const D: usize>(
     // Apart, the usual case of a stalled `f32` distance: GJK in `f64` on the same vertices
     // answers at a fraction of the cost of every axis, when it converges with a separating plane.
     let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
-    if let Some(c) = cloud_distance(&va, &placed, &t) {
+    let cloud = cloud_distance(&va, &placed, &t);
+    if let Some(Cloud::Tight(c)) = cloud {
         return Some(c);
     }
     let axes = a.normal_count() + b.normal_count() + a.edge_count() * b.edge_count();
@@ -72,6 +73,14 @@ fn sat<N: Scalar, const D: usize>(
     } else {
         every_axis(a, b, rot_a, rot_b, &va, &vb, &t)?
     };
+    // Apart, SAT's separation is a lower bound, the distance when a face or an edge pair holds
+    // the closest points (then its axis is the exact normal), short of it when a vertex faces
+    // a vertex or an edge. Below GJK's proven bound it is the latter, and GJK's answer stands.
+    if let Some(Cloud::Noisy(c, lower_bound)) = cloud
+        && s < lower_bound
+    {
+        return Some(c);
+    }
     let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
     Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
 }
@@ -220,29 +229,46 @@ impl<const D: usize> crate::Cso<f64, D> for Clouds<'_, D> {
 }
 
 /// The distance of two disjoint polytopes given by their vertices (in one frame), by GJK in
-/// `f64`, with the unit normal from A to B and the closest points; `None` unless GJK converged
-/// with a separating plane (touching, overlapping, or stalled: SAT decides those).
+/// `f64`, with the unit normal from A to B and the closest points; `None` unless GJK found a
+/// separating plane (touching, overlapping, or stalled early: SAT decides those).
+///
+/// A run that converged, or stalled with its bounds bracketing the distance to a ten-billionth
+/// of the clouds' size, is as good as exact ([`Cloud::Tight`]): SAT would give only a lower
+/// bound for shapes apart. One whose bracket is only as narrow as the rounding of its lower bound
+/// `v·w / |v|` ([`Cloud::Noisy`]) has the distance but not the normal: `v` is off by a few ulps
+/// of the coordinates, its direction by that over `|v|`, and the bound by that angle times how
+/// far the support points lie from `v`. Two 0.2 m triangles 3.5e-8 apart stalled with a bracket
+/// 4e-11 wide.
 fn cloud_distance<const D: usize>(
     a: &[Vector<f64, D>],
     b: &[Vector<f64, D>],
     dir: &Vector<f64, D>,
-) -> Option<SatContact<f64, D>> {
+) -> Option<Cloud<D>> {
     let settings = crate::QuerySettings::<f64>::default();
     let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
-    // A stalled run whose bounds still bracket the distance to a ten-billionth of the clouds'
-    // size is as good as converged: SAT would give only a lower bound for shapes apart.
-    let size = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
-    let bracketed = |v: &Vector<f64, D>, lower: f64| v.norm() - lower <= 1e-10 * size;
-    match g.outcome {
-        crate::GjkOutcome::Separated { v, lower_bound }
-            if lower_bound > 0.0
-                && (g.status == crate::Status::Converged || bracketed(&v, lower_bound)) =>
-        {
-            let (point_a, point_b) = g.witnesses();
-            Some(SatContact { separation: v.norm(), normal: -v / v.norm(), point_a, point_b })
-        }
-        _ => None,
+    let crate::GjkOutcome::Separated { v, lower_bound } = g.outcome else { return None };
+    if lower_bound <= 0.0 {
+        return None;
     }
+    let size = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
+    let dist = v.norm();
+    let (point_a, point_b) = g.witnesses();
+    let c = SatContact { separation: dist, normal: -v / dist, point_a, point_b };
+    let gap = dist - lower_bound;
+    if g.status == crate::Status::Converged || gap <= 1e-10 * size {
+        return Some(Cloud::Tight(c));
+    }
+    let reach = g.simplex.points().iter().map(|p| (p.point - v).norm()).fold(0.0, f64::max);
+    (gap <= 16.0 * f64::EPSILON * size * reach / dist).then_some(Cloud::Noisy(c, lower_bound))
+}
+
+/// What [`cloud_distance`] settled.
+enum Cloud<const D: usize> {
+    /// The distance, normal and closest points.
+    Tight(SatContact<f64, D>),
+    /// The distance and closest points, with a normal off by the rounding of a short `v` in long
+    /// coordinates, and the lower bound proven.
+    Noisy(SatContact<f64, D>, f64),
 }
 
 /// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane

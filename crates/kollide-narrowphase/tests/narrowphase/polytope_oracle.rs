@@ -700,3 +700,63 @@ fn f64_degenerate_polytopes_match_exact_sat() {
     report("f64", &t);
     assert_eq!(t.misses + t.false_hits + t.identity + t.wrong, 0, "{t:?}");
 }
+
+/// Triangles a hair apart, far from the origin: GJK stalls on them (its `v` is a short vector
+/// rounded in long coordinates) and the exact fallback answers. Its own GJK stalled as well, and
+/// SAT's best axis, a lower bound only when a vertex faces an edge, was reported as the distance:
+/// these two 0.2 m triangles 3.5e-8 apart at 2.6e4 m (a hostile-suite case) came out 2.9e-8.
+/// B is nudged by up to a micrometre to make a family of them.
+#[test]
+fn triangles_a_hair_apart_far_out_f64() {
+    let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+    let a = Shape3::Triangle(
+        Triangle::new_any_winding(
+            p(0.06560082715170101, -0.08517573483310285, 0.023896801539615903),
+            p(-0.0817192970366432, 0.08921027926185211, 0.05454592836666252),
+            p(-0.0833650459000143, -0.05308569756509856, 0.0907134792795799),
+        )
+        .unwrap(),
+    );
+    let b = Shape3::Triangle(
+        Triangle::new_any_winding(
+            p(0.09616679293303639, 0.027504696064880332, -0.01930902785913099),
+            p(-0.061761444303969466, 0.01446776465324748, 0.07475963417930813),
+            p(0.02594487089435414, 0.08125174834578214, -0.026387244319365698),
+        )
+        .unwrap(),
+    );
+    let pose = |t: [f64; 3], q: [f64; 4]| {
+        let q = UnitQuaternion::new_normalize(Quaternion::new(q[0], q[1], q[2], q[3]));
+        Iso3::from_parts(Vec3::new(t[0], t[1], t[2]).into(), q)
+    };
+    let pa = pose(
+        [14286.19593658905, -21531.6694191596, -14738.79229801963],
+        [0.17168577814529648, -0.6790279521939935, -0.7007848346472363, -0.13544611197934572],
+    );
+    let pb0 = pose(
+        [14286.307957909497, -21531.66221686365, -14738.791592433385],
+        [0.4658369322495021, 0.7753712384062529, -0.4224338774737363, 0.0578360991702489],
+    );
+    let settings = QuerySettings::<f64>::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (mut checked, mut worst) = (0, 0.0f64);
+    for k in 0..200 {
+        let nudge = if k == 0 {
+            Vec3::zeros()
+        } else {
+            Vec3::new(0.0, 0.0, 0.0).map(|_: f64| rng.random_range(-1e-6..1e-6))
+        };
+        let pb = Iso3::from_parts((pb0.translation.vector + nudge).into(), pb0.rotation);
+        let truth = signed_distance(&poly3(&a, &pa, &pa), &poly3(&b, &pb, &pa));
+        if truth <= 0.0 {
+            continue;
+        }
+        let (d, _) = distance(&pa, &a, &pb, &b, &settings);
+        let c = closest_points(&pa, &a, &pb, &b, &settings);
+        worst = worst.max((d - truth).abs()).max((c.separation - truth).abs());
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} cases apart");
+    // The oracle's bound for `f64`: a ten-billionth of the size (0.2 m here).
+    assert!(worst <= 1e-9 * 0.2, "off by {worst:e} ({checked} cases)");
+}
