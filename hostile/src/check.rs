@@ -12,8 +12,9 @@
 //! "miss" or "false hit" is charged there. A ray meets A alone, so its tolerances take `S` from
 //! A's size.
 //!
-//! Manifolds are held to the tolerance plus 5 % of the depth on their deepest point, since the
-//! SAT routines prefer a stable reference face within a relative tolerance of the deepest axis.
+//! Manifolds are held to the tolerance plus 5 % of the depth on their deepest point, or plus
+//! the SAT routines' bias where that is larger: they prefer a stable reference face within
+//! 1e-4 of the pair's size of the deepest axis (see docs/conventions.md).
 
 use crate::geom::{Body, Core, V};
 use crate::oracle::{directional_depth, gap, outside_by, signed_distance, time_of_impact};
@@ -422,7 +423,14 @@ fn check_manifold<const D: usize>(
         return;
     }
     let n = m.n / nn;
-    let tol_m = tol + 0.05 * truth.lo.abs();
+    // A manifold keeps a face axis over an edge pair, and A's face over B's, unless the other is
+    // shallower by more than its bias, 1e-4 of the larger bounding radius (clamped to
+    // `[1e-3, 1e3]`; see docs/conventions.md): its deepest contact may be that much deeper than
+    // the least penetration. Its radii are about the shapes' own origins, up to twice `scale`.
+    // The points themselves are on their shapes whichever axis won.
+    let bias = 1e-4 * (2.0 * cx.tol.scale).clamp(1e-3, 1e3);
+    let tol_on = tol + 0.05 * truth.lo.abs();
+    let tol_m = tol + (0.05 * truth.lo.abs()).max(bias);
     if min_sep < truth.lo - tol_m || min_sep > truth.hi + tol {
         push(q, Fail::Error, format!("deepest contact {min_sep:e}"));
     }
@@ -447,7 +455,7 @@ fn check_manifold<const D: usize>(
             }
         };
         let (oa, ob) = (on(cx.a, pa), on(cx.b, pb));
-        if oa > tol_m || ob > tol_m {
+        if oa > tol_on || ob > tol_on {
             push(q, Fail::OffSurface, format!("point_a off by {oa:e}, point_b off by {ob:e}"));
         }
     }
