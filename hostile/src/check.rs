@@ -500,7 +500,16 @@ fn check_cast<const D: usize>(
         }
         return;
     }
-    if h.t < toi.lo - tol_t || (toi.exact && toi.hit == Some(true) && h.t > toi.lo + tol_t) {
+    // A hit a little before the bound is fine when the shapes are within the touching band at
+    // it: a cast stops once they are that close, and where B barely closes in on A (gliding
+    // along a face) that is long before they touch. A disc gliding at 1/180 of its speed onto a
+    // plate stopped 1.3e-12 m short, 7e-10 of the time early.
+    let early = h.t < toi.lo - tol_t && {
+        let o = a.center();
+        let at_hit = b.translated(&(v * h.t - o));
+        signed_distance(&a.translated(&-o), &at_hit, cx.dirs).lo > band
+    };
+    if early || (toi.exact && toi.hit == Some(true) && h.t > toi.lo + tol_t) {
         push(q, Fail::Error, format!("t = {:e}; {txt}", h.t));
     }
     if h.t > tol_t && toi.hit.is_some() {
