@@ -9,8 +9,9 @@
 //!   and differentiable where it is positive, with `f′(t) = (p − π(p))·(s₁ − s₀) / f(t)`: the
 //!   unit vector from the projection, along the segment. Its least value on `[0, 1]` is at an
 //!   end where `f′` does not change sign, and otherwise where it does, found by bisecting the
-//!   sign of `f′` to the last bit of `t`. The normal is then the direction from the projection,
-//!   the boundary's own normal there, and the segment's point has `f′ = 0` to rounding: both
+//!   sign of `f′` to the last bit of `t`. The normal is then the boundary's own normal at the
+//!   projection ([`SupportMap::local_core_normal_toward`]; the direction from the projection at
+//!   a rim or an apex), and the segment's point has `f′ = 0` to rounding: both
 //!   witnesses lie on their supporting planes, which GJK on a curved core reaches only slowly
 //!   (Gilbert, Johnson, Keerthi 1988; the convexity of the distance to a convex set: Rockafellar,
 //!   *Convex Analysis*, 1970).
@@ -143,7 +144,14 @@ where
     if d <= size * N::EPSILON.sqrt() {
         return None;
     }
-    let n = pos_k.transform_vector(&((q - p) / d));
+    // The boundary's own normal where it has one: `q − p` is short and its rounding is that of
+    // the coordinates. The check keeps a normal that does not face `p` (rounding at a corner)
+    // from being used.
+    let n = k
+        .local_core_normal_toward(&p)
+        .filter(|m| m.dot(&(q - p)) < -d * N::lit(0.5))
+        .map_or((q - p) / d, |m| -m);
+    let n = pos_k.transform_vector(&n);
     Some((pos_k.transform_point(&p), pos_k.transform_point(&q), n, d))
 }
 

@@ -103,6 +103,48 @@ impl<N: Scalar> Cone<N> {
     pub fn apex(&self) -> Point3<N> {
         Point3::new(N::zero(), self.half_height, N::zero())
     }
+
+    /// The point of the cone's profile (in the half plane `(ρ, y)` of `p`, the triangle apex
+    /// `(0, h)`, rim `(r, −h)`, base centre `(0, −h)`) nearest to `p`, and the part of the
+    /// profile it lies in; `None` when `p` is inside.
+    fn profile_nearest(&self, p: &Point3<N>) -> Option<(N, N, ProfilePart)> {
+        let (r, h) = (self.radius, self.half_height);
+        let rho = (p.x * p.x + p.z * p.z).sqrt();
+        let two_h = h + h;
+        if p.y >= -h && two_h * rho + r * (p.y - h) <= N::zero() {
+            return None;
+        }
+        // The nearest point of the segment from `s` to `e` (in `(ρ, y)`) to `(rho, p.y)`, and
+        // its parameter before clamping.
+        let nearest = |s: (N, N), e: (N, N)| {
+            let d = (e.0 - s.0, e.1 - s.1);
+            let t = ((rho - s.0) * d.0 + (p.y - s.1) * d.1) / (d.0 * d.0 + d.1 * d.1);
+            let c = t.max_of(N::zero()).min_of(N::one());
+            let q = (s.0 + d.0 * c, s.1 + d.1 * c);
+            (q, (q.0 - rho) * (q.0 - rho) + (q.1 - p.y) * (q.1 - p.y), t)
+        };
+        let (side, ds, t_side) = nearest((N::zero(), h), (r, -h));
+        let (base, db, t_base) = nearest((N::zero(), -h), (r, -h));
+        // The side's ends are the apex and the rim; the base's start is its centre, flat.
+        let in_side = t_side > N::zero() && t_side < N::one();
+        let in_base = t_base < N::one();
+        Some(if ds <= db {
+            (side.0, side.1, if in_side { ProfilePart::Side } else { ProfilePart::Corner })
+        } else {
+            (base.0, base.1, if in_base { ProfilePart::Base } else { ProfilePart::Corner })
+        })
+    }
+}
+
+/// Where a point of a cone's profile lies ([`Cone::profile_nearest`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ProfilePart {
+    /// Inside the slanted side.
+    Side,
+    /// Inside the base.
+    Base,
+    /// At the apex or the rim, where the normal is not unique.
+    Corner,
 }
 
 impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
@@ -126,25 +168,26 @@ impl<N: Scalar> SupportMap<N, 3> for Cone<N> {
     /// base, never to the axis, and the nearer of the two segments' points, turned back about
     /// the axis, is the cone's.
     fn local_core_projection(&self, p: &Point3<N>) -> Option<Point3<N>> {
-        let (r, h) = (self.radius, self.half_height);
+        let (q_rho, q_y, _) = self.profile_nearest(p)?;
         let rho = (p.x * p.x + p.z * p.z).sqrt();
-        let two_h = h + h;
-        if p.y >= -h && two_h * rho + r * (p.y - h) <= N::zero() {
-            return None;
-        }
-        // The nearest point of the segment from `s` to `e` (in `(ρ, y)`) to `(rho, p.y)`.
-        let nearest = |s: (N, N), e: (N, N)| {
-            let d = (e.0 - s.0, e.1 - s.1);
-            let t = ((rho - s.0) * d.0 + (p.y - s.1) * d.1) / (d.0 * d.0 + d.1 * d.1);
-            let t = t.max_of(N::zero()).min_of(N::one());
-            let q = (s.0 + d.0 * t, s.1 + d.1 * t);
-            (q, (q.0 - rho) * (q.0 - rho) + (q.1 - p.y) * (q.1 - p.y))
-        };
-        let (side, ds) = nearest((N::zero(), h), (r, -h));
-        let (base, db) = nearest((N::zero(), -h), (r, -h));
-        let (q_rho, q_y) = if ds <= db { side } else { base };
         let (cx, cz) = if rho > N::zero() { (p.x / rho, p.z / rho) } else { (N::one(), N::zero()) };
         Some(Point3::new(cx * q_rho, q_y, cz * q_rho))
+    }
+
+    /// The side's normal `(2h, r)/L` turned about the axis, or `−y`, where `p`'s projection is
+    /// inside the side or the base; `None` at the apex or the rim.
+    fn local_core_normal_toward(&self, p: &Point3<N>) -> Option<Vec3<N>> {
+        let (r, h) = (self.radius, self.half_height);
+        match self.profile_nearest(p)?.2 {
+            ProfilePart::Side => {
+                let rho = (p.x * p.x + p.z * p.z).sqrt();
+                let two_h = h + h;
+                let len = (two_h * two_h + r * r).sqrt();
+                (rho > N::zero()).then(|| Vec3::new(two_h * p.x / rho, r, two_h * p.z / rho) / len)
+            }
+            ProfilePart::Base => Some(-Vec3::y()),
+            ProfilePart::Corner => None,
+        }
     }
 
     /// Nearer of the base (`y + h`, along `−y`) and the side. In the half plane `(ρ, y)` the

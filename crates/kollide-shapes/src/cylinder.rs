@@ -206,6 +206,21 @@ impl<N: Scalar> SupportMap<N, 3> for Cylinder<N> {
         Some(Point3::new(p.x * k, y, p.z * k))
     }
 
+    /// Radially out beside the side, along `±y` over a cap; `None` beyond a rim.
+    fn local_core_normal_toward(&self, p: &Point3<N>) -> Option<Vec3<N>> {
+        let rho = (p.x * p.x + p.z * p.z).sqrt();
+        let beyond_cap = p.y.abs() > self.half_height;
+        match (rho > self.radius, beyond_cap) {
+            (true, false) => Some(Vec3::new(p.x / rho, N::zero(), p.z / rho)),
+            (false, true) => Some(Vec3::new(
+                N::zero(),
+                if p.y > N::zero() { N::one() } else { -N::one() },
+                N::zero(),
+            )),
+            _ => None,
+        }
+    }
+
     /// Nearer of the side (`r − ρ`, radially out) and the nearer cap (`h − |y|`, along `±y`);
     /// on the axis the side normal is `+x`.
     fn local_core_depth(&self, p: &Point3<N>) -> Option<(N, Vec3<N>)> {

@@ -175,6 +175,12 @@ impl<N: Scalar, const D: usize, S: SupportMap<N, D>> SupportMap<N, D> for Rounde
     fn local_core_projection(&self, p: &Point<N, D>) -> Option<Point<N, D>> {
         self.inner.local_core_projection(p)
     }
+
+    /// The inner shape's core normal.
+    #[inline]
+    fn local_core_normal_toward(&self, p: &Point<N, D>) -> Option<Vector<N, D>> {
+        self.inner.local_core_normal_toward(p)
+    }
 }
 
 impl<N: Scalar, const D: usize, S: SupportFeatureMap<N, D>> SupportFeatureMap<N, D>

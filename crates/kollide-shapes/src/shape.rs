@@ -125,6 +125,10 @@ macro_rules! impl_shape_enum {
                 delegate!(self, s => s.local_core_projection(p), [$($v),*])
             }
             #[inline]
+            fn local_core_normal_toward(&self, p: &Point<N, $d>) -> Option<Vector<N, $d>> {
+                delegate!(self, s => s.local_core_normal_toward(p), [$($v),*])
+            }
+            #[inline]
             fn local_core_ray(
                 &self,
                 origin: &Vector<N, $d>,

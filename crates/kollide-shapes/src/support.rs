@@ -147,6 +147,20 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         None
     }
 
+    /// For a point `p` (local frame) outside the core: the outward unit normal of the core's
+    /// boundary at its projection ([`Self::local_core_projection`]), from the boundary's own
+    /// shape, where that normal is unique (a side or a face, not a rim or an apex). `None` (the
+    /// default) there, inside, or without a closed form.
+    ///
+    /// The direction from the projection to `p` is the same normal, but computed from two points
+    /// a short distance apart in long coordinates it is off by their rounding over that
+    /// distance: a segment 1e-6 from a cone 10 m across got a normal 2e-9 rad off.
+    #[inline]
+    fn local_core_normal_toward(&self, p: &Point<N, D>) -> Option<Vector<N, D>> {
+        let _ = p;
+        None
+    }
+
     /// A ray from `origin` along `dir` (local frame, `dir` of any length, times in units of it)
     /// against the core, in closed form: the first `t` in `[0, max_t]` where it meets the core
     /// and the core's outward normal there (a start inside or on the core hits at `t = 0` with a

@@ -5,5 +5,6 @@
 
 mod composite;
 mod constructors;
+mod core_normals;
 mod envelope;
 mod tree;
