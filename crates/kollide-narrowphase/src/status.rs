@@ -59,12 +59,12 @@ pub struct QuerySettings<N> {
 }
 
 impl<N: Scalar> QuerySettings<N> {
-    /// The defaults: 64 GJK iterations, 128 EPA iterations, 64 cast iterations, and an accuracy of
+    /// The defaults: 64 GJK iterations, 512 EPA iterations, 64 cast iterations, and an accuracy of
     /// `64 ε` relative (`~7.6e-6` for `f32`, `~1.4e-14` for `f64`).
     pub fn new() -> Self {
         Self {
             gjk_max_iterations: 64,
-            epa_max_iterations: 128,
+            epa_max_iterations: 512,
             cast_max_iterations: 64,
             relative_accuracy: N::EPSILON * N::lit(64.0),
             tolerances: Tolerances::default(),
