@@ -96,12 +96,22 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
     }
 
-    /// Rebalances and refits every node from `index` up to the root.
+    /// Rebalances and refits the nodes from `index` up to the root, or up to the first node
+    /// that neither rotated nor changed its box or height: the nodes above it are as they were,
+    /// since a node's box, height and [`Branch`] depend only on its children's. (Its own branch
+    /// is always rewritten, for the caller may have changed its children.) Most insertions and
+    /// removals change the boxes of only a few ancestors, so this saves most of the climb.
     fn refit_from(&mut self, mut index: u32) {
         while index != NULL {
-            index = self.balance(index);
-            self.refit(index);
-            index = self.nodes[index as usize].parent;
+            let (aabb, height) =
+                (self.nodes[index as usize].aabb, self.nodes[index as usize].height);
+            let top = self.balance(index);
+            self.refit(top);
+            let node = &self.nodes[top as usize];
+            if top == index && node.height == height && node.aabb == aabb {
+                return;
+            }
+            index = node.parent;
         }
     }
 

@@ -434,3 +434,36 @@ fn queries_walk_trees_taller_than_the_inline_stack() {
     });
     assert_eq!(near, (0..70).collect::<Vec<u32>>());
 }
+
+/// Every single insertion, move and removal leaves every invariant intact: the climb that
+/// refits the ancestors stops at the first one that did not change, and a stop one node too
+/// early would leave a stale box, height or branch above it. Small moves (which change only a
+/// few ancestors' boxes) and jumps across the scene (which change many) are mixed.
+#[test]
+fn each_edit_keeps_the_invariants() {
+    let mut g = Gen::new(41, 0.0, 100.0);
+    let mut tree = Tree::<f64, 3>::new();
+    let mut live: Vec<(ProxyId, Aabb<f64, 3>)> = Vec::new();
+    let mut moved = 0;
+    for _ in 0..3000 {
+        let r = g.unit();
+        if r < 0.4 || live.len() < 4 {
+            let b = g.aabb::<f64, 3>();
+            live.push((tree.create_proxy(&b, 0.1, live.len() as u32).unwrap(), b));
+        } else if r < 0.9 {
+            let i = (g.unit() * live.len() as f64) as usize % live.len();
+            let step = if g.unit() < 0.8 { 0.5 } else { 60.0 };
+            let d = Vector::<f64, 3>::from_fn(|_, _| (g.unit() - 0.5) * step);
+            let b = Aabb::new(live[i].1.mins + d, live[i].1.maxs + d);
+            moved += usize::from(tree.move_proxy(live[i].0, &b, 0.1).unwrap());
+            live[i].1 = b;
+        } else {
+            let i = (g.unit() * live.len() as f64) as usize % live.len();
+            tree.remove_proxy(live.swap_remove(i).0).unwrap();
+        }
+        tree.check_invariants().unwrap();
+        let n = tree.len();
+        assert!(f64::from(tree.height()) <= 2.0 * log2(n), "height {} for {n}", tree.height());
+    }
+    assert!(moved > 500 && tree.len() > 300, "{moved} moves, {} leaves", tree.len());
+}
