@@ -36,10 +36,12 @@ use criterion::{Criterion, criterion_main};
 use kollide::prelude::*;
 use kollide::solver::QueryFilter;
 use kollide_benches::{counting_instructions, listing, one_iteration, rng, wanted};
+
+#[path = "../common/query_scene.rs"]
+mod query_scene;
+use query_scene::{Body, SIDE, SIDE_3D, point, scene};
 use rand::Rng;
 
-const BODIES: usize = 10_000;
-const SIDE: f32 = 1000.0;
 const QUERIES: usize = 100;
 const RAY_LENGTH: f32 = 50.0;
 const BOX_HALF: f32 = 5.0;
@@ -49,48 +51,6 @@ const BOX_HALF: f32 = 5.0;
 const RAPIER_SKIN: f32 = 0.01;
 /// How much Box2D v3.2 grows a static shape's box in its tree (its speculative distance).
 const BOX2D_SKIN: f32 = 0.02;
-
-/// The side of the 3D scene's cube (m): 10,000 bodies in it are as dense per ray as the 2D
-/// scene's (about 0.7 hits per ray of length 50).
-const SIDE_3D: f32 = 100.0;
-
-/// One body of the scene: centre, and half extents (a box) or radius (a disc or a ball).
-#[derive(Clone, Copy)]
-enum Body<const D: usize> {
-    Box([f32; D], [f32; D]),
-    Ball([f32; D], f32),
-}
-
-impl<const D: usize> Body<D> {
-    /// Centre and half extents of the body's AABB.
-    fn aabb(&self) -> ([f32; D], [f32; D]) {
-        match *self {
-            Body::Box(c, h) => (c, h),
-            Body::Ball(c, r) => (c, [r; D]),
-        }
-    }
-}
-
-/// A point drawn uniformly in the cube of side `side` about the origin.
-fn point<const D: usize>(r: &mut impl Rng, side: f32) -> [f32; D] {
-    core::array::from_fn(|_| r.random::<f32>() * side - side / 2.0)
-}
-
-fn scene<const D: usize>(side: f32) -> Vec<Body<D>> {
-    let mut r = rng(16);
-    (0..BODIES)
-        .map(|_| {
-            let c = point(&mut r, side);
-            let is_box = r.random::<bool>();
-            let mut size = || 0.25 + r.random::<f32>() * 1.25;
-            if is_box {
-                Body::Box(c, core::array::from_fn(|_| size()))
-            } else {
-                Body::Ball(c, size())
-            }
-        })
-        .collect()
-}
 
 /// `QUERIES` rays: origin and unit direction.
 fn rays() -> Vec<([f32; 2], [f32; 2])> {

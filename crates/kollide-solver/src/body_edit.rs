@@ -64,7 +64,7 @@ where
         let pose = checked_pose::<N, D>(&pose, &WorldLimits::new())?;
         self.body_mut(h)?.desc.pose = pose;
         if let Some(body) = &self.slots[h.index as usize].body {
-            self.body_tree.teleported(h.index, body);
+            self.broadphase.teleported(h.index, body, self.settings().speculative_margin);
         }
         self.disturb_around(h.index);
         Ok(())

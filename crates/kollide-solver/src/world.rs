@@ -14,7 +14,6 @@ use crate::events::HitThresholds;
 use crate::island::Islands;
 use crate::joint::edit::JointSet;
 use crate::joint::solver::JointSolver;
-use crate::query::index::BodyTree;
 use crate::step::{
     Acceleration, BroadphaseStage, Colouring, ContactSettings, ContactStage, ContinuousInput,
     ContinuousStage, SolveInput, SolveStage, SolverBodies, write_back,
@@ -95,14 +94,13 @@ where
     threads: usize,
     /// The stages of the step (see `step/`), each with the state it keeps between steps and
     /// the buffers it reuses.
-    broadphase: BroadphaseStage<N, D>,
+    /// (The broadphase's tree of the bodies' boxes also answers the queries, `query/`.)
+    pub(crate) broadphase: BroadphaseStage<N, D>,
     solver_bodies: SolverBodies<N, D>,
     pub(crate) contacts: ContactStage<N, D>,
     colouring: Colouring<N, D>,
     pub(crate) solver: SolveStage<N, D>,
     continuous: ContinuousStage,
-    /// The bodies' AABBs in a tree, for the queries (`query/`).
-    pub(crate) body_tree: BodyTree<N, D>,
     /// The last step's events, and the end events of bodies removed since.
     events: Events<N, D>,
     /// The slots of the bodies with a force or torque for the next step, and of the kinematic
@@ -157,7 +155,6 @@ where
             colouring: Colouring::new(),
             solver: SolveStage::new(),
             continuous: ContinuousStage::new(),
-            body_tree: BodyTree::new(),
             events: Events::default(),
             loaded: Vec::new(),
             targeted: Vec::new(),
@@ -213,7 +210,9 @@ where
         let body = Body::new(desc)?;
         let index = self.free.last().copied().unwrap_or(self.slots.len() as u32);
         // A body inside the envelope has a finite box, which the tree accepts.
-        self.body_tree.insert(index, &body).map_err(|_| WorldError::NonFinite("bounding box"))?;
+        let margin = self.settings.speculative_margin;
+        let leaf = self.broadphase.insert(index, &body, margin);
+        leaf.map_err(|_| WorldError::NonFinite("bounding box"))?;
         if self.free.pop().is_none() {
             self.slots.push(Slot { generation: 0, body: None });
         }
@@ -222,7 +221,6 @@ where
         self.kinematic_bodies += usize::from(body.desc.kind == BodyKind::Kinematic);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
-        self.broadphase.bodies_changed();
         Ok(BodyHandle { index, generation: slot.generation })
     }
 
@@ -238,8 +236,7 @@ where
         let body = slot.body.take().ok_or(WorldError::StaleHandle)?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
-        self.body_tree.remove(h.index);
-        self.broadphase.bodies_changed();
+        self.broadphase.remove(h.index);
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);
         self.dynamic_bodies -= usize::from(body.desc.kind == BodyKind::Dynamic);
@@ -470,7 +467,7 @@ where
         if settings.continuous {
             let input = ContinuousInput {
                 start: solver_bodies,
-                tree: &self.body_tree,
+                tree: self.broadphase.tree(),
                 linear_slop: settings.linear_slop,
                 no_collide: joints.no_collide(),
             };
@@ -480,7 +477,7 @@ where
         if !self.targeted.is_empty() {
             self.reach_targets();
         }
-        self.body_tree.update(&self.slots);
+        self.broadphase.after_step(&self.slots, settings.speculative_margin, dt);
         report.fell_asleep = self.islands.fall_asleep(
             &mut self.slots,
             self.contacts.pairs(),

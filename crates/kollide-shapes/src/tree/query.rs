@@ -73,6 +73,9 @@ fn max2<N: Scalar>(a: N, b: N) -> N {
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Calls `f` with the data of every leaf whose box overlaps or touches `aabb`, until `f`
     /// returns `false`. Returns the number of nodes visited (whose box was tested).
+    // Out of line, as `cast_ray` is: inlined into a caller, the box tests in its loop were
+    // left as calls.
+    #[inline(never)]
     pub fn query_aabb(&self, aabb: &Aabb<N, D>, mut f: impl FnMut(u32) -> bool) -> usize {
         let Some(root) = self.nodes.get(self.root as usize) else { return 0 };
         if !root.aabb.intersects(aabb) {
@@ -125,6 +128,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Boxes are tested with the slab method; an axis along which `dir` is zero is a slab the
     /// origin must lie in. A non-finite origin or direction, or a `max_t` that is negative or
     /// NaN, visits nothing.
+    // Out of line: inlined into a caller, its loop came out longer (one callgrind count).
+    #[inline(never)]
     pub fn cast_ray(
         &self,
         origin: &Point<N, D>,

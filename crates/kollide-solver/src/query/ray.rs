@@ -114,6 +114,9 @@ where
     /// body the ray provably misses before `bound` (the best hit so far) is skipped without
     /// asking the narrowphase ([`may_hit`]); any other is asked exactly what a loop over all
     /// bodies asks.
+    // Out of line, so that the closures calling it stay small enough to be inlined into the
+    // tree's walk (whose loop would otherwise spill the ray's slabs around every call).
+    #[inline(never)]
     fn ray_hit(
         &self,
         slot: u32,

@@ -102,7 +102,7 @@ where
         filter.check(self)?;
         self.query_tree().query_aabb(aabb, |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
-            let tight = self.body_tree.aabb(slot);
+            let tight = self.broadphase.aabb(slot);
             if filter.accepts(handle, body) && tight.is_some_and(|t| t.intersects(aabb)) {
                 return f(handle);
             }

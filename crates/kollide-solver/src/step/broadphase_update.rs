@@ -1,30 +1,53 @@
-//! Stage 1 of the step: the broadphase update.
+//! Stage 1 of the step: the broadphase update, and the world's tree of bodies.
 //!
-//! Each body's AABB is grown by the speculative margin and swept by the body's motion over the
-//! step, so a fast body meets what lies in its path this step (speculative contacts instead of
-//! tunnelling). The broadphase itself works on *fat* AABBs, grown by a further [`FAT_MARGIN`]:
-//! while a body's swept AABB stays inside its fat one, none of its pairs can change, so a resting
-//! pile costs no search at all.
+//! Each moving body's AABB is grown by the speculative margin and swept by the body's motion
+//! over the step, so a fast body meets what lies in its path this step (speculative contacts
+//! instead of tunnelling). The broadphase works on *fat* AABBs, that box grown by a further
+//! [`FAT_MARGIN`]: while a body's swept AABB stays inside its fat one, none of its pairs can
+//! change, so a resting pile costs no search at all. A static body's box is its AABB, neither
+//! grown nor swept: it does not move, and the box of any moving body it could touch carries
+//! the speculative margin, so the pair is found all the same.
 //!
 //! The fat AABBs live in a dynamic tree ([`kollide_shapes::tree`]), as in Box2D v3's
-//! broadphase: a body that left its fat AABB gets a new one, its leaf is inserted again, and it
-//! alone asks the tree which fat AABBs its new one overlaps; the pairs of two bodies that stayed
-//! inside are kept as they were. After bodies were added or removed the tree is rebuilt top down
-//! and every dynamic body asks it. The pairs are those of a full sweep: every two fat AABBs that
-//! overlap or touch, with at least one dynamic body, sorted. The tree replaced the sweep and
-//! prune of [`crate::SweepAndPrune`], which gives the same pairs but walks every body each step
-//! to repair its order (the measurements are in `docs/performance.md`). A sleeping body is not
-//! even looked at (`island.rs`).
+//! broadphase: a body that left its fat AABB gets a new one and its leaf is inserted again; at
+//! the next update it alone asks the tree which fat AABBs its new one overlaps, and the pairs of
+//! two bodies that stayed inside are kept as they were. After bodies were added or removed the
+//! tree is rebuilt top down and every dynamic body asks it. The pairs are those of a full
+//! sweep: every two fat AABBs that overlap or touch, with at least one dynamic body, sorted. The
+//! tree replaced the sweep and prune of [`crate::SweepAndPrune`], which gives the same pairs but
+//! walks every body each step to repair its order (the measurements are in
+//! `docs/performance.md`). A sleeping body is not even looked at (`island.rs`).
+//!
+//! **One tree for the step and the queries.** The same tree answers the world's scene queries
+//! (`crate::query`) and the continuous stage, which need each body's current AABB inside its
+//! leaf. A body is given its leaf when it is added and follows a teleport at once, and after
+//! the step ([`BroadphaseStage::after_step`]) every moving body's box is swept again from where
+//! the step left it, with its new velocity: a body the solver turned aside, or one that turned
+//! far, gets its new leaf then (its pairs are searched at the next update). The next update
+//! sweeps the same boxes again and so moves no leaf, unless the user changed a pose or a
+//! velocity in between.
+//!
+//! Leaves inserted one by one make a tree that costs queries more than a top-down build over
+//! the same boxes, so once [`REBUILD_AFTER`] times as many leaves as the tree holds were
+//! inserted one by one, it is rebuilt.
 
 use kollide_math::Scalar;
-use kollide_shapes::tree::{ProxyId, Tree};
+use kollide_shapes::tree::{ProxyId, Tree, TreeError};
 use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::world::Slot;
-use crate::{BodyKind, Dim, SolverDim};
+use crate::{Body, BodyKind, Dim, SolverDim};
 
-/// How much the broadphase grows each AABB (m); Box2D's AABB margin is the same 10 cm.
+/// How much the broadphase grows each moving body's AABB (m); Box2D's AABB margin is the same
+/// 10 cm.
 pub(crate) const FAT_MARGIN: f64 = 0.1;
+
+/// The tree is rebuilt once the leaves inserted one by one since the last rebuild number this
+/// many times its leaves.
+const REBUILD_AFTER: usize = 2;
+
+/// The smallest tree worth rebuilding for its insertions.
+const REBUILD_MIN_LEAVES: usize = 64;
 
 /// The broadphase's state between steps: each slot's fat AABB and its leaf in the tree, and the
 /// pairs they overlap in.
@@ -32,19 +55,61 @@ pub(crate) const FAT_MARGIN: f64 = 0.1;
 pub(crate) struct BroadphaseStage<N: Scalar, const D: usize> {
     /// The fat AABBs, one leaf per body, whose data is the slot.
     tree: Tree<N, D>,
-    /// Per slot: the AABB the broadphase last saw, grown by [`FAT_MARGIN`], and its leaf
-    /// (`None` only until the tree takes the box, which it does for every finite box).
-    fat: Vec<Option<(Aabb<N, D>, Option<ProxyId>)>>,
+    /// Per slot: the body's leaf.
+    leaves: Vec<Option<Leaf<N, D>>>,
     /// The overlapping pairs `(lower slot, higher slot)`, sorted.
     pairs: Vec<(u32, u32)>,
     /// Bodies were added or removed since the last update: rebuild and search everything.
     bodies_changed: bool,
-    /// Reused buffers: the slots whose fat AABB changed, which slots are dynamic, which moved,
-    /// and the pairs being merged.
+    /// The slots whose leaf moved since the last pair search, and per slot whether it is
+    /// among them.
     moved: Vec<u32>,
-    movable: Vec<bool>,
     is_moved: Vec<bool>,
+    /// Leaves inserted one by one since the tree was last rebuilt.
+    inserted: usize,
+    /// Reused buffers: which slots are dynamic, and the pairs being merged.
+    movable: Vec<bool>,
     merged: Vec<(u32, u32)>,
+}
+
+/// A body's leaf in the tree.
+#[derive(Clone, Copy, Debug)]
+struct Leaf<N: Scalar, const D: usize> {
+    /// The leaf's box (a copy, kept beside the others for the containment tests).
+    fat: Aabb<N, D>,
+    /// The body's AABB when the leaf was last looked at (after its last step, or when it was
+    /// added or teleported), for the box queries.
+    tight: Aabb<N, D>,
+    id: ProxyId,
+}
+
+/// The AABB of a body's shape at its pose.
+pub(crate) fn body_aabb<N: Scalar, const D: usize>(body: &Body<N, D>) -> Aabb<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    body.desc.shape.aabb(&body.desc.pose)
+}
+
+/// A moving body's box for a step of `dt`: its AABB `tight` grown by the speculative `margin`,
+/// swept by its velocity over the step.
+fn swept_box<N: Scalar, const D: usize>(
+    body: &Body<N, D>,
+    tight: &Aabb<N, D>,
+    margin: N,
+    dt: N,
+) -> Aabb<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let aabb = tight.loosened(margin);
+    let d = body.desc.linear_velocity * dt;
+    Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb)
+}
+
+/// `true` when `outer` contains `inner` (touching counts).
+fn contains<N: Scalar, const D: usize>(outer: &Aabb<N, D>, inner: &Aabb<N, D>) -> bool {
+    (0..D).all(|k| outer.mins[k] <= inner.mins[k] && inner.maxs[k] <= outer.maxs[k])
 }
 
 impl<N: Scalar, const D: usize> BroadphaseStage<N, D>
@@ -55,19 +120,26 @@ where
     pub(crate) fn new() -> Self {
         Self {
             tree: Tree::new(),
-            fat: Vec::new(),
+            leaves: Vec::new(),
             pairs: Vec::new(),
             bodies_changed: true,
             moved: Vec::new(),
-            movable: Vec::new(),
             is_moved: Vec::new(),
+            inserted: 0,
+            movable: Vec::new(),
             merged: Vec::new(),
         }
     }
 
-    /// A body was added or removed: the next update rebuilds the tree and searches every body.
-    pub(crate) fn bodies_changed(&mut self) {
-        self.bodies_changed = true;
+    /// The tree of the bodies' boxes (each leaf's data is its body's slot).
+    pub(crate) fn tree(&self) -> &Tree<N, D> {
+        &self.tree
+    }
+
+    /// The AABB of the body in `slot` when its leaf was last looked at: after the last step
+    /// (or when it was added or teleported; a sleeping body's does not change).
+    pub(crate) fn aabb(&self, slot: u32) -> Option<&Aabb<N, D>> {
+        self.leaves.get(slot as usize)?.as_ref().map(|l| &l.tight)
     }
 
     /// Whether bodies were added or removed since the last update.
@@ -75,34 +147,112 @@ where
         self.bodies_changed
     }
 
+    /// Gives `body`, added in `slot`, its leaf: its AABB, grown by `margin` and
+    /// [`FAT_MARGIN`] unless the body is static. Fails (changing nothing) only for a box that
+    /// is not finite, which a body inside the world's envelope does not have.
+    pub(crate) fn insert(
+        &mut self,
+        slot: u32,
+        body: &Body<N, D>,
+        margin: N,
+    ) -> Result<(), TreeError> {
+        let tight = body_aabb(body);
+        let (aabb, grow) = match body.desc.kind {
+            BodyKind::Static => (tight, N::zero()),
+            _ => (tight.loosened(margin), N::lit(FAT_MARGIN)),
+        };
+        let id = self.tree.create_proxy(&aabb, grow, slot)?;
+        let s = slot as usize;
+        if self.leaves.len() <= s {
+            self.leaves.resize(s + 1, None);
+        }
+        let fat = *self.tree.fat_aabb(id).expect("the new leaf");
+        self.leaves[s] = Some(Leaf { fat, tight, id });
+        self.bodies_changed = true;
+        Ok(())
+    }
+
+    /// Removes the leaf of `slot`, if it has one.
+    pub(crate) fn remove(&mut self, slot: u32) {
+        if let Some(leaf) = self.leaves.get_mut(slot as usize).and_then(Option::take) {
+            let removed = self.tree.remove_proxy(leaf.id);
+            debug_assert!(removed.is_ok());
+        }
+        self.bodies_changed = true;
+    }
+
+    /// `body`, in `slot`, was placed elsewhere (a teleport): its leaf follows at once (a
+    /// moving body's grown by `margin` and [`FAT_MARGIN`]).
+    pub(crate) fn teleported(&mut self, slot: u32, body: &Body<N, D>, margin: N) {
+        let tight = body_aabb(body);
+        let (aabb, grow) = match body.desc.kind {
+            BodyKind::Static => (tight, N::zero()),
+            _ => (tight.loosened(margin), N::lit(FAT_MARGIN)),
+        };
+        self.place(slot, tight, &aabb, grow);
+    }
+
+    /// Records `tight`, the AABB of the body in `slot`, and moves its leaf to `aabb` grown by
+    /// `grow` unless `aabb` lies inside it; if it moved, lists the slot for the next pair
+    /// search.
+    fn place(&mut self, slot: u32, tight: Aabb<N, D>, aabb: &Aabb<N, D>, grow: N) {
+        let Some(Some(leaf)) = self.leaves.get_mut(slot as usize) else { return };
+        leaf.tight = tight;
+        // A body inside the envelope has a finite box, which the tree accepts.
+        if self.tree.move_proxy(leaf.id, aabb, grow) == Ok(true) {
+            leaf.fat = *self.tree.fat_aabb(leaf.id).expect("a live leaf");
+            self.inserted += 1;
+            self.mark_moved(slot);
+        }
+    }
+
+    fn mark_moved(&mut self, slot: u32) {
+        let s = slot as usize;
+        if self.is_moved.len() <= s {
+            self.is_moved.resize(s + 1, false);
+        }
+        if !self.is_moved[s] {
+            self.is_moved[s] = true;
+            self.moved.push(slot);
+        }
+    }
+
+    /// Gives every moving body whose box for a step of `dt` ([`swept_box`]) left its leaf a
+    /// new leaf. Static and sleeping bodies do not move, so they are not even looked at.
+    /// (Out of line, so that profiles show what it costs the step.)
+    #[inline(never)]
+    fn refit(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) {
+        let grow = N::lit(FAT_MARGIN);
+        for (index, slot) in slots.iter().enumerate() {
+            let Some(b) = &slot.body else { continue };
+            if b.desc.kind == BodyKind::Static || b.is_sleeping() {
+                continue;
+            }
+            let Some(Some(leaf)) = self.leaves.get_mut(index) else { continue };
+            let tight = body_aabb(b);
+            let swept = swept_box(b, &tight, margin, dt);
+            if contains(&leaf.fat, &swept) {
+                leaf.tight = tight;
+            } else {
+                self.place(index as u32, tight, &swept, grow);
+            }
+        }
+    }
+
+    /// After the step (of `dt`, with speculative margin `margin`): every moving body's leaf
+    /// holds its box for a next step of the same length, from where this step left it.
+    pub(crate) fn after_step(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) {
+        self.refit(slots, margin, dt);
+    }
+
     /// Brings the pairs up to date for a step of `dt` with speculative margin `margin`, and
     /// returns them, sorted.
     pub(crate) fn update(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) -> &[(u32, u32)] {
-        let fat_margin = N::lit(FAT_MARGIN);
-        self.fat.resize(slots.len(), None);
-        self.moved.clear();
-        for (index, (slot, fat)) in slots.iter().zip(self.fat.iter_mut()).enumerate() {
-            let Some(b) = &slot.body else {
-                *fat = None;
-                continue;
-            };
-            if b.is_sleeping() && fat.is_some() {
-                // It has not moved since it fell asleep: its box is inside its fat one, and
-                // its pairs with other sleeping bodies are kept without a test.
-                continue;
-            }
-            let aabb = b.desc.shape.aabb(&b.desc.pose).loosened(margin);
-            let d = b.desc.linear_velocity * dt;
-            let swept = Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb);
-            let inside = fat.as_ref().is_some_and(|(f, _)| {
-                (0..D).all(|k| f.mins[k] <= swept.mins[k] && swept.maxs[k] <= f.maxs[k])
-            });
-            if !inside {
-                // The leaf follows below; until then the old one (if any) stays with the box.
-                let id = fat.and_then(|(_, id)| id);
-                *fat = Some((swept.loosened(fat_margin), id));
-                self.moved.push(index as u32);
-            }
+        self.refit(slots, margin, dt);
+        let len = self.tree.len();
+        if self.inserted > REBUILD_AFTER * len && len >= REBUILD_MIN_LEAVES {
+            self.tree.rebuild();
+            self.inserted = 0;
         }
         if self.bodies_changed || !self.moved.is_empty() {
             self.movable.clear();
@@ -111,30 +261,30 @@ where
                     .iter()
                     .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic)),
             );
+            self.is_moved.resize(self.leaves.len(), false);
             if self.bodies_changed {
                 self.search_all();
             } else {
                 self.search_moved();
             }
+            for &m in &self.moved {
+                self.is_moved[m as usize] = false;
+            }
+            self.moved.clear();
             self.bodies_changed = false;
         }
         &self.pairs
     }
 
-    /// Rebuilds the tree over every fat AABB and finds every pair: each dynamic body asks the
-    /// tree, and a pair of two dynamic bodies is taken from the lower slot's answer.
+    /// Rebuilds the tree and finds every pair: each dynamic body asks the tree, and a pair of
+    /// two dynamic bodies is taken from the lower slot's answer.
     fn search_all(&mut self) {
-        self.tree.clear();
-        for (i, fat) in self.fat.iter_mut().enumerate() {
-            if let Some((aabb, id)) = fat {
-                *id = self.tree.create_proxy(aabb, N::zero(), i as u32).ok();
-            }
-        }
         self.tree.rebuild();
+        self.inserted = 0;
         self.pairs.clear();
         let (movable, pairs) = (&self.movable, &mut self.pairs);
-        for (i, fat) in self.fat.iter().enumerate() {
-            let Some((aabb, _)) = fat else { continue };
+        for (i, leaf) in self.leaves.iter().enumerate() {
+            let Some(Leaf { fat: aabb, .. }) = leaf else { continue };
             if !movable[i] {
                 continue;
             }
@@ -149,30 +299,17 @@ where
         self.pairs.sort_unstable();
     }
 
-    /// Re-inserts the leaves of the bodies that left their fat AABBs, drops their pairs and
-    /// finds their new ones (a pair of two moved bodies from the lower slot's answer), then
-    /// merges the new pairs into the kept ones.
+    /// Drops the pairs of the bodies whose leaves moved and finds their new ones (a pair of
+    /// two moved bodies from the lower slot's answer), then merges the new pairs into the kept
+    /// ones.
     fn search_moved(&mut self) {
-        self.is_moved.clear();
-        self.is_moved.resize(self.fat.len(), false);
-        for &m in &self.moved {
-            self.is_moved[m as usize] = true;
-            let Some((aabb, id)) = &mut self.fat[m as usize] else { continue };
-            // Both succeed: the id is the body's live leaf and the box is finite (the body is
-            // inside the world's envelope).
-            if let Some(old) = id.take() {
-                let removed = self.tree.remove_proxy(old);
-                debug_assert!(removed.is_ok());
-            }
-            *id = self.tree.create_proxy(aabb, N::zero(), m).ok();
-        }
         let is_moved = &self.is_moved;
         self.pairs.retain(|&(i, j)| !(is_moved[i as usize] || is_moved[j as usize]));
         let kept = self.pairs.len();
         let (movable, pairs) = (&self.movable, &mut self.pairs);
         for &m in &self.moved {
             let i = m as usize;
-            let Some((aabb, _)) = &self.fat[i] else { continue };
+            let Some(Leaf { fat: aabb, .. }) = &self.leaves[i] else { continue };
             self.tree.query_aabb(aabb, |j| {
                 let j = j as usize;
                 if j != i && (movable[i] | movable[j]) && !(is_moved[j] && j < i) {
@@ -217,33 +354,48 @@ mod tests {
     }
 
     /// The tree's pairs, step after step with bodies moving a little, jumping, appearing and
-    /// disappearing, equal those of a full sweep and prune over the same fat boxes.
+    /// disappearing, equal those of a full sweep and prune over the same fat boxes; and after
+    /// each step's [`BroadphaseStage::after_step`], every body's AABB lies in its leaf, as the
+    /// queries need.
     #[test]
     fn tree_pairs_equal_a_full_sweep() {
         let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let (margin, dt) = (0.02, 1.0 / 60.0);
         let mut slots: Vec<Slot<f64, 2>> =
             (0..300).map(|_| Slot { generation: 0, body: Some(body(&mut rng)) }).collect();
         let mut stage = BroadphaseStage::new();
+        for (i, slot) in slots.iter().enumerate() {
+            stage.insert(i as u32, slot.body.as_ref().unwrap(), margin).unwrap();
+        }
         let mut sap = SweepAndPrune::new();
-        let (mut incremental, mut pairs_seen) = (0, 0);
+        let (mut incremental, mut pairs_seen, mut moved_after) = (0, 0, 0);
         for round in 0..60 {
-            for slot in &mut slots {
+            for (i, slot) in slots.iter_mut().enumerate() {
                 let Some(b) = &mut slot.body else { continue };
                 match rng.random_range(0..10) {
                     0 => b.desc.pose.translation.vector.x += rng.random_range(-5.0..5.0),
                     1..=4 => b.desc.pose.translation.vector.y += rng.random_range(-0.05..0.05),
-                    _ => {}
+                    _ => continue,
+                }
+                // Only a teleport moves a static body, and it tells the broadphase.
+                if b.desc.kind == BodyKind::Static {
+                    stage.teleported(i as u32, b, margin);
                 }
             }
             if round % 10 == 9 {
                 let i = rng.random_range(0..slots.len());
-                slots[i].body = if slots[i].body.is_some() { None } else { Some(body(&mut rng)) };
-                stage.bodies_changed();
+                if slots[i].body.take().is_some() {
+                    stage.remove(i as u32);
+                } else {
+                    let b = body(&mut rng);
+                    stage.insert(i as u32, &b, margin).unwrap();
+                    slots[i].body = Some(b);
+                }
             }
             incremental += usize::from(!stage.bodies_changed && round > 0);
-            let got = stage.update(&slots, 0.02, 1.0 / 60.0).to_vec();
+            let got = stage.update(&slots, margin, dt).to_vec();
             let fat: Vec<Option<Aabb<f64, 2>>> =
-                stage.fat.iter().map(|f| f.map(|(aabb, _)| aabb)).collect();
+                stage.leaves.iter().map(|l| l.map(|l| l.fat)).collect();
             let movable: Vec<bool> = slots
                 .iter()
                 .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic))
@@ -252,7 +404,26 @@ mod tests {
             sap.find_pairs(&fat, &movable, &mut want);
             assert_eq!(got, want, "round {round}");
             pairs_seen += got.len();
+            // The step moves the bodies on by their velocities; the leaves must follow.
+            for slot in &mut slots {
+                let Some(b) = &mut slot.body else { continue };
+                if b.desc.kind != BodyKind::Static {
+                    let v = b.desc.linear_velocity;
+                    b.desc.pose.translation.vector += v * dt * rng.random_range(0.0..3.0);
+                }
+            }
+            stage.after_step(&slots, margin, dt);
+            moved_after += stage.moved.len();
+            for (i, slot) in slots.iter().enumerate() {
+                let Some(b) = &slot.body else { continue };
+                let leaf = stage.leaves[i].unwrap();
+                assert_eq!(stage.tree.fat_aabb(leaf.id), Some(&leaf.fat));
+                assert_eq!(stage.aabb(i as u32), Some(&body_aabb(b)));
+                assert!(contains(&leaf.fat, &leaf.tight), "round {round}: body {i} left its leaf");
+            }
+            stage.tree.check_invariants().unwrap();
         }
         assert!(incremental > 40 && pairs_seen > 1000, "{incremental} {pairs_seen}");
+        assert!(moved_after > 100, "after_step moved only {moved_after} leaves");
     }
 }

@@ -40,9 +40,9 @@ use kollide_narrowphase::{QuerySettings, Sweep, ToiStatus, time_of_impact};
 use kollide_shapes::{Aabb, Ball, SupportMap};
 
 use super::solver_bodies::SolverBodies;
-use crate::query::index::BodyTree;
 use crate::world::Slot;
 use crate::{Body, BodyHandle, BodyKind, Dim, SolverDim, StepReport, World, WorldError};
+use kollide_shapes::tree::Tree;
 
 /// A body is fast when it moves more than this fraction of its smallest half width in a step
 /// (Box2D v3's safety factor).
@@ -87,8 +87,9 @@ where
 {
     /// The solver's bodies: where each body started the step.
     pub(crate) start: &'a SolverBodies<N, D>,
-    /// The tree of the bodies' boxes at the start of the step.
-    pub(crate) tree: &'a BodyTree<N, D>,
+    /// The tree of the bodies' boxes: each moving body's box for this step (see
+    /// `broadphase_update.rs`), a static body's AABB.
+    pub(crate) tree: &'a Tree<N, D>,
     /// [`crate::StepSettings::linear_slop`].
     pub(crate) linear_slop: N,
     /// The slot pairs `(low, high)` that must not collide (jointed bodies), sorted.
@@ -181,7 +182,7 @@ impl ContinuousStage {
         let target = target_separation(body, input.linear_slop);
         let bounds = swept_box(body, sweep).loosened(target);
         self.candidates.clear();
-        input.tree.tree().query_aabb(&bounds, |other| {
+        input.tree.query_aabb(&bounds, |other| {
             let near = slots.get(other as usize).and_then(|s| s.body.as_ref()).is_some_and(|o| {
                 let dynamic = o.desc.kind == BodyKind::Dynamic;
                 other as usize != index

@@ -4,8 +4,9 @@
 //! [`crate::World::step`] is a file here that owns the buffers it reuses and reads only what it
 //! is handed, so it can be read, tested and changed on its own:
 //!
-//! 1. **Broadphase update** (`broadphase_update.rs`): swept, fattened AABBs and the pairs they
-//!    overlap in (sweep and prune).
+//! 1. **Broadphase update** (`broadphase_update.rs`): swept, fattened AABBs in a dynamic tree
+//!    and the pairs they overlap in. The same tree answers the scene queries and the continuous
+//!    stage; after the step, the leaves of the bodies the step moved out of them follow.
 //! 2. **Solver bodies** (`solver_bodies.rs`): the solver's copy of the bodies, the hot velocity
 //!    state apart from the rest.
 //! 3. **Contact update** (`contact_update.rs`, `pair_cache.rs`): a manifold per pair, kept from
