@@ -41,7 +41,8 @@
 //!   the incident face's plane; any other point the slack kept beyond the rim is moved back onto
 //!   it (its coordinates on the side axes clamped to the face), or, where that takes it off the
 //!   incident face, to the nearest point of the incident face clipped without slack (a second
-//!   clip, made only then).
+//!   clip, made only then). The rule is [`super::face_clip`]'s own code
+//!   ([`settle_slack_point`]), given the box's planes and faces.
 //! * Each point `p` left is lifted to the reference face: its gap is `n · p − h_w`, the point on
 //!   the reference face `p − gap·n`. Points with a gap above the margin are dropped.
 //!
@@ -54,7 +55,7 @@ use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_shapes::{Cuboid, FeatureId};
 
 use super::cuboid_cuboid::cuboid_edge_id_const;
-use super::face_clip::{nearest_on_polygon, newell_normal};
+use super::face_clip::{IncidentPlane, SlackRim, newell_normal, settle_slack_point};
 
 /// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
 /// other and get the clipping slack (the value of [`super::face_clip`]).
@@ -374,17 +375,24 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
     let Some(clipped) = clip_quad(&quad, &hr, ref_face, inc_code, slack) else {
         return 0;
     };
-    // The same clip without the slack, for points the slack kept beyond the rim; made at most
-    // once, when the first such point turns up.
-    let mut exact: Option<Option<Poly<N>>> = None;
-    let beyond = |p: &Point3<N>| (0..3).any(|c| c != axis && p[c].abs() > hr[c]);
-    // How far a point of the incident face's plane lies outside the face, and how far is on it.
-    let (hi, inc_axis) = (inc.half_extents(), inc_face / 2);
-    let off_face = |p: &Point3<N>| {
-        let q = pos_ri.inverse_transform_point(p);
-        (0..3).filter(|&c| c != inc_axis).map(|c| q[c].abs() - hi[c]).fold(zero, N::max_of)
+    // Points the slack kept beyond the rim go back onto it ([`settle_slack_point`]).
+    let mut rim = BoxRim {
+        axis,
+        hr,
+        quad: &quad,
+        ref_face,
+        inc_code,
+        pos_ri,
+        hi: inc.half_extents(),
+        inc_axis: inc_face / 2,
+        exact: None,
     };
-    let on_face_tol = slack * N::EPSILON.sqrt() * N::lit(10.0);
+    let incident_plane = IncidentPlane {
+        point: corners[0],
+        normal: inc_normal,
+        denom: inc_denom,
+        on_face_tol: slack * N::EPSILON.sqrt() * N::lit(10.0),
+    };
 
     // Lift the points to the reference face.
     let plane = sign * hr[axis];
@@ -398,30 +406,11 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
             let c = r.vertex(u32::from(a));
             p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
         }
-        if slack > zero && beyond(&p) {
-            // A point kept by the slack goes back onto the rim across n, then along n into the
-            // incident face's plane. Where an incident edge crosses the rim at an angle, that
-            // takes it off the incident face; then it goes to the nearest point of the clip
-            // without slack, on the rim and on the incident face.
-            let mut q = p;
-            for c in (0..3).filter(|&c| c != axis) {
-                q[c] = q[c].max_of(-hr[c]).min_of(hr[c]);
+        if slack > zero {
+            match settle_slack_point(&mut rim, p, &n, &incident_plane) {
+                Some(q) => p = q,
+                None => continue,
             }
-            // Back into the incident face's plane along n, which keeps it on the rim.
-            q += n * (inc_normal.dot(&(corners[0] - q)) / inc_denom);
-            // (A move shorter than the tolerance cannot leave the face by more.)
-            let moved = (q - p).norm_squared();
-            if moved > on_face_tol * on_face_tol && off_face(&q) > on_face_tol {
-                let exact =
-                    exact.get_or_insert_with(|| clip_quad(&quad, &hr, ref_face, inc_code, zero));
-                // None: the faces meet only within the slack; the caller's exact contact stands
-                // for them.
-                match exact.as_ref().and_then(|e| nearest_on_polygon(&e.p[..e.len], &p)) {
-                    Some(nearest) => q = nearest,
-                    None => continue,
-                }
-            }
-            p = q;
         }
         let gap = sign * (p[axis] - plane);
         if gap <= margin {
@@ -434,6 +423,59 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
     }
     out.len = count;
     count
+}
+
+/// The side planes of a box's reference face and the face of the incident box, for
+/// [`settle_slack_point`].
+struct BoxRim<'a, N: Scalar> {
+    /// The reference face's axis, and the reference box's half extents.
+    axis: usize,
+    hr: Vec3<N>,
+    /// The incident quad as clipped, and the codes of the two faces.
+    quad: &'a Poly<N>,
+    ref_face: usize,
+    inc_code: u8,
+    /// The incident box's pose in the reference frame, its half extents and its face's axis.
+    pos_ri: &'a Iso3<N>,
+    hi: Vec3<N>,
+    inc_axis: usize,
+    /// The clip without slack, once made (`None` inside: nothing left).
+    exact: Option<Option<Poly<N>>>,
+}
+
+impl<N: Scalar> SlackRim<N> for BoxRim<'_, N> {
+    #[inline(always)]
+    fn onto_rim(&self, p: &Point3<N>) -> Option<Point3<N>> {
+        let (axis, hr) = (self.axis, &self.hr);
+        if !(0..3).any(|c| c != axis && p[c].abs() > hr[c]) {
+            return None;
+        }
+        // The side planes are `±p_c ≤ h_c`: clamping the side coordinates is the move across n.
+        let mut q = *p;
+        for c in (0..3).filter(|&c| c != axis) {
+            q[c] = q[c].max_of(-hr[c]).min_of(hr[c]);
+        }
+        Some(q)
+    }
+
+    #[inline(always)]
+    fn off_face(&self, p: &Point3<N>) -> N {
+        let q = self.pos_ri.inverse_transform_point(p);
+        (0..3)
+            .filter(|&c| c != self.inc_axis)
+            .map(|c| q[c].abs() - self.hi[c])
+            .fold(N::zero(), N::max_of)
+    }
+
+    fn exact_clip(&mut self) -> &[Point3<N>] {
+        let exact = self.exact.get_or_insert_with(|| {
+            clip_quad(self.quad, &self.hr, self.ref_face, self.inc_code, N::zero())
+        });
+        match exact {
+            Some(e) => &e.p[..e.len],
+            None => &[],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -167,49 +167,30 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         _ => inc.radius,
     };
     // The slack decides which points are kept and their ids; a kept point beyond the rim is
-    // moved back onto it, across `dir`, and then along `dir` into the incident face's plane.
-    // Where an incident edge crosses the rim at an angle, that takes it off the incident face;
-    // then it goes to the nearest point of the incident face clipped without slack (made at most
-    // once), on the rim and on the incident face.
-    let off_face = |p: &Point3<N>| {
-        (0..n_inc).fold(N::zero(), |off, k| {
-            let (a, b) = (inc.vertices[k], inc.vertices[(k + 1) % n_inc]);
-            let out = (b - a).cross(&inc_normal);
-            let len = out.norm();
-            if len > N::zero() { off.max_of(out.dot(&(p - a)) / len) } else { off }
-        })
+    // moved back ([`settle_slack_point`]).
+    let mut rim = PolygonRim {
+        planes: &planes,
+        slack,
+        input: &input,
+        closed,
+        incident: inc,
+        inc_normal,
+        exact: None,
     };
-    let on_face_tol = slack * N::EPSILON.sqrt() * N::lit(10.0);
-    let mut exact_clip: Option<SmallVec<[Point3<N>; 16]>> = None;
-    let mut inside = |p: Point3<N>| -> Option<Point3<N>> {
-        if planes.iter().all(|s| s.normal.dot(&p.coords) <= s.offset - slack) {
-            return Some(p);
-        }
-        let q = planes.iter().fold(p, |p, s| {
-            let excess = s.normal.dot(&p.coords) - (s.offset - slack);
-            if excess > N::zero() { p - s.normal * excess } else { p }
-        });
-        // Back into the incident face's plane along `dir`, which keeps it on the rim.
-        let q = q + dir * (inc_normal.dot(&(inc.vertices[0] - q)) / inc_denom);
-        // (A move shorter than the tolerance cannot leave the face by more.)
-        let moved = (q - p).norm_squared();
-        if moved <= on_face_tol * on_face_tol || off_face(&q) <= on_face_tol {
-            return Some(q);
-        }
-        let exact = exact_clip.get_or_insert_with(|| {
-            let mut true_planes = planes.clone();
-            for s in true_planes.iter_mut() {
-                s.offset -= slack;
-            }
-            clip_polygon(&input, closed, &true_planes, inc.id).iter().map(|v| v.p).collect()
-        });
-        // Empty: the faces meet only within the slack, where the exact contact stands for them.
-        nearest_on_polygon(exact, &p)
+    let incident_plane = IncidentPlane {
+        point: inc.vertices[0],
+        normal: inc_normal,
+        denom: inc_denom,
+        on_face_tol: slack * N::EPSILON.sqrt() * N::lit(10.0),
     };
     let mut pushed = 0;
     for v in &clipped {
         let p = corner(v);
-        let p = if slack > N::zero() { inside(p) } else { Some(p) };
+        let p = if slack > N::zero() {
+            settle_slack_point(&mut rim, p, dir, &incident_plane)
+        } else {
+            Some(p)
+        };
         let Some(p) = p else { continue };
         let v = &ClipVertex3 { p, ..*v };
         let gap = r.normal.dot(&(v.p - origin)) / denom;
@@ -222,6 +203,115 @@ pub fn clip_reference_face<N: Scalar, U: Copy + Default>(
         }
     }
     pushed
+}
+
+/// The parts of the slack rule (see the module docs) that depend on how a face clipper stores
+/// its side planes and incident face; [`settle_slack_point`] is the rule itself.
+pub(crate) trait SlackRim<N: Scalar> {
+    /// `p` moved back onto the reference face's rim across the contact direction (onto the side
+    /// planes without their slack), or `None` when it lies within them all.
+    fn onto_rim(&self, p: &Point3<N>) -> Option<Point3<N>>;
+    /// How far `p`, a point of the incident face's plane, lies outside the incident face.
+    fn off_face(&self, p: &Point3<N>) -> N;
+    /// The incident face clipped without slack, made on the first call and kept; empty when
+    /// nothing is left (the faces meet only within the slack).
+    fn exact_clip(&mut self) -> &[Point3<N>];
+}
+
+/// The incident face's plane, as the slack rule moves points into it along the contact
+/// direction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IncidentPlane<N: Scalar> {
+    /// A point of the plane (the incident face's first corner).
+    pub(crate) point: Point3<N>,
+    /// The incident face's unit normal.
+    pub(crate) normal: Vec3<N>,
+    /// `normal · dir`, which points are moved along `dir` by; far from zero wherever there is
+    /// slack, which only faces nearly anti-parallel get.
+    pub(crate) denom: N,
+    /// How far off the incident face a moved point may be and still count as on it.
+    pub(crate) on_face_tol: N,
+}
+
+/// Where the contact point `p`, kept by the clipping slack, goes (the rule of the module docs):
+/// itself when it is within the side planes without slack; else moved back onto the rim across
+/// `dir` and along `dir` into the incident face's plane; or, where that takes it off the
+/// incident face (an incident edge crossing the rim at an angle), the nearest point of the
+/// incident face clipped without slack, which lies on the rim and on the incident face. `None`
+/// when that clip is empty: the faces meet only within the slack, and the exact contact stands
+/// for them.
+#[inline(always)]
+pub(crate) fn settle_slack_point<N: Scalar>(
+    rim: &mut impl SlackRim<N>,
+    p: Point3<N>,
+    dir: &Vec3<N>,
+    plane: &IncidentPlane<N>,
+) -> Option<Point3<N>> {
+    let Some(q) = rim.onto_rim(&p) else { return Some(p) };
+    // Back into the incident face's plane along `dir`, which keeps it on the rim.
+    let q = q + dir * (plane.normal.dot(&(plane.point - q)) / plane.denom);
+    // (A move shorter than the tolerance cannot leave the face by more.)
+    let tol = plane.on_face_tol;
+    if (q - p).norm_squared() <= tol * tol || rim.off_face(&q) <= tol {
+        return Some(q);
+    }
+    nearest_on_polygon(rim.exact_clip(), &p)
+}
+
+/// The general clipper's side planes and incident polygon, for [`settle_slack_point`].
+struct PolygonRim<'a, N: Scalar> {
+    /// The side planes, moved out by `slack`.
+    planes: &'a [SidePlane<N>],
+    slack: N,
+    /// The incident feature as clipped, and whether it is a closed polygon.
+    input: &'a [ClipVertex3<N>],
+    closed: bool,
+    incident: &'a IncidentFeature<'a, N>,
+    inc_normal: Vec3<N>,
+    /// The clip without slack, once made.
+    exact: Option<SmallVec<[Point3<N>; 16]>>,
+}
+
+impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
+    fn onto_rim(&self, p: &Point3<N>) -> Option<Point3<N>> {
+        // One pass: each plane's value is taken at the point as moved by the planes before it,
+        // which is `p` itself up to the first plane it lies beyond.
+        let mut q = *p;
+        let mut beyond = false;
+        for s in self.planes {
+            let excess = s.normal.dot(&q.coords) - (s.offset - self.slack);
+            if excess > N::zero() {
+                q -= s.normal * excess;
+                beyond = true;
+            }
+        }
+        beyond.then_some(q)
+    }
+
+    fn off_face(&self, p: &Point3<N>) -> N {
+        let v = self.incident.vertices;
+        let n = v.len();
+        (0..n).fold(N::zero(), |off, k| {
+            let (a, b) = (v[k], v[(k + 1) % n]);
+            let out = (b - a).cross(&self.inc_normal);
+            let len = out.norm();
+            if len > N::zero() { off.max_of(out.dot(&(p - a)) / len) } else { off }
+        })
+    }
+
+    fn exact_clip(&mut self) -> &[Point3<N>] {
+        self.exact.get_or_insert_with(|| {
+            let true_planes: SmallVec<[SidePlane<N>; 16]> = self
+                .planes
+                .iter()
+                .map(|s| SidePlane { offset: s.offset - self.slack, ..*s })
+                .collect();
+            clip_polygon(self.input, self.closed, &true_planes, self.incident.id)
+                .iter()
+                .map(|v| v.p)
+                .collect()
+        })
+    }
 }
 
 /// The point of the boundary of the convex polygon `poly` (in one plane with `p`) nearest to

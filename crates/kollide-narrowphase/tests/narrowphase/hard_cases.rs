@@ -4,6 +4,7 @@
 //! and directional penetration against closed-form answers, and regression cases for the ray cast
 //! bug found by tests/parry_diff.rs.
 
+use crate::common::point_segment;
 use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{
     QuerySettings, Ray, Simplex, closest_points, contact, directional_penetration, epa,
@@ -604,7 +605,7 @@ fn thin_box_and_segment_keep_their_witnesses_on_them_f32() {
         let c = c.expect("overlapping");
         assert!((c.separation + 1.094e-3).abs() < 2e-5, "{c:?}");
         let on_seg = pb.inverse_transform_point(&c.point_b).cast::<f64>();
-        let off = off_segment(&on_seg, &a.cast(), &b.cast());
+        let off = point_segment(&on_seg, &a.cast(), &b.cast());
         assert!(off < 1e-4, "flip {flip}: point_b {off} off the segment: {c:?}");
         let local_a = pa.inverse_transform_point(&c.point_a).cast::<f64>();
         let h = slab.half_extents().cast::<f64>();
@@ -845,13 +846,6 @@ fn a_small_ball_cast_onto_a_cone_rim_gets_the_contact_normal_f32() {
     assert!(angle < 1e-3, "normal {angle} rad off: {hit:?} vs {wide:?}");
 }
 
-/// The distance from `x` to the segment `ab`.
-fn off_segment(x: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
-    let ab = b - a;
-    let t = ((x - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (x - (a + ab * t)).norm()
-}
-
 /// A segment through a cylinder, pushed out sideways: EPA stops at a flat face of the CSO (the
 /// cylinder's side against the segment) with the origin's projection outside that face, and its
 /// clamped witness on the segment was 3.6 m off it. The polish's witnesses (GJK's, on both
@@ -882,7 +876,7 @@ fn segment_through_a_cylinder_keeps_its_witness_on_the_segment() {
     let c = contact(&pa, &cylinder, &pb, &segment, 0.0, &s).expect("overlapping");
     // The oracle's depth (SAT-like bracket in the hostile suite): 1.666875624.
     assert!((c.separation + 1.666875624).abs() < 1e-8, "{c:?}");
-    let off = off_segment(&c.point_b, &(pb * a), &(pb * b));
+    let off = point_segment(&c.point_b, &(pb * a), &(pb * b));
     assert!(off < 1e-5, "point_b {off:e} off the segment: {c:?}");
     let id = (c.point_b - c.point_a - c.normal * c.separation).norm();
     assert!(id < 1e-9, "{id:e}");
@@ -920,7 +914,7 @@ fn ball_centred_on_a_capsule_axis_gets_a_perpendicular_normal() {
             let u = (b - a).normalize();
             assert!(c.normal.dot(&u).abs() < 1e-9, "flip {flip}: n·axis = {:e}", c.normal.dot(&u));
             let on_capsule = if flip { c.point_b } else { c.point_a };
-            let off = (off_segment(&on_capsule, &a, &b) - 0.15).abs();
+            let off = (point_segment(&on_capsule, &a, &b) - 0.15).abs();
             assert!(off < 1e-9, "flip {flip}: witness {off:e} off the capsule");
         }
     }

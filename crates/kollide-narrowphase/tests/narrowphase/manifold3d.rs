@@ -2,7 +2,7 @@
 //! (symmetry, points on both surfaces, deepest point = exact GJK/EPA depth and never shallower,
 //! normal = EPA normal, never empty on overlap), and feature-id stability of resting boxes.
 
-use crate::common::rng;
+use crate::common::{point_segment, rng};
 use kollide_manifold::{ContactId, Manifold};
 use kollide_math::{Iso3, Point3, Rot3, Scalar, Vec3};
 use kollide_narrowphase::{QuerySettings, contact, manifold3};
@@ -457,13 +457,6 @@ fn sharp_edges_crossing_at_a_small_angle_touch_at_one_point(#[values(0.3, 0.0)] 
     }
 }
 
-/// The distance from `p` to the segment from `a` to `b`.
-fn off_axis(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
-    let e = b - a;
-    let t = ((p - a).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + e * t)).norm()
-}
-
 /// A 40 m capsule lying on a 40 m capsule (or cylinder) turned 0.3° from it about the normal:
 /// nearly parallel seen along the normal, so two contacts at the ends of the overlap. Their
 /// axes there are 0.1 m apart sideways; the contacts used to keep each point on its own axis and
@@ -509,7 +502,7 @@ fn nearly_parallel_round_edges<N: Scalar>(cylinder: bool) {
         assert!(identity < 1e-4, "|point_b − point_a − separation·normal| = {identity}: {c:?}");
         // A's round side is about the x axis in both cases; B's about its own axis.
         let on_a = (pa.y * pa.y + pa.z * pa.z).sqrt() - 1.0;
-        let on_b = off_axis(&pbt, &b1, &b2) - 1.0;
+        let on_b = point_segment(&pbt, &b1, &b2) - 1.0;
         assert!(on_a.abs() < 2e-3 && on_b.abs() < 2e-3, "off the surfaces {on_a}, {on_b}: {c:?}");
     }
 }

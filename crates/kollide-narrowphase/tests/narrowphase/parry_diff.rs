@@ -26,7 +26,8 @@
 //! Ray casts on hulls are compared against an exact Cyrus–Beck clip.
 
 use crate::common::{
-    brute_distance, random_polygon, random_pose, rng, sat_depth, segment_segment, to_world,
+    brute_distance, point_triangle, random_polygon, random_pose, rng, sat_depth, segment_segment,
+    to_world,
 };
 use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, closest_points, intersection_test};
@@ -360,43 +361,6 @@ impl WorldPoly {
             .map(|t| point_triangle(p, &self.verts[t[0]], &self.verts[t[1]], &self.verts[t[2]]))
             .fold(f64::MAX, f64::min)
     }
-}
-
-/// Distance from `p` to the triangle `abc` (Ericson, *Real-Time Collision Detection*, 5.1.5).
-fn point_triangle(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>) -> f64 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return ap.norm();
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return bp.norm();
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return (p - (a + ab * v)).norm();
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return cp.norm();
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return (p - (a + ac * w)).norm();
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (p - (b + (c - b) * w)).norm();
-    }
-    let denom = 1.0 / (va + vb + vc);
-    let (v, w) = (vb * denom, vc * denom);
-    (p - (a + ab * v + ac * w)).norm()
 }
 
 /// `max over A of a·n − min over B of b·n`.

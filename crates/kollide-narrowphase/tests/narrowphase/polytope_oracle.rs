@@ -11,6 +11,7 @@
 //! `1e-3 · max(|d|, 0.01)`; a miss or a false hit counts only outside the touching band (that
 //! bound).
 
+use crate::common::{point_segment, point_triangle, segment_segment};
 use kollide_math::{Iso2, Iso3, Point2, Point3, Pose, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, closest_points, contact, distance, intersection_test};
 use kollide_shapes::{ConvexPolygon, ConvexPolyhedron, Cuboid, Shape2, Shape3, Triangle};
@@ -68,58 +69,29 @@ fn sat<const D: usize>(a: &Poly<D>, b: &Poly<D>) -> f64 {
         .fold(f64::MIN, f64::max)
 }
 
-fn seg_seg(p1: Vec3<f64>, q1: Vec3<f64>, p2: Vec3<f64>, q2: Vec3<f64>) -> f64 {
-    // Ericson, Real-Time Collision Detection, 5.1.9.
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.dot(&d1), d2.dot(&d2), d2.dot(&r));
-    let (s, t);
-    let c = d1.dot(&r);
-    let b = d1.dot(&d2);
-    let denom = a * e - b * b;
-    let mut s0 = if denom > 1e-300 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-    let mut t0 = (b * s0 + f) / e;
-    if t0 < 0.0 {
-        t0 = 0.0;
-        s0 = (-c / a).clamp(0.0, 1.0);
-    } else if t0 > 1.0 {
-        t0 = 1.0;
-        s0 = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    (s, t) = (s0, t0);
-    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
-}
-
-fn point_tri(p: Vec3<f64>, a: Vec3<f64>, b: Vec3<f64>, c: Vec3<f64>) -> f64 {
-    let n = (b - a).cross(&(c - a));
-    let inside =
-        [(a, b), (b, c), (c, a)].iter().all(|(u, v)| (v - u).cross(&(p - u)).dot(&n) >= 0.0);
-    if inside && n.norm() > 0.0 {
-        return ((p - a).dot(&n) / n.norm()).abs();
-    }
-    seg_seg(p, p, a, b).min(seg_seg(p, p, b, c)).min(seg_seg(p, p, c, a))
-}
-
 /// The exact distance of two disjoint polytopes: the least distance over feature pairs.
 fn brute_distance<const D: usize>(a: &Poly<D>, b: &Poly<D>) -> f64 {
-    let v3 = |p: &nalgebra::SVector<f64, D>| Vec3::new(p[0], p[1], if D == 3 { p[2] } else { 0.0 });
+    let p3 =
+        |p: &nalgebra::SVector<f64, D>| Point3::new(p[0], p[1], if D == 3 { p[2] } else { 0.0 });
     let mut best = f64::MAX;
     for (x, y) in [(a, b), (b, a)] {
-        for p in &x.v {
+        for p in x.v.iter().map(p3) {
             for e in &y.edges {
-                best = best.min(seg_seg(v3(p), v3(p), v3(&y.v[e[0]]), v3(&y.v[e[1]])));
+                best = best.min(point_segment(&p, &p3(&y.v[e[0]]), &p3(&y.v[e[1]])));
             }
             for t in &y.tris {
-                best = best.min(point_tri(v3(p), v3(&y.v[t[0]]), v3(&y.v[t[1]]), v3(&y.v[t[2]])));
+                let [u, v, w] = t.map(|k| p3(&y.v[k]));
+                best = best.min(point_triangle(&p, &u, &v, &w));
             }
         }
     }
     for ea in &a.edges {
         for eb in &b.edges {
-            best = best.min(seg_seg(
-                v3(&a.v[ea[0]]),
-                v3(&a.v[ea[1]]),
-                v3(&b.v[eb[0]]),
-                v3(&b.v[eb[1]]),
+            best = best.min(segment_segment(
+                &p3(&a.v[ea[0]]),
+                &p3(&a.v[ea[1]]),
+                &p3(&b.v[eb[0]]),
+                &p3(&b.v[eb[1]]),
             ));
         }
     }

@@ -8,7 +8,8 @@
 //! The exact fallback (SAT) averaged the two features, which is off both for an edge against an
 //! edge. Each test counts the contacts whose points were checked, so it cannot pass empty.
 
-use kollide_math::{Iso2, Iso3, Point2, Scalar, Vec2, Vec3};
+use crate::common::{point_segment, point_triangle};
+use kollide_math::{Iso2, Iso3, Point2, Point3, Scalar, Vec2, Vec3};
 use kollide_narrowphase::{QuerySettings, ShapeContact, contact};
 use kollide_shapes::{Cuboid, Rounded, Segment, Triangle};
 use rand::{Rng, SeedableRng};
@@ -179,25 +180,6 @@ fn edge_across_edge_3d() {
     assert!(w < 1e-9, "{c:?} off by {w}");
 }
 
-/// The distance from `p` to the segment `a b`.
-fn off_segment(a: Vec3<f64>, b: Vec3<f64>, p: Vec3<f64>) -> f64 {
-    let e = b - a;
-    let t = ((p - a).dot(&e) / e.dot(&e)).clamp(0.0, 1.0);
-    (p - (a + e * t)).norm()
-}
-
-/// The distance from `p` to the triangle `t` (Ericson, "Real-Time Collision Detection", 5.1.5,
-/// by its plane when `p` projects inside, else by the nearest edge).
-fn off_triangle(t: [Vec3<f64>; 3], p: Vec3<f64>) -> f64 {
-    let n = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
-    let q = p - n * n.dot(&(p - t[0]));
-    let inside = (0..3).all(|i| (t[(i + 1) % 3] - t[i]).cross(&(q - t[i])).dot(&n) >= 0.0);
-    if inside {
-        return (p - q).norm();
-    }
-    (0..3).map(|i| off_segment(t[i], t[(i + 1) % 3], p)).fold(f64::MAX, f64::min)
-}
-
 /// A 10 m segment through a 1 mm triangle, near one of its edges: the least penetration pushes
 /// the segment sideways past that edge, along the normal of the segment and the edge. The face
 /// of the Minkowski difference that EPA stops at is the segment swept along the edge, ten
@@ -228,9 +210,11 @@ fn long_segment_through_a_tiny_triangle_3d() {
         if c.separation >= 0.0 {
             continue;
         }
-        let pa = pose.inverse_transform_point(&c.point_a).coords;
-        let pb = pose.inverse_transform_point(&c.point_b).coords;
-        worst = worst.max(off_segment(a, b, pa).max(off_triangle(t, pb)));
+        let pa = pose.inverse_transform_point(&c.point_a);
+        let pb = pose.inverse_transform_point(&c.point_b);
+        let [t0, t1, t2] = t.map(Point3::from);
+        let off_a = point_segment(&pa, &a.into(), &b.into());
+        worst = worst.max(off_a.max(point_triangle(&pb, &t0, &t1, &t2)));
         checked += 1;
     }
     assert!(checked > 200, "only {checked} penetrating cases");

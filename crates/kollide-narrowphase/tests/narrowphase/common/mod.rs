@@ -1,6 +1,10 @@
-//! Shared helpers of the narrowphase tests: a point-cloud shape, random convex sets and the SAT
-//! oracle for 2D polygons.
+//! Shared helpers of the narrowphase tests: a point-cloud shape, random convex sets, the SAT
+//! oracle for 2D polygons, and exact point, segment and triangle distances ([`distance`]).
 #![allow(dead_code, missing_docs)]
+
+mod distance;
+
+pub use distance::{point_segment, point_triangle, segment_segment};
 
 use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Scalar, Vec2, Vec3, Vector};
 use kollide_shapes::{SupportMap, convex_hull_2d};
@@ -168,28 +172,4 @@ pub fn overlap_along3(a: &[Point3<f64>], b: &[Point3<f64>], n: &Vec3<f64>) -> f6
     let max_a = a.iter().map(|p| p.coords.dot(n)).fold(f64::MIN, f64::max);
     let min_b = b.iter().map(|p| p.coords.dot(n)).fold(f64::MAX, f64::min);
     max_a - min_b
-}
-
-/// Distance between the segments `p1q1` and `p2q2` (Ericson 5.1.9).
-pub fn segment_segment(
-    p1: &Point3<f64>,
-    q1: &Point3<f64>,
-    p2: &Point3<f64>,
-    q2: &Point3<f64>,
-) -> f64 {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
-    let c = d1.dot(&r);
-    let b = d1.dot(&d2);
-    let denom = a * e - b * b;
-    let mut s = if denom > 1e-300 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
 }
