@@ -101,12 +101,19 @@ fn warm_up<const D: usize, const A: usize>(
     assert!(free * 100 >= bodies.len() * 60, "{id}: only {free} bodies moved as given");
 }
 
-/// Times single steps of `engine` (after [`warm_up`]).
-fn time<const D: usize>(
+/// When `group/id` is wanted: builds the engine with `build`, warms it up ([`warm_up`]) and
+/// times single steps of it.
+fn bench_engine<const D: usize, const A: usize, E: Engine<D>>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    id: &str,
-    mut engine: impl Engine<D>,
+    (group, id): (&str, &str),
+    (bodies, motions): (&[Body<D>], &[Motion<D, A>]),
+    build: fn(&[Body<D>], &[Motion<D, A>]) -> E,
 ) {
+    if !wanted(group, id) {
+        return;
+    }
+    let mut engine = build(bodies, motions);
+    warm_up(&mut engine, id, bodies, motions);
     g.bench_function(id, |b| b.iter(|| one_iteration(|| engine.step())));
     black_box(engine.position(0));
 }
@@ -365,21 +372,10 @@ fn tree_update_2d(c: &mut Criterion) {
         return;
     }
     let (bodies, motions) = (scene::<2>(SIDE), motions::<2, 1>());
-    if wanted(GROUP, "kollide") {
-        let mut e = Kollide2::new(&bodies, &motions);
-        warm_up(&mut e, "kollide", &bodies, &motions);
-        time(&mut g, "kollide", e);
-    }
-    if wanted(GROUP, "rapier") {
-        let mut e = Rapier2::new(&bodies, &motions);
-        warm_up(&mut e, "rapier", &bodies, &motions);
-        time(&mut g, "rapier", e);
-    }
-    if wanted(GROUP, "box2d") {
-        let mut e = Box2d::new(&bodies, &motions);
-        warm_up(&mut e, "box2d", &bodies, &motions);
-        time(&mut g, "box2d", e);
-    }
+    let scene = (&bodies[..], &motions[..]);
+    bench_engine(&mut g, (GROUP, "kollide"), scene, Kollide2::new);
+    bench_engine(&mut g, (GROUP, "rapier"), scene, Rapier2::new);
+    bench_engine(&mut g, (GROUP, "box2d"), scene, Box2d::new);
     g.finish();
 }
 
@@ -393,16 +389,9 @@ fn tree_update_3d(c: &mut Criterion) {
         return;
     }
     let (bodies, motions) = (scene::<3>(SIDE_3D), motions::<3, 3>());
-    if wanted(GROUP, "kollide") {
-        let mut e = Kollide3::new(&bodies, &motions);
-        warm_up(&mut e, "kollide", &bodies, &motions);
-        time(&mut g, "kollide", e);
-    }
-    if wanted(GROUP, "rapier") {
-        let mut e = Rapier3::new(&bodies, &motions);
-        warm_up(&mut e, "rapier", &bodies, &motions);
-        time(&mut g, "rapier", e);
-    }
+    let scene = (&bodies[..], &motions[..]);
+    bench_engine(&mut g, (GROUP, "kollide"), scene, Kollide3::new);
+    bench_engine(&mut g, (GROUP, "rapier"), scene, Rapier3::new);
     g.finish();
 }
 
