@@ -43,6 +43,12 @@ impl<N: Scalar, const D: usize> Aabb<N, D> {
         (0..D).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
     }
 
+    /// `true` when `other` lies inside this box (touching counts; `false` when either holds
+    /// a NaN).
+    pub fn contains(&self, other: &Self) -> bool {
+        (0..D).all(|i| self.mins[i] <= other.mins[i] && other.maxs[i] <= self.maxs[i])
+    }
+
     /// `true` when `p` is inside or on the box.
     pub fn contains_point(&self, p: &Point<N, D>) -> bool {
         (0..D).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])

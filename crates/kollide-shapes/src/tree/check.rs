@@ -3,7 +3,7 @@
 use kollide_math::Scalar;
 use thiserror::Error;
 
-use super::node::{Branch, FREE, NULL, Tree, contains};
+use super::node::{Branch, FREE, NULL, Tree};
 
 /// An invariant of a [`Tree`] that does not hold (a bug in the tree).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
@@ -70,7 +70,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                 if child.parent != i {
                     return Err(InvariantViolation::Parent(c));
                 }
-                if !contains(&node.aabb, &child.aabb) {
+                if !node.aabb.contains(&child.aabb) {
                     return Err(InvariantViolation::Containment(i));
                 }
             }

@@ -201,8 +201,3 @@ pub(super) fn is_valid_aabb<N: Scalar, const D: usize>(aabb: &Aabb<N, D>) -> boo
             && aabb.mins[k] <= aabb.maxs[k]
     })
 }
-
-/// `true` when `outer` contains `inner` (touching counts).
-pub(super) fn contains<N: Scalar, const D: usize>(outer: &Aabb<N, D>, inner: &Aabb<N, D>) -> bool {
-    (0..D).all(|k| outer.mins[k] <= inner.mins[k] && inner.maxs[k] <= outer.maxs[k])
-}

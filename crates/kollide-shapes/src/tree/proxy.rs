@@ -4,7 +4,7 @@
 use kollide_math::Scalar;
 
 use super::TreeError;
-use super::node::{ProxyId, Tree, contains, is_valid_aabb};
+use super::node::{ProxyId, Tree, is_valid_aabb};
 use crate::Aabb;
 
 impl<N: Scalar, const D: usize> Tree<N, D> {
@@ -35,7 +35,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     ) -> Result<bool, TreeError> {
         let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
         // The common case first: a NaN box is never contained, so it is refused below.
-        if contains(&leaf.aabb, tight) {
+        if leaf.aabb.contains(tight) {
             return Ok(false);
         }
         let fat = fattened(tight, margin)?;
@@ -69,7 +69,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// `true` when `tight` lies inside the fat box of the proxy `id` (`false` for an unknown
     /// id): [`Tree::move_proxy`] would leave it where it is.
     pub fn proxy_contains(&self, id: ProxyId, tight: &Aabb<N, D>) -> bool {
-        self.leaf(id).is_some_and(|leaf| contains(&leaf.aabb, tight))
+        self.leaf(id).is_some_and(|leaf| leaf.aabb.contains(tight))
     }
 
     /// Removes a proxy and returns its data.

@@ -107,9 +107,21 @@ where
     Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb)
 }
 
-/// `true` when `outer` contains `inner` (touching counts).
-fn contains<N: Scalar, const D: usize>(outer: &Aabb<N, D>, inner: &Aabb<N, D>) -> bool {
-    (0..D).all(|k| outer.mins[k] <= inner.mins[k] && inner.maxs[k] <= outer.maxs[k])
+/// A body's AABB, and the box its leaf is given when it is added or teleported with that AABB
+/// and how much more the tree grows it: a static body's AABB as it is, a moving body's grown by
+/// the speculative `margin` and then by [`FAT_MARGIN`].
+fn placed_box<N: Scalar, const D: usize>(
+    body: &Body<N, D>,
+    margin: N,
+) -> (Aabb<N, D>, Aabb<N, D>, N)
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let tight = body_aabb(body);
+    match body.desc.kind {
+        BodyKind::Static => (tight, tight, N::zero()),
+        _ => (tight, tight.loosened(margin), N::lit(FAT_MARGIN)),
+    }
 }
 
 impl<N: Scalar, const D: usize> BroadphaseStage<N, D>
@@ -156,11 +168,7 @@ where
         body: &Body<N, D>,
         margin: N,
     ) -> Result<(), TreeError> {
-        let tight = body_aabb(body);
-        let (aabb, grow) = match body.desc.kind {
-            BodyKind::Static => (tight, N::zero()),
-            _ => (tight.loosened(margin), N::lit(FAT_MARGIN)),
-        };
+        let (tight, aabb, grow) = placed_box(body, margin);
         let id = self.tree.create_proxy(&aabb, grow, slot)?;
         let s = slot as usize;
         if self.leaves.len() <= s {
@@ -184,11 +192,7 @@ where
     /// `body`, in `slot`, was placed elsewhere (a teleport): its leaf follows at once (a
     /// moving body's grown by `margin` and [`FAT_MARGIN`]).
     pub(crate) fn teleported(&mut self, slot: u32, body: &Body<N, D>, margin: N) {
-        let tight = body_aabb(body);
-        let (aabb, grow) = match body.desc.kind {
-            BodyKind::Static => (tight, N::zero()),
-            _ => (tight.loosened(margin), N::lit(FAT_MARGIN)),
-        };
+        let (tight, aabb, grow) = placed_box(body, margin);
         self.place(slot, tight, &aabb, grow);
     }
 
@@ -231,7 +235,7 @@ where
             let Some(Some(leaf)) = self.leaves.get_mut(index) else { continue };
             let tight = body_aabb(b);
             let swept = swept_box(b, &tight, margin, dt);
-            if contains(&leaf.fat, &swept) {
+            if leaf.fat.contains(&swept) {
                 leaf.tight = tight;
             } else {
                 self.place(index as u32, tight, &swept, grow);
@@ -419,7 +423,7 @@ mod tests {
                 let leaf = stage.leaves[i].unwrap();
                 assert_eq!(stage.tree.fat_aabb(leaf.id), Some(&leaf.fat));
                 assert_eq!(stage.aabb(i as u32), Some(&body_aabb(b)));
-                assert!(contains(&leaf.fat, &leaf.tight), "round {round}: body {i} left its leaf");
+                assert!(leaf.fat.contains(&leaf.tight), "round {round}: body {i} left its leaf");
             }
             stage.tree.check_invariants().unwrap();
         }
