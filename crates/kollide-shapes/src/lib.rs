@@ -51,6 +51,7 @@
 mod aabb;
 mod active_edge;
 mod ball;
+mod body_shape;
 mod capsule;
 mod composite;
 mod compound;
@@ -82,6 +83,7 @@ pub mod validate;
 pub use aabb::{Aabb, BoundingVolume};
 pub use active_edge::CREASE_ANGLE;
 pub use ball::{Ball, Circle};
+pub use body_shape::{BodyShape2, BodyShape3, placed_aabb};
 pub use capsule::Capsule;
 pub use composite::CompositeShape;
 pub use compound::{ChildPose, Compound, Compound2, Compound3, CompoundError};

@@ -9,7 +9,6 @@
 //! `max(eA, eB)` (Box2D's rules).
 
 use kollide_math::{Point, Pose, Scalar, Vector};
-use kollide_shapes::SupportMap;
 
 use crate::{CollisionGroups, Dim, SolverDim, WorldError, WorldLimits};
 
@@ -296,8 +295,8 @@ where
                 (N::zero(), N::zero(), Point::origin(), Dim::<D>::inertia_zero())
             }
         };
-        let bounding_radius = desc.shape.bounding_radius();
-        let min_extent = crate::step::min_extent(&desc.shape);
+        let bounding_radius = Dim::<D>::bounding_radius(&desc.shape);
+        let min_extent = Dim::<D>::min_half_width(&desc.shape);
         let reach = bounding_radius + local_center.coords.norm();
         Ok(Self {
             desc,

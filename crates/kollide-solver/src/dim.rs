@@ -12,8 +12,11 @@ use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Iso3, Mat3, Point, Pose, Rot2, Rot3, Scalar, Vec2, Vec3, Vector, geom};
-use kollide_narrowphase::{SweepPose, manifold2, manifold3};
-use kollide_shapes::{BoundingVolume, HasMass2, HasMass3, Shape2, Shape3, ShapeError, SupportMap};
+use kollide_narrowphase::SweepPose;
+use kollide_narrowphase::composite::BodyQueries;
+use kollide_shapes::{
+    Aabb, BodyShape2, BodyShape3, BoundingVolume, HasMass2, HasMass3, Shape2, Shape3, ShapeError,
+};
 
 use crate::ContactImpulse;
 use crate::lane::LaneScalar;
@@ -69,8 +72,11 @@ pub struct BodyMass<N: Scalar, const D: usize, I> {
 
 /// The dimension-specific types and operations of the solver.
 pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'static {
-    /// The shape enum ([`Shape2`] or [`Shape3`]).
-    type Shape: SupportMap<N, D> + BoundingVolume<N, D> + Clone + Debug + PartialEq + Send + Sync;
+    /// What a body is made of ([`BodyShape2`] or [`BodyShape3`]: a convex shape, a compound or
+    /// level geometry).
+    type Shape: BodyQueries<N, D, Pose = Self::Pose> + Clone + Debug + PartialEq + Send + Sync;
+    /// The convex shape enum ([`Shape2`] or [`Shape3`]), one kind of [`SolverDim::Shape`].
+    type Convex: BoundingVolume<N, D> + Into<Self::Shape> + Clone + Debug + PartialEq + Send + Sync;
     /// The pose type ([`Iso2`] or [`Iso3`]).
     type Pose: Pose<N, D> + SweepPose<N, D>;
     /// The rotation type ([`Rot2`] or [`Rot3`]).
@@ -164,6 +170,18 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
     fn invert_inertia(i: &Self::Inertia) -> Self::Inertia;
     /// `true` when every component of the inertia is finite.
     fn inertia_is_finite(i: &Self::Inertia) -> bool;
+    /// The convex shape a body's shape is, if it is one.
+    fn as_convex(shape: &Self::Shape) -> Option<&Self::Convex>;
+    /// The world box of a body's shape at `pose`.
+    fn shape_aabb(shape: &Self::Shape, pose: &Self::Pose) -> Aabb<N, D>;
+    /// The largest distance from a body's local origin to a point of its shape (a bound).
+    fn bounding_radius(shape: &Self::Shape) -> N;
+    /// Half the smallest width of a body's shape along its local axes (its thinnest child's for
+    /// a compound).
+    fn min_half_width(shape: &Self::Shape) -> N;
+    /// `true` for level geometry (meshes, heightfields, chains), which only a static or
+    /// kinematic body can hold.
+    fn is_level(shape: &Self::Shape) -> bool;
     /// The contact manifold of two shapes.
     fn manifold(
         pose_a: &Self::Pose,
@@ -175,7 +193,8 @@ pub trait SolverDim<N: Scalar, const D: usize>: Copy + Debug + Send + Sync + 'st
 }
 
 impl<N: LaneScalar> SolverDim<N, 2> for Dim<2> {
-    type Shape = Shape2<N>;
+    type Shape = BodyShape2<N>;
+    type Convex = Shape2<N>;
     type Pose = Iso2<N>;
     type Rotation = Rot2<N>;
     type Angular = N;
@@ -299,7 +318,22 @@ impl<N: LaneScalar> SolverDim<N, 2> for Dim<2> {
     fn twist_angle(rot: &Rot2<N>, axis: &N) -> N {
         if *axis < N::zero() { -rot.angle() } else { rot.angle() }
     }
-    fn mass(shape: &Shape2<N>, density: N) -> Result<BodyMass<N, 2, N>, ShapeError> {
+    fn as_convex(shape: &BodyShape2<N>) -> Option<&Shape2<N>> {
+        shape.as_convex()
+    }
+    fn shape_aabb(shape: &BodyShape2<N>, pose: &Iso2<N>) -> Aabb<N, 2> {
+        shape.aabb(pose)
+    }
+    fn bounding_radius(shape: &BodyShape2<N>) -> N {
+        shape.bounding_radius()
+    }
+    fn min_half_width(shape: &BodyShape2<N>) -> N {
+        shape.min_half_width()
+    }
+    fn is_level(shape: &BodyShape2<N>) -> bool {
+        shape.is_level()
+    }
+    fn mass(shape: &BodyShape2<N>, density: N) -> Result<BodyMass<N, 2, N>, ShapeError> {
         let m = shape.mass_properties(density)?;
         Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
     }
@@ -311,17 +345,18 @@ impl<N: LaneScalar> SolverDim<N, 2> for Dim<2> {
     }
     fn manifold(
         pose_a: &Iso2<N>,
-        a: &Shape2<N>,
+        a: &BodyShape2<N>,
         pose_b: &Iso2<N>,
-        b: &Shape2<N>,
+        b: &BodyShape2<N>,
         margin: N,
     ) -> Manifold<N, 2, ContactImpulse<N>> {
-        manifold2(pose_a, a, pose_b, b, margin)
+        a.manifold(pose_a, b, pose_b, margin)
     }
 }
 
 impl<N: LaneScalar> SolverDim<N, 3> for Dim<3> {
-    type Shape = Shape3<N>;
+    type Shape = BodyShape3<N>;
+    type Convex = Shape3<N>;
     type Pose = Iso3<N>;
     type Rotation = Rot3<N>;
     type Angular = Vec3<N>;
@@ -449,7 +484,22 @@ impl<N: LaneScalar> SolverDim<N, 3> for Dim<3> {
         }
         s.atan2(w) * N::lit(2.0)
     }
-    fn mass(shape: &Shape3<N>, density: N) -> Result<BodyMass<N, 3, Mat3<N>>, ShapeError> {
+    fn as_convex(shape: &BodyShape3<N>) -> Option<&Shape3<N>> {
+        shape.as_convex()
+    }
+    fn shape_aabb(shape: &BodyShape3<N>, pose: &Iso3<N>) -> Aabb<N, 3> {
+        shape.aabb(pose)
+    }
+    fn bounding_radius(shape: &BodyShape3<N>) -> N {
+        shape.bounding_radius()
+    }
+    fn min_half_width(shape: &BodyShape3<N>) -> N {
+        shape.min_half_width()
+    }
+    fn is_level(shape: &BodyShape3<N>) -> bool {
+        shape.is_level()
+    }
+    fn mass(shape: &BodyShape3<N>, density: N) -> Result<BodyMass<N, 3, Mat3<N>>, ShapeError> {
         let m = shape.mass_properties(density)?;
         Ok(BodyMass { mass: m.mass, local_center: m.local_center, inertia: m.inertia })
     }
@@ -468,11 +518,11 @@ impl<N: LaneScalar> SolverDim<N, 3> for Dim<3> {
     }
     fn manifold(
         pose_a: &Iso3<N>,
-        a: &Shape3<N>,
+        a: &BodyShape3<N>,
         pose_b: &Iso3<N>,
-        b: &Shape3<N>,
+        b: &BodyShape3<N>,
         margin: N,
     ) -> Manifold<N, 3, ContactImpulse<N>> {
-        manifold3(pose_a, a, pose_b, b, margin)
+        a.manifold(pose_a, b, pose_b, margin)
     }
 }

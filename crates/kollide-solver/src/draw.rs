@@ -7,7 +7,6 @@
 use kollide_draw::{DebugDraw, Ortho, Style, palette};
 use kollide_math::{Iso2, Point2};
 use kollide_narrowphase::draw::{ManifoldStyle, draw_manifold2};
-use kollide_shapes::BoundingVolume;
 use kollide_shapes::draw::{Draw2, Draw3};
 
 use crate::{BodyKind, LaneScalar, World2, World3};

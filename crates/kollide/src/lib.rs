@@ -37,9 +37,10 @@ pub mod prelude {
         intersection_test, manifold2, manifold3, ray_cast, shape_cast,
     };
     pub use kollide_shapes::{
-        Aabb, Ball, BoundingVolume, Capsule, Circle, Cone, ConvexPolygon, ConvexPolyhedron, Cuboid,
-        Cylinder, FeatureId, MinkowskiDifference, Rounded, Segment, Shape2, Shape3, ShapeError,
-        SupportMap, Triangle,
+        Aabb, Ball, BodyShape2, BodyShape3, BoundingVolume, Capsule, Circle, Compound2, Compound3,
+        Cone, ConvexPolygon, ConvexPolyhedron, Cuboid, Cylinder, FeatureId, HeightField,
+        MinkowskiDifference, Polyline, Rounded, Segment, Shape2, Shape3, ShapeError, SupportMap,
+        TriMesh, TriMeshError, Triangle,
     };
     pub use kollide_solver::{
         BodyDesc, BodyHandle, BodyKind, StepSettings, World2, World3, WorldError,

@@ -88,6 +88,10 @@ impl<N: Scalar> Piece2<N> for Segment<N, 2> {
     ) -> Manifold<N, 2, U> {
         manifold2(pos, &Shape2::Segment(*self), pos_b, b, margin)
     }
+
+    fn as_shape(&self) -> std::borrow::Cow<'_, Shape2<N>> {
+        std::borrow::Cow::Owned(Shape2::Segment(*self))
+    }
 }
 
 /// Which way the rule goes for a contact of normal `normal` whose point on the segment `a → b`

@@ -6,8 +6,8 @@ use core::ops::ControlFlow;
 use kollide_manifold::{Contact, ContactId, Manifold, reduce_to_four};
 use kollide_math::{Iso2, Iso3, Point3, Pose, Scalar, Vec3, Vector};
 use kollide_shapes::{
-    BoundingVolume, CompositeShape, Compound2, Compound3, FeatureId, Shape2, Shape3,
-    SupportFeature, SupportFeatureMap, SupportMap,
+    BoundingVolume, CompositeShape, FeatureId, Shape2, Shape3, SupportFeature, SupportFeatureMap,
+    SupportMap, placed_aabb,
 };
 use smallvec::SmallVec;
 
@@ -15,7 +15,8 @@ use super::chain::chain_manifold;
 use super::piece::{Piece2, Piece3, PieceRay};
 use super::piece_feature;
 use super::query::{
-    FACE_COS, barycentric, beyond_plane, feature_is_active, piece_pose, point_triangle_contact,
+    FACE_COS, barycentric, beyond_plane, face_normal_towards, feature_is_active, piece_pose,
+    point_triangle_contact,
 };
 use crate::manifold::{
     Candidates, GENERATED, IncidentFeature, ReferenceFace, clip_reference_face, to_world,
@@ -87,7 +88,9 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
 }
 
 impl<N: Scalar, U: Copy + Default> Merge<N, 3, U> {
-    fn finish(&self, dup: N) -> Manifold<N, 3, U> {
+    /// Up to four contacts by [`reduce_to_four`], which keeps the deepest and the largest area
+    /// (`band` is the 2D reduction's; four points need none).
+    fn finish(&self, dup: N, _band: N) -> Manifold<N, 3, U> {
         let Some((n, kept)) = self.shared(dup) else {
             return Manifold::new();
         };
@@ -102,37 +105,56 @@ impl<N: Scalar, U: Copy + Default> Merge<N, 3, U> {
 }
 
 impl<N: Scalar, U: Copy + Default> Merge<N, 2, U> {
-    /// The deepest contact and the one farthest from it along the contact line.
-    fn finish(&self, dup: N) -> Manifold<N, 2, U> {
+    /// Two contacts: the ends of the span along the contact line of the contacts within `band`
+    /// of the deepest, so that a body resting across several pieces is held at both ends; when
+    /// the deepest stands alone, it and the contact farthest from it.
+    fn finish(&self, dup: N, band: N) -> Manifold<N, 2, U> {
         let Some((n, kept)) = self.shared(dup) else {
             return Manifold::new();
         };
-        let mut m = Manifold::with_normal(n);
-        let deepest = (0..kept.len())
-            .min_by(|&i, &j| {
-                kept[i]
-                    .separation
-                    .partial_cmp(&kept[j].separation)
-                    .unwrap_or(core::cmp::Ordering::Equal)
-            })
-            .unwrap_or(0);
-        m.push(kept[deepest]);
+        let deepest = arg_best(0..kept.len(), |i| -kept[i].separation).unwrap_or(0);
         let t = Vector::<N, 2>::new(-n.y, n.x);
-        let along = |c: &Contact<N, 2, U>| (c.midpoint() - kept[deepest].midpoint()).dot(&t).abs();
-        if let Some(far) = (0..kept.len()).filter(|&i| i != deepest).max_by(|&i, &j| {
-            along(&kept[i]).partial_cmp(&along(&kept[j])).unwrap_or(core::cmp::Ordering::Equal)
-        }) && along(&kept[far]) > dup
-        {
-            m.push(kept[far]);
+        let at = |i: usize| (kept[i].midpoint() - kept[deepest].midpoint()).dot(&t);
+        let touching =
+            || (0..kept.len()).filter(|&i| kept[i].separation <= kept[deepest].separation + band);
+        let (lo, hi) = (arg_best(touching(), |i| -at(i)), arg_best(touching(), at));
+        let (first, second) = match (lo, hi) {
+            (Some(lo), Some(hi)) if at(hi) - at(lo) > dup => (lo, Some(hi)),
+            _ => {
+                let far = arg_best((0..kept.len()).filter(|&i| i != deepest), |i| at(i).abs());
+                (deepest, far.filter(|&i| at(i).abs() > dup))
+            }
+        };
+        let mut m = Manifold::with_normal(n);
+        m.push(kept[first]);
+        if let Some(i) = second {
+            m.push(kept[i]);
         }
         m
     }
+}
+
+/// The item of `items` with the largest `key` (the first of equals); `None` for none.
+fn arg_best<N: Scalar>(
+    items: impl Iterator<Item = usize>,
+    key: impl Fn(usize) -> N,
+) -> Option<usize> {
+    items.fold(None, |best, i| match best {
+        Some(b) if key(b) >= key(i) => Some(b),
+        _ => Some(i),
+    })
 }
 
 /// The distance below which two contact points count as one: a ten-thousandth of the shape's
 /// size (the clipping slack of `face_clip`).
 fn duplicate_distance<N: Scalar>(size: N) -> N {
     N::lit(1e-4) * size.max_of(N::lit(1e-3))
+}
+
+/// How much shallower than the deepest contact a contact may be and still count as touching
+/// for the 2D reduction: a hundredth of B's size.
+fn touching_band<N: Scalar>(size: N) -> N {
+    N::lit(1e-2) * size
 }
 
 /// B's feature facing the local direction `dir` (B's frame), its points mapped by `to_a`:
@@ -188,9 +210,10 @@ fn surface_manifold<N: Scalar, U: Copy + Default>(
     margin: N,
 ) -> Manifold<N, 3, U> {
     let n = pos_a.inverse_transform_vector(&m.normal);
-    let nf = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
-    let up = n.dot(&nf) >= N::zero();
-    let nf = if up { nf } else { -nf };
+    let pos_ab = pos_a.inv_compose(pos_b);
+    let raw = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
+    let nf = face_normal_towards(raw, &tri[0].coords, |v| b.support_point(&pos_ab, &v).coords);
+    let up = nf == raw;
     if n.dot(&nf) >= N::lit(FACE_COS) {
         return m;
     }
@@ -214,7 +237,6 @@ fn surface_manifold<N: Scalar, U: Copy + Default>(
     } else {
         [FeatureId::Edge(2), FeatureId::Edge(1), FeatureId::Edge(0)]
     };
-    let pos_ab = pos_a.inv_compose(pos_b);
     let (points, ids, edges, id) =
         incident_feature(b, &pos_ab.inverse_transform_vector(&-nf), &pos_ab);
     let reference = ReferenceFace {
@@ -274,7 +296,7 @@ where
 {
     let mut merge = Merge::new();
     collect3(pos_a, a, pos_b, b, margin, &mut merge, |id| id);
-    merge.finish(duplicate_distance(b.bounding_radius()))
+    merge.finish(duplicate_distance(b.bounding_radius()), touching_band(b.bounding_radius()))
 }
 
 /// Pushes the pieces' manifolds against `b` into `merge`, B's ids mapped by `tag_b`.
@@ -351,7 +373,7 @@ where
 {
     let mut merge = Merge::new();
     collect2(pos_a, a, pos_b, b, margin, &mut merge, |id| id);
-    merge.finish(duplicate_distance(b.bounding_radius()))
+    merge.finish(duplicate_distance(b.bounding_radius()), touching_band(b.bounding_radius()))
 }
 
 fn collect2<N, U, C>(
@@ -383,54 +405,46 @@ fn collect2<N, U, C>(
     });
 }
 
-/// The manifold of two 3D compounds: every pair of children whose boxes overlap (within the
-/// margin), merged and reduced to four. Both sides' feature ids carry their child's index.
-pub fn compound_manifold3<N: Scalar, U: Copy + Default>(
-    pos_a: &Iso3<N>,
-    a: &Compound3<N>,
-    pos_b: &Iso3<N>,
-    b: &Compound3<N>,
-    margin: N,
-) -> Manifold<N, 3, U> {
-    let mut merge = Merge::new();
-    let pos_ba = pos_b.inv_compose(pos_a);
-    let a_in_b = a.aabb(&pos_ba).loosened(margin.max_of(N::zero()));
-    let mut size = N::zero();
-    for (j, (pose, child)) in b.children().iter().enumerate() {
-        if !b.child_aabb(j).intersects(&a_in_b) {
-            continue;
+macro_rules! pair_manifold {
+    ($name:ident, $d:literal, $iso:ident, $piece:ident, $collect:ident, $what:literal) => {
+        #[doc = concat!("The manifold of two ", $what, " composites (compounds, and level")]
+        /// geometry on the A side): every piece of B whose box overlaps A's (within the margin)
+        /// against A as [`composite_manifold3`]/[`composite_manifold2`] would take it, merged
+        /// and reduced. Both sides' feature ids carry their piece's index. B's pieces take the
+        /// place of a convex shape, so B's own surface rules (one-sided chain segments, internal
+        /// edges) do not apply to them: put level geometry on the A side.
+        pub fn $name<N, U, CA, CB>(
+            pos_a: &$iso<N>,
+            a: &CA,
+            pos_b: &$iso<N>,
+            b: &CB,
+            margin: N,
+        ) -> Manifold<N, $d, U>
+        where
+            N: Scalar,
+            U: Copy + Default,
+            CA: CompositeShape<N, $d, Pose = $iso<N>> + ?Sized,
+            CA::Piece: $piece<N>,
+            CB: CompositeShape<N, $d, Pose = $iso<N>> + ?Sized,
+            CB::Piece: $piece<N>,
+        {
+            let mut merge = Merge::new();
+            let pos_ba = pos_b.inv_compose(pos_a);
+            let a_in_b = placed_aabb(&a.local_aabb(), &pos_ba).loosened(margin.max_of(N::zero()));
+            let mut size = N::zero();
+            let _ = b.visit_pieces_in(&a_in_b, |j, own, piece| {
+                let child = piece.as_shape();
+                size = size.max_of(child.bounding_radius());
+                let world = piece_pose(pos_b, own);
+                $collect(pos_a, a, &world, &child, margin, &mut merge, |id| {
+                    piece_feature::<N, $d, CB>(j, id)
+                });
+                ControlFlow::Continue(())
+            });
+            merge.finish(duplicate_distance(size), touching_band(size))
         }
-        size = size.max_of(child.bounding_radius());
-        let world = pos_b.compose(pose);
-        collect3(pos_a, a, &world, child, margin, &mut merge, |id| {
-            piece_feature::<N, 3, Compound3<N>>(j as u32, id)
-        });
-    }
-    merge.finish(duplicate_distance(size))
+    };
 }
 
-/// The manifold of two 2D compounds: every pair of children whose boxes overlap (within the
-/// margin), merged and reduced to two. Both sides' feature ids carry their child's index.
-pub fn compound_manifold2<N: Scalar, U: Copy + Default>(
-    pos_a: &Iso2<N>,
-    a: &Compound2<N>,
-    pos_b: &Iso2<N>,
-    b: &Compound2<N>,
-    margin: N,
-) -> Manifold<N, 2, U> {
-    let mut merge = Merge::new();
-    let pos_ba = pos_b.inv_compose(pos_a);
-    let a_in_b = a.aabb(&pos_ba).loosened(margin.max_of(N::zero()));
-    let mut size = N::zero();
-    for (j, (pose, child)) in b.children().iter().enumerate() {
-        if !b.child_aabb(j).intersects(&a_in_b) {
-            continue;
-        }
-        size = size.max_of(child.bounding_radius());
-        let world = pos_b.compose(pose);
-        collect2(pos_a, a, &world, child, margin, &mut merge, |id| {
-            piece_feature::<N, 2, Compound2<N>>(j as u32, id)
-        });
-    }
-    merge.finish(duplicate_distance(size))
-}
+pair_manifold!(compound_manifold3, 3, Iso3, Piece3, collect3, "3D");
+pair_manifold!(compound_manifold2, 2, Iso2, Piece2, collect2, "2D");

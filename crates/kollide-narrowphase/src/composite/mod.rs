@@ -39,11 +39,14 @@
 //! **Conventions.** The composite is shape A (at `pos_a`), the convex shape is B: normals point
 //! from the composite towards the convex shape. Flip the result for the other order.
 
+mod body;
 mod chain;
 mod manifold;
 mod piece;
 mod query;
+mod toi;
 
+pub use body::BodyQueries;
 pub use manifold::{
     composite_manifold2, composite_manifold3, compound_manifold2, compound_manifold3,
 };
@@ -52,6 +55,7 @@ pub use query::{
     composite_closest_points, composite_contact, composite_distance, composite_intersection_test,
     composite_ray_cast, composite_shape_cast,
 };
+pub use toi::{composite_time_of_impact, pair_intersection_test, pair_time_of_impact, piece_sweep};
 
 use kollide_shapes::{CompositeShape, FeatureId};
 

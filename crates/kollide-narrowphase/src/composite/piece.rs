@@ -2,6 +2,8 @@
 //! manifold against a convex shape, and (for triangles) the triangle itself, for the
 //! internal-edge rule.
 
+use std::borrow::Cow;
+
 use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Iso3, Point, Scalar, Vector};
 use kollide_shapes::{Shape2, Shape3, SupportMap, Triangle};
@@ -44,6 +46,10 @@ pub trait Piece3<N: Scalar>: PieceRay<N, 3> {
         b: &Shape3<N>,
         margin: N,
     ) -> Manifold<N, 3, U>;
+
+    /// The piece as a convex shape of the dimension's enum (borrowed when it is one), for a
+    /// piece that takes B's place against another composite.
+    fn as_shape(&self) -> Cow<'_, Shape3<N>>;
 }
 
 /// A 2D piece: its contact manifold against a convex shape.
@@ -56,6 +62,10 @@ pub trait Piece2<N: Scalar>: PieceRay<N, 2> {
         b: &Shape2<N>,
         margin: N,
     ) -> Manifold<N, 2, U>;
+
+    /// The piece as a convex shape of the dimension's enum (borrowed when it is one), for a
+    /// piece that takes B's place against another composite.
+    fn as_shape(&self) -> Cow<'_, Shape2<N>>;
 }
 
 impl<N: Scalar> PieceRay<N, 3> for Triangle<N, 3> {
@@ -116,6 +126,10 @@ impl<N: Scalar> Piece3<N> for Triangle<N, 3> {
     ) -> Manifold<N, 3, U> {
         manifold3(pos, &Shape3::Triangle(*self), pos_b, b, margin)
     }
+
+    fn as_shape(&self) -> Cow<'_, Shape3<N>> {
+        Cow::Owned(Shape3::Triangle(*self))
+    }
 }
 
 macro_rules! impl_shape_piece {
@@ -143,6 +157,10 @@ macro_rules! impl_shape_piece {
                 margin: N,
             ) -> Manifold<N, $d, U> {
                 $manifold(pos, self, pos_b, b, margin)
+            }
+
+            fn as_shape(&self) -> Cow<'_, $shape<N>> {
+                Cow::Borrowed(self)
             }
         }
     };

@@ -148,7 +148,8 @@ where
     let t = [to3(&tri[0].coords), to3(&tri[1].coords), to3(&tri[2].coords)];
     let nf = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
     let n = to3(&c.normal);
-    let nf = if n.dot(&nf) < N::zero() { -nf } else { nf };
+    let along = |v: Vec3<N>| b.support_point(pos_b, &from_slice::<N, D>(v.as_slice())).coords;
+    let nf = face_normal_towards(nf, &t[0], |v| to3(&along(v)));
     if n.dot(&nf) >= N::lit(FACE_COS) {
         return Some(c);
     }
@@ -176,6 +177,22 @@ where
         separation: sep,
         status: c.status,
     })
+}
+
+/// The unit face normal `nf` of a triangle through `t0`, turned towards the side of its plane
+/// where B mostly lies: the middle of B's extent along the normal (`support(v)` is B's farthest
+/// point along `v`, in the triangle's frame) is on that side. That is the side across which B is
+/// least deep, as a separating-axis test on the face normal chooses. A contact normal cannot
+/// decide it when it lies in the plane (a contact on an edge whose other face is vertical, or a
+/// box just sliding onto the triangle), and the wrong side makes B's whole height the depth.
+pub(crate) fn face_normal_towards<N: Scalar>(
+    nf: Vec3<N>,
+    t0: &Vec3<N>,
+    support: impl Fn(Vec3<N>) -> Vec3<N>,
+) -> Vec3<N> {
+    let above = nf.dot(&(support(nf) - t0));
+    let below = nf.dot(&(support(-nf) - t0));
+    if above + below < N::zero() { -nf } else { nf }
 }
 
 /// `true` when `piece` is a triangle and B lies entirely on one side of its plane, farther
@@ -374,7 +391,7 @@ where
         if on_inactive {
             // The internal-edge rule: the face's normal and depth, if the centre lies over it.
             let nf = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
-            let nf = if nf.dot(&n) < N::zero() { -nf } else { nf };
+            let nf = face_normal_towards(nf, &t[0], |_| centre);
             let height = nf.dot(&(centre - t[0]));
             let foot = centre - nf * height;
             if n.dot(&nf) < N::lit(FACE_COS)

@@ -1,8 +1,9 @@
 //! Point projection: the body surface nearest to a point, or the body the point is inside.
 
 use kollide_math::{Point, Pose, Scalar, Vector};
-use kollide_narrowphase::{QuerySettings, closest_points};
-use kollide_shapes::SupportMap;
+use kollide_narrowphase::QuerySettings;
+use kollide_narrowphase::composite::BodyQueries;
+use kollide_shapes::{BoundingVolume, SupportMap};
 
 use super::{QueryError, QueryFilter};
 use crate::{BodyHandle, Dim, SolverDim, World};
@@ -32,6 +33,8 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for PointShape {
         true
     }
 }
+
+impl<N: Scalar, const D: usize> BoundingVolume<N, D> for PointShape {}
 
 impl<N: Scalar, const D: usize> World<N, D>
 where
@@ -84,13 +87,8 @@ where
             return None;
         }
         let at = <Dim<D> as SolverDim<N, D>>::Pose::from_translation(point.coords);
-        let c = closest_points(
-            &body.desc.pose,
-            &body.desc.shape,
-            &at,
-            &PointShape,
-            &QuerySettings::default(),
-        );
+        let settings = QuerySettings::default();
+        let c = body.desc.shape.closest_to_convex(&body.desc.pose, &PointShape, &at, &settings)?;
         Some(PointProjection {
             body: handle,
             point: c.point_a,

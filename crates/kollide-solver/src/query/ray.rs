@@ -3,7 +3,8 @@
 use core::cmp::Ordering;
 
 use kollide_math::{Point, Pose, Scalar, Tolerances, Vector};
-use kollide_narrowphase::{QuerySettings, Ray, ray_cast};
+use kollide_narrowphase::composite::BodyQueries;
+use kollide_narrowphase::{QuerySettings, Ray};
 
 use super::{QueryError, QueryFilter};
 use crate::{Body, BodyHandle, Dim, SolverDim, World};
@@ -130,8 +131,8 @@ where
         if !may_hit(body, ray, bound, rel) || !filter.accepts(handle, body) {
             return None;
         }
-        let hit =
-            ray_cast(&body.desc.pose, &body.desc.shape, ray, max_t, &QuerySettings::default())?;
+        let settings = QuerySettings::default();
+        let hit = body.desc.shape.ray_cast(&body.desc.pose, ray, max_t, &settings)?;
         Some(RayHit { body: handle, t: hit.t, normal: hit.normal, point: hit.point_a })
     }
 }
@@ -175,7 +176,7 @@ mod tests {
     use super::*;
     use crate::BodyDesc;
     use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};
-    use kollide_shapes::{Ball, Cuboid, Shape2};
+    use kollide_shapes::{Ball, BodyShape2, Cuboid, Shape2};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -192,8 +193,8 @@ mod tests {
         Dim<D>: SolverDim<N, D>,
     {
         let rel = Tolerances::<N>::new().relative_length;
-        let hit =
-            ray_cast(&body.desc.pose, &body.desc.shape, ray, bound, &QuerySettings::default());
+        let settings = QuerySettings::default();
+        let hit = body.desc.shape.ray_cast(&body.desc.pose, ray, bound, &settings);
         if may_hit(body, ray, bound, rel) {
             t.kept_misses += usize::from(hit.is_none());
         } else {
@@ -211,7 +212,7 @@ mod tests {
     /// the hit and beyond it.
     fn seeded_2d<N: Scalar>() -> Tally
     where
-        Dim<2>: SolverDim<N, 2, Shape = Shape2<N>, Pose = Iso2<N>>,
+        Dim<2>: SolverDim<N, 2, Shape = BodyShape2<N>, Pose = Iso2<N>>,
     {
         let mut rng = ChaCha8Rng::seed_from_u64(16);
         let mut t = Tally::default();

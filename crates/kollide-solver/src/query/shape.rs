@@ -2,7 +2,8 @@
 //! the bodies overlapping a box or a shape.
 
 use kollide_math::{Pose, Scalar, Vector};
-use kollide_narrowphase::{CastHit, QuerySettings, intersection_test, shape_cast};
+use kollide_narrowphase::composite::BodyQueries;
+use kollide_narrowphase::{CastHit, QuerySettings};
 use kollide_shapes::{Aabb, BoundingVolume};
 
 use super::{QueryError, QueryFilter};
@@ -63,7 +64,6 @@ where
             return Err(QueryError::NonFinite("swept box"));
         }
         let settings = QuerySettings::default();
-        let zero = Vector::<N, D>::zeros();
         let mut best: Option<ShapeHit<N, D>> = None;
         self.query_tree().query_aabb(&swept, |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
@@ -71,7 +71,7 @@ where
                 return true;
             }
             let (pb, sb) = (&body.desc.pose, &body.desc.shape);
-            if let Some(hit) = shape_cast(pb, &zero, sb, pose, velocity, shape, max_t, &settings) {
+            if let Some(hit) = sb.cast_convex(pb, shape, pose, velocity, max_t, &settings) {
                 let better = best.is_none_or(|b| {
                     hit.t < b.hit.t || (hit.t == b.hit.t && handle.index < b.body.index)
                 });
@@ -130,15 +130,11 @@ where
         self.query_tree().query_aabb(&shape.aabb(pose), |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             if filter.accepts(handle, body)
-                && intersection_test(
-                    &body.desc.pose,
-                    &body.desc.shape,
-                    pose,
-                    shape,
-                    None,
-                    &settings,
-                )
-                .intersecting
+                && body
+                    .desc
+                    .shape
+                    .intersects_convex(&body.desc.pose, shape, pose, &settings)
+                    .intersecting
             {
                 return f(handle);
             }

@@ -32,8 +32,8 @@
 //! inserted one by one, it is rebuilt.
 
 use kollide_math::Scalar;
+use kollide_shapes::Aabb;
 use kollide_shapes::tree::{ProxyId, Tree, TreeError};
-use kollide_shapes::{Aabb, BoundingVolume};
 
 use crate::world::Slot;
 use crate::{Body, BodyKind, Dim, SolverDim};
@@ -88,7 +88,7 @@ pub(crate) fn body_aabb<N: Scalar, const D: usize>(body: &Body<N, D>) -> Aabb<N,
 where
     Dim<D>: SolverDim<N, D>,
 {
-    body.desc.shape.aabb(&body.desc.pose)
+    Dim::<D>::shape_aabb(&body.desc.shape, &body.desc.pose)
 }
 
 /// A moving body's box for a step of `dt`: its AABB `tight` grown by the speculative `margin`,

@@ -22,7 +22,8 @@
 
 use kollide_manifold::Manifold;
 use kollide_math::{Pose, Scalar, Vector};
-use kollide_narrowphase::{QuerySettings, intersection_test};
+use kollide_narrowphase::QuerySettings;
+use kollide_narrowphase::composite::BodyQueries;
 
 use super::pair_cache::PairCache;
 use crate::island::moving;
@@ -254,7 +255,7 @@ where
             };
             let (pi, pj) = (&bi.desc.pose, &bj.desc.pose);
             let (si, sj) = (&bi.desc.shape, &bj.desc.shape);
-            if intersection_test(pi, si, pj, sj, None, &settings).intersecting {
+            if si.intersects(pi, sj, pj, &settings).intersecting {
                 let handle =
                     |k: u32| BodyHandle { index: k, generation: slots[k as usize].generation };
                 let (sensor, visitor) =

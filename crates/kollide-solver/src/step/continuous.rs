@@ -36,8 +36,9 @@
 //! threads. With no fast body it costs one pass over the bodies.
 
 use kollide_math::{Point, Pose, Scalar, Vector};
-use kollide_narrowphase::{QuerySettings, Sweep, ToiStatus, time_of_impact};
-use kollide_shapes::{Aabb, Ball, SupportMap};
+use kollide_narrowphase::composite::BodyQueries;
+use kollide_narrowphase::{QuerySettings, Sweep, ToiStatus};
+use kollide_shapes::{Aabb, Ball};
 
 use super::solver_bodies::SolverBodies;
 use crate::world::Slot;
@@ -53,19 +54,6 @@ pub(crate) const FAST_FRACTION: f64 = 0.5;
 const TARGET_SLOP: f64 = 0.005;
 
 type PoseOf<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Pose;
-
-/// Half the smallest width of `shape` along its local axes (its radius included): the size a
-/// body's motion in a step is compared with.
-pub(crate) fn min_extent<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(shape: &S) -> N {
-    let mut smallest = N::MAX;
-    for k in 0..D {
-        let mut e = Vector::<N, D>::zeros();
-        e[k] = N::one();
-        let width = shape.local_support_point(&e)[k] - shape.local_support_point(&-e)[k];
-        smallest = smallest.min_of(width * N::lit(0.5));
-    }
-    smallest
-}
 
 /// `true` when the bodies in slots `a` and `b` are joined by a joint that keeps them from
 /// colliding (`no_collide` is sorted).
@@ -209,8 +197,7 @@ impl ContinuousStage {
                 // Box2D v3.
                 BodyKind::Static | BodyKind::Dynamic => Sweep::fixed(o.desc.pose),
             };
-            let toi = time_of_impact(
-                &o.desc.shape,
+            let toi = o.desc.shape.time_of_impact(
                 &other_sweep,
                 &body.desc.shape,
                 sweep,
@@ -256,8 +243,7 @@ where
     let start = PoseOf::<N, D>::from_translation(center.coords);
     let core_sweep = Sweep::translation(start, sweep.translation);
     let tolerance = target * N::lit(0.25);
-    let toi = time_of_impact(
-        &other.desc.shape,
+    let toi = other.desc.shape.time_of_impact_convex(
         other_sweep,
         &core,
         &core_sweep,

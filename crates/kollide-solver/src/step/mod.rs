@@ -46,7 +46,7 @@ pub(crate) use broadphase_update::BroadphaseStage;
 pub(crate) use colouring::{Colouring, ContactSettings};
 pub(crate) use contact_update::ContactStage;
 pub use contact_update::WARM_START_MATCH_FRACTION;
-pub(crate) use continuous::{ContinuousInput, ContinuousStage, min_extent};
+pub(crate) use continuous::{ContinuousInput, ContinuousStage};
 pub(crate) use solve::{Acceleration, SolveInput, SolveStage, slot_of, state_of};
 pub(crate) use solver_bodies::SolverBodies;
 pub(crate) use write_back::write_back;

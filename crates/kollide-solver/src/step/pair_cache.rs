@@ -110,7 +110,7 @@ where
 #[cfg(test)]
 mod tests {
     use kollide_math::{Iso3, Vec3};
-    use kollide_shapes::{Cuboid, Shape3, SupportMap};
+    use kollide_shapes::{BodyShape3, Cuboid};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -129,8 +129,8 @@ mod tests {
             let size = |r: &mut dyn FnMut(f64, f64) -> f64| {
                 Vec3::new(r(0.1, 1.0), r(0.1, 1.0), r(0.1, 1.0))
             };
-            let a = Shape3::Cuboid(Cuboid::new(size(&mut r)).unwrap());
-            let b = Shape3::Cuboid(Cuboid::new(size(&mut r)).unwrap());
+            let a = BodyShape3::from(Cuboid::new(size(&mut r)).unwrap());
+            let b = BodyShape3::from(Cuboid::new(size(&mut r)).unwrap());
             let pose_a = Iso3::new(
                 Vec3::new(r(-5.0, 5.0), r(-5.0, 5.0), r(-5.0, 5.0)),
                 Vec3::new(r(-2.0, 2.0), r(-2.0, 2.0), r(-2.0, 2.0)),

@@ -322,7 +322,13 @@ fn a_bullet_is_swept_against_dynamic_bodies_too() {
             // How deep the ball's centre is inside the plate (negative: outside).
             let (pb, pp) = (w.body(b).unwrap(), w.body(p).unwrap());
             let s = QuerySettings::default();
-            let c = closest_points(pp.pose(), pp.shape(), pb.pose(), pb.shape(), &s);
+            let c = closest_points(
+                pp.pose(),
+                pp.shape().as_convex().unwrap(),
+                pb.pose(),
+                pb.shape().as_convex().unwrap(),
+                &s,
+            );
             let side = (pb.pose().translation.x - pp.pose().translation.x).signum();
             behind = behind.max(if side < 0.0 { -(c.separation + 0.05) } else { 1.0 });
         }

@@ -9,7 +9,7 @@
 //! broadphase and solver buffers.
 
 use kollide_math::{Iso2, Iso3, Point2, Point3, Pose, Rot2, Rot3, Vec2, Vec3, Vector};
-use kollide_shapes::{Ball, Capsule, Cuboid, Cylinder, Segment, Shape2, Shape3};
+use kollide_shapes::{Ball, BodyShape2, BodyShape3, Capsule, Cuboid, Cylinder, Segment};
 use kollide_solver::{
     BodyDesc, BodyHandle, BodyKind, Dim, LaneScalar, SolverDim, StepSettings, World, World2,
     World3, WorldError, WorldLimits,
@@ -647,7 +647,7 @@ fn hostile_worlds<N: LaneScalar, const D: usize>(
     );
 }
 
-fn shape2<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
+fn shape2<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> BodyShape2<N> {
     let s = |rng: &mut ChaCha8Rng| {
         N::lit((size * rng.random_range(0.2..1.0)).max(N::MIN_SIZE.to_f64()))
     };
@@ -658,7 +658,7 @@ fn shape2<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape2<N> {
     }
 }
 
-fn shape3<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> Shape3<N> {
+fn shape3<N: LaneScalar>(rng: &mut ChaCha8Rng, size: f64) -> BodyShape3<N> {
     let s = |rng: &mut ChaCha8Rng| {
         N::lit((size * rng.random_range(0.2..1.0)).max(N::MIN_SIZE.to_f64()))
     };

@@ -8,8 +8,9 @@
 use std::collections::BTreeSet;
 
 use kollide_math::{Iso2, Iso3, Point2, Scalar, Vec2, Vec3, Vector};
-use kollide_narrowphase::{QuerySettings, intersection_test};
-use kollide_shapes::{Ball, Capsule, Cone, Cuboid, Cylinder, Shape2, Shape3, Triangle};
+use kollide_narrowphase::QuerySettings;
+use kollide_narrowphase::composite::BodyQueries;
+use kollide_shapes::{Ball, BodyShape2, BodyShape3, Capsule, Cone, Cuboid, Cylinder, Triangle};
 use kollide_solver::{
     BodyDesc, BodyHandle, BodyKind, CollisionGroups, ContactEvent, Dim, LaneScalar, SensorEvent,
     SolverDim, StepSettings, World, World2, World3,
@@ -24,7 +25,7 @@ fn lit<N: Scalar>(x: f64) -> N {
     N::lit(x)
 }
 
-fn shape2<N: Scalar>(rng: &mut ChaCha8Rng) -> Shape2<N> {
+fn shape2<N: Scalar>(rng: &mut ChaCha8Rng) -> BodyShape2<N> {
     let s = |rng: &mut ChaCha8Rng| lit::<N>(0.2 + rng.random::<f64>() * 0.6);
     match rng.random_range(0..4) {
         0 => Ball::new(s(rng)).unwrap().into(),
@@ -40,7 +41,7 @@ fn shape2<N: Scalar>(rng: &mut ChaCha8Rng) -> Shape2<N> {
     }
 }
 
-fn shape3<N: Scalar>(rng: &mut ChaCha8Rng) -> Shape3<N> {
+fn shape3<N: Scalar>(rng: &mut ChaCha8Rng) -> BodyShape3<N> {
     let s = |rng: &mut ChaCha8Rng| lit::<N>(0.2 + rng.random::<f64>() * 0.6);
     match rng.random_range(0..5) {
         0 => Ball::new(s(rng)).unwrap().into(),
@@ -282,8 +283,7 @@ where
             let dynamic = s.kind == BodyKind::Dynamic || v.kind == BodyKind::Dynamic;
             if dynamic
                 && s.collision_groups.interacts(&v.collision_groups)
-                && intersection_test(&s.pose, &s.shape, &v.pose, &v.shape, None, &settings)
-                    .intersecting
+                && s.shape.intersects(&s.pose, &v.shape, &v.pose, &settings).intersecting
             {
                 let (i, j) = (hs.index().min(hv.index()), hs.index().max(hv.index()));
                 out.insert((i, j, *hs, *hv));

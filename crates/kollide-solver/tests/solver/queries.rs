@@ -18,7 +18,15 @@ use kollide_solver::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-type Shape<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Shape;
+type Shape<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Convex;
+
+/// The convex shape of a body of these scenes (they hold no other kind).
+fn convex<N: Scalar, const D: usize>(b: &Body<N, D>) -> &Shape<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    Dim::<D>::as_convex(b.shape()).expect("a convex body")
+}
 type PoseOf<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Pose;
 
 fn lit<N: Scalar>(x: f64) -> N {
@@ -89,9 +97,9 @@ fn populate<N: Scalar, const D: usize>(
         let s = shape(rng);
         let p = pose(rng);
         let desc = match rng.random_range(0..4) {
-            0 => BodyDesc::fixed(s),
-            1 => BodyDesc::kinematic(s).linear_velocity(velocity(rng, 4.0)),
-            _ => BodyDesc::dynamic(s).linear_velocity(velocity(rng, 6.0)),
+            0 => BodyDesc::fixed(s.into()),
+            1 => BodyDesc::kinematic(s.into()).linear_velocity(velocity(rng, 4.0)),
+            _ => BodyDesc::dynamic(s.into()).linear_velocity(velocity(rng, 6.0)),
         };
         world.add(desc.pose(p).collision_groups(groups(rng))).unwrap();
     }
@@ -169,7 +177,7 @@ fn check_queries<N: Scalar, const D: usize>(
     tree.check_invariants().unwrap();
     assert_eq!(tree.len(), world.len());
     for (h, b) in world.bodies() {
-        let aabb = b.shape().aabb(b.pose());
+        let aabb = convex(b).aabb(b.pose());
         let mut found = false;
         tree.query_aabb(&aabb, |slot| {
             found |= slot == h.index();
@@ -178,7 +186,7 @@ fn check_queries<N: Scalar, const D: usize>(
         assert!(found, "body {h:?} is not in the tree");
     }
     let handles: Vec<(BodyHandle, Shape<N, D>, PoseOf<N, D>)> =
-        world.bodies().map(|(h, b)| (h, b.shape().clone(), *b.pose())).collect();
+        world.bodies().map(|(h, b)| (h, convex(b).clone(), *b.pose())).collect();
     let predicate = |h: BodyHandle, _: &Body<N, D>| h.index() % 3 != 1;
     let point = |rng: &mut ChaCha8Rng| {
         Point::<N, D>::from(Vector::from_fn(|_, _| {
@@ -208,7 +216,7 @@ fn check_queries<N: Scalar, const D: usize>(
         let mut brute: Vec<(BodyHandle, N)> = visible
             .iter()
             .filter_map(|(h, b)| {
-                ray_cast(b.pose(), b.shape(), &ray, max_t, &settings).map(|c| (*h, c.t))
+                ray_cast(b.pose(), convex(b), &ray, max_t, &settings).map(|c| (*h, c.t))
             })
             .collect();
         let closest = world.cast_ray(&ray, max_t, &f).unwrap();
@@ -247,7 +255,7 @@ fn check_queries<N: Scalar, const D: usize>(
         got.sort();
         let want: Vec<BodyHandle> = visible
             .iter()
-            .filter(|(_, b)| b.shape().aabb(b.pose()).intersects(&aabb))
+            .filter(|(_, b)| convex(b).aabb(b.pose()).intersects(&aabb))
             .map(|(h, _)| *h)
             .collect();
         assert_eq!(got, want, "intersect_aabb");
@@ -266,7 +274,7 @@ fn check_queries<N: Scalar, const D: usize>(
         let want: Vec<BodyHandle> = visible
             .iter()
             .filter(|(_, b)| {
-                intersection_test(b.pose(), b.shape(), &pose, shape, None, &settings).intersecting
+                intersection_test(b.pose(), convex(b), &pose, shape, None, &settings).intersecting
             })
             .map(|(h, _)| *h)
             .collect();
@@ -280,7 +288,7 @@ fn check_queries<N: Scalar, const D: usize>(
         let want = visible
             .iter()
             .filter_map(|(h, b)| {
-                shape_cast(b.pose(), &zero, b.shape(), &pose, &vel, shape, t_max, &settings)
+                shape_cast(b.pose(), &zero, convex(b), &pose, &vel, shape, t_max, &settings)
                     .map(|c| (*h, c))
             })
             .reduce(|a, b| {
@@ -296,7 +304,7 @@ fn check_queries<N: Scalar, const D: usize>(
         let at = PoseOf::<N, D>::from_translation(p.coords);
         let want = visible
             .iter()
-            .map(|(h, b)| (*h, closest_points(b.pose(), b.shape(), &at, &PointShape, &settings)))
+            .map(|(h, b)| (*h, closest_points(b.pose(), convex(b), &at, &PointShape, &settings)))
             .filter(|(_, c)| c.separation <= max_dist)
             .reduce(|a, b| {
                 let (sa, sb) = (a.1.separation, b.1.separation);
