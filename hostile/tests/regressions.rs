@@ -59,3 +59,16 @@ fn contacts_on_a_kink_agree_in_both_orders() {
         assert!(apart < 1e-10 * scale, "{ka}-{kb} {seed:#x}\n{ab:?}\n{ba:?}");
     }
 }
+
+/// Two coincident cones pushed apart along a direction: the push's ray stopped on a chord of
+/// the curved Minkowski difference, and its witnesses (the chord's points) missed each other
+/// by the chord's sag, 1.4e-9 at unit size.
+#[test]
+fn a_push_out_of_a_curved_pair_has_meeting_witnesses() {
+    let (pa, a, pb, b) = case3("cone", "cone", "coincident", 0x6a1a_e909_bcfe_2c50);
+    let dir = Vec3::new(-0.7403402869263149, 0.3314819221311873, 0.584821335840336);
+    let s = QuerySettings::<f64>::default();
+    let h = kollide::narrowphase::directional_penetration(&pa, &a, &pb, &b, &dir, &s).unwrap();
+    let scale = a.bounding_radius().max(b.bounding_radius());
+    assert!((h.point_b - h.point_a).norm() < 1e-10 * scale, "{h:?}");
+}
