@@ -931,5 +931,19 @@ where
     // At the exit point B has moved by t·d: its witness moves with it.
     let pa = pos_a.transform_point(&wa);
     let pb = pos_a.transform_point(&(wb + d * t));
-    Some(CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status })
+    let hit = CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status };
+    // With B moved by t·d, the witnesses should differ by the radii along the normal.
+    let miss = (d * t - w.point - n * margin).norm();
+    if curved && t > N::zero() && miss > N::lit(2.0) * tolerance {
+        // The cast stopped on a chord of support points whose closest point lies off the ray's
+        // point by the chord's sag, and its witnesses (the chord's points) miss each other by
+        // as much; the pair query at the exit point is kept where its witnesses meet better.
+        let vel_b = pos_a.transform_vector(&d);
+        let motion = Motion { vel_a: Vector::zeros(), vel_b, max_t: far, tolerance, steps: 2 };
+        let other = pair_hit(t, (pos_a, a), (pos_b, b), &motion, status, settings);
+        if (other.point_b - other.point_a).norm() < miss {
+            return Some(other);
+        }
+    }
+    Some(hit)
 }

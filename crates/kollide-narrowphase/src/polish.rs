@@ -61,8 +61,8 @@ impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<N, D> for From<'_, C,
     }
 }
 
-/// EPA's penetration `e` on `cso`, polished (see the module docs) and, where the polish does not
-/// settle, refined on the supporting generators ([`crate::refine`]): that answer when its
+/// EPA's penetration `e` on `cso`, polished (see the module docs) and, where the polish stops
+/// above its target, refined on the supporting generators ([`crate::refine`]): that answer when its
 /// witnesses agree with its depth within `relative · scale` (status `Converged`); otherwise the
 /// best candidate with `e`'s status when its witnesses miss by less than `e`'s normal misses
 /// `e`'s depth, else `e` unchanged. Where EPA itself stopped short, the flat parts' normals
@@ -108,9 +108,18 @@ where
         last_step = Some(delta);
     }
     let Some(mut c) = best else { return e };
-    let polished = c.residual <= accept;
-    if !polished {
-        c = refined(cso, c, scale, accept);
+    // Stalled above the target: within `accept` is not enough where the boundary has a kink (a
+    // sliver's edge, a rim), since there the depth a normal attains is off by about its
+    // residual, not by its square. The answer can then be as far from the least depth as the
+    // accuracy asked of it, and the other argument order stops elsewhere in that band; Newton's
+    // method on the generators settles it. Not where the target is within a few dozen ulps of
+    // the scale (`f32`): neither method resolves it in that arithmetic, and the contact query
+    // settles curved `f32` pairs again in `f64`. Only for overlapping cores (EPA's depth
+    // positive): the separated ones polished from GJK's normal feed the casts' Newton steps on
+    // the time, and there it moved a cast at a large curved shape off touching.
+    let resolvable = tol > N::EPSILON * N::lit(64.0) * scale && e.depth > N::zero();
+    if c.residual > accept || (c.residual > tol && resolvable) {
+        c = refined(cso, c, scale, accept, tol);
     }
     let status = if c.residual <= accept {
         Status::Converged
@@ -155,30 +164,34 @@ where
 /// ([`crate::refine`]), where the polish's projections stalled (their GJK runs settle a normal
 /// only to about `√ε`). The active set is guessed from the generators within a spread of their
 /// support planes: first one scaled to how far `c` is off, then wider ones; the best answer
-/// no deeper than `c` is kept, `c` itself when none is better.
+/// no deeper than `c` is kept, `c` itself when none is better. "No deeper" allows `accept` for a
+/// `c` whose witnesses miss by more than that, and only `tol` (the polish's target) for one
+/// already within it: there a deeper answer would trade a right depth for closer witnesses.
 #[cold]
 fn refined<N, const D: usize, C>(
     cso: &C,
     c: Candidate<N, D>,
     scale: N,
     accept: N,
+    tol: N,
 ) -> Candidate<N, D>
 where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
 {
     let normal = c.normal;
+    let deeper = if c.residual <= accept { tol } else { accept };
     let mut best = c;
     for spread in [best.residual * N::lit(64.0), scale * N::lit(1e-5), scale * N::lit(1e-3)] {
         // Both depths are attained by their normals, so both bound the least depth from
         // above: a deeper answer is another stationary point, not the one sought.
         if let Some(r) = refine(cso, &normal, spread, scale)
             && r.residual < best.residual
-            && r.depth <= best.depth + accept
+            && r.depth <= best.depth + deeper
         {
             best = r;
         }
-        if best.residual <= accept * N::lit(0.01) {
+        if best.residual <= tol {
             break;
         }
     }
