@@ -25,6 +25,10 @@ use crate::{
 
 /// What a 2D body is made of (see the module docs).
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the convex shape is stored inline, as in `Shape2`: boxing it would add an indirection to every support query of the common case"
+)]
 pub enum BodyShape2<N: Scalar> {
     /// One convex shape.
     Convex(Shape2<N>),
@@ -36,6 +40,10 @@ pub enum BodyShape2<N: Scalar> {
 
 /// What a 3D body is made of (see the module docs).
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the convex shape is stored inline, as in `Shape3`: boxing it would add an indirection to every support query of the common case"
+)]
 pub enum BodyShape3<N: Scalar> {
     /// One convex shape.
     Convex(Shape3<N>),
