@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example level3d`
 //!
-//! Prints how deep the deepest contact is at the end, how fast the fastest body still moves
+//! Prints how deep the deepest contact with the ground is at the end, how fast the fastest body still moves
 //! (balls keep rolling on slopes: there is no rolling resistance), and how far the slide was
 //! kicked off the floor by internal edges. The ghost-collision check is asserted in
 //! `kollide-solver`'s `tests/solver/level.rs`.
@@ -35,14 +35,14 @@ fn terrain(n: usize, cell: f64, y: impl Fn(f64, f64) -> f64) -> Result<TriMesh<f
     TriMesh::new(vertices, indices)
 }
 
-/// Drops a grid of bodies on `ground` and runs `seconds`; returns the deepest contact at the
-/// end and the fastest body then (a ball may still roll on a slope).
+/// Drops a grid of bodies on `ground` and runs `seconds`; returns the deepest contact with the
+/// ground at the end and the fastest body then (a ball may still roll on a slope).
 fn settle(
     ground: BodyDesc<f64, 3>,
     seconds: f64,
 ) -> Result<(f64, f64), Box<dyn std::error::Error>> {
     let mut world = World3::new(Vec3::new(0.0, -9.81, 0.0))?;
-    world.add(ground)?;
+    let ground = world.add(ground)?;
     let bar: Shape3<f64> = Cuboid::new(Vec3::new(0.6, 0.15, 0.2))?.into();
     let post: Shape3<f64> = Cuboid::new(Vec3::new(0.15, 0.4, 0.2))?.into();
     let l_shape = Arc::new(Compound3::new(vec![
@@ -67,6 +67,7 @@ fn settle(
     let deepest = world
         .contact_pairs()
         .iter()
+        .filter(|pair| pair.a == ground || pair.b == ground)
         .filter_map(|pair| pair.manifold.min_separation())
         .fold(0.0f64, f64::min);
     let fastest = bodies

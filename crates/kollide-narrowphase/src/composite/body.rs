@@ -315,6 +315,7 @@ macro_rules! impl_body_queries {
                 }
             }
 
+            #[inline]
             fn manifold<U: Copy + Default>(
                 &self,
                 pose: &$iso<N>,
@@ -322,6 +323,10 @@ macro_rules! impl_body_queries {
                 pose_other: &$iso<N>,
                 margin: N,
             ) -> Manifold<N, $d, U> {
+                // The common case first: two convex shapes.
+                if let (Self::Convex(a), Self::Convex(b)) = (self, other) {
+                    return $manifold(pose, a, pose_other, b, margin);
+                }
                 if other.is_level() && !self.is_level() {
                     return other.manifold::<U>(pose_other, self, pose, margin).flipped();
                 }
