@@ -110,10 +110,28 @@ where
     }
     let grow = (target + tolerance).max_of(N::zero());
     let region = box_in_sweep(&swept_box(b, sweep_b, grow), sweep_a);
+    earliest_over_pieces(a, &region, sweep_a, |piece, sweep| {
+        time_of_impact(piece, sweep, b, sweep_b, target, tolerance, settings)
+    })
+}
+
+/// The earliest of `toi_of(piece, its sweep)` over the pieces of `c` (on `sweep`) under
+/// `region`, stopping at an overlap or bad input; [`ToiStatus::Separated`] at `t = 1` with no
+/// contact when no piece is there.
+fn earliest_over_pieces<N, const D: usize, P, C>(
+    c: &C,
+    region: &Aabb<N, D>,
+    sweep: &Sweep<N, D, P>,
+    mut toi_of: impl FnMut(&C::Piece, &Sweep<N, D, P>) -> Toi<N, D>,
+) -> Toi<N, D>
+where
+    N: Scalar,
+    P: SweepPose<N, D>,
+    C: CompositeShape<N, D, Pose = P> + ?Sized,
+{
     let mut best: Option<Toi<N, D>> = None;
-    let _ = a.visit_pieces_in(&region, |_, own, piece| {
-        let sweep = piece_sweep(sweep_a, own);
-        let toi = time_of_impact(piece, &sweep, b, sweep_b, target, tolerance, settings);
+    let _ = c.visit_pieces_in(region, |_, own, piece| {
+        let toi = toi_of(piece, &piece_sweep(sweep, own));
         let stop = matches!(toi.status, ToiStatus::Overlapping | ToiStatus::BadInput);
         best = Some(earlier(best, toi));
         if stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
@@ -141,15 +159,9 @@ where
     CB: CompositeShape<N, D, Pose = P> + ?Sized,
     CB::Piece: BoundingVolume<N, D>,
 {
-    let mut best: Option<Toi<N, D>> = None;
-    let _ = b.visit_pieces_in(&b.local_aabb(), |_, own, piece| {
-        let sweep = piece_sweep(sweep_b, own);
-        let toi = composite_time_of_impact(a, sweep_a, piece, &sweep, target, tolerance, settings);
-        let stop = matches!(toi.status, ToiStatus::Overlapping | ToiStatus::BadInput);
-        best = Some(earlier(best, toi));
-        if stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-    });
-    best.unwrap_or(Toi { status: ToiStatus::Separated, t: N::one(), contact: None, iterations: 0 })
+    earliest_over_pieces(b, &b.local_aabb(), sweep_b, |piece, sweep| {
+        composite_time_of_impact(a, sweep_a, piece, sweep, target, tolerance, settings)
+    })
 }
 
 /// `true` when a piece of composite A overlaps or touches a piece of composite B: the pieces of B
