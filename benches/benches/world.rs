@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | `world2d/large_pyramid` | Box2D's `large_pyramid`: base 100, 5,050 boxes of half-size 0.5 on a 200 × 2 ground box | `kollide`, `kollide-fresh`, `box2d`, `rapier`, `kollide-2threads`, `box2d-2workers`, `kollide-coloured`, `kollide-coloured-2threads` |
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
+//! | `world3d/mesh_scene` | 500 boxes, balls and capsules (half sizes 0.3–0.5 m) dropped in 5 layers on a rolling terrain of 2,048 triangles (32 × 32 cells of 1.25 m, hills up to 0.8 m), timed once they have landed; the bodies keep rolling and tumbling into the valleys | `kollide`, `rapier` (its `TriMesh` without flags, rapier's default), `rapier-internal-edges` (with `FIX_INTERNAL_EDGES`, rapier's remedy for ghost collisions; kollide's meshes always have one) |
 //! | `world2d/joint_grid` | Box2D's `joint_grid`: 100 × 100 discs of radius 0.4 a metre apart, 19,800 revolute joints to the neighbours above and to the left, hanging from 7 static discs; the discs do not collide | `kollide`, `box2d` |
 //! | `world2d/many_pyramids` | Box2D's `many_pyramids` at a quarter of its size, **sleeping on** in both engines (their default): 10 × 10 pyramids of base 10 (5,500 boxes), each row of pyramids on a static segment, stepped until every box sleeps, then timed; `-one-awake`: the same with one more box, which may not sleep, resting beside the pyramids (the step cannot be skipped as a whole) | `kollide`, `box2d`, `kollide-one-awake`, `box2d-one-awake` |
 //! | `world2d/asleep_vs_awake` | the same scene with sleeping off (every box simulated): with `world2d/many_pyramids`, the cost of a sleeping scene against its awake step | `kollide-awake`, `box2d-awake` |
@@ -610,6 +611,225 @@ impl Engine<3> for Rapier3 {
 }
 
 // ------------------------------------------------------------------------------------------------
+// The mesh scene: convex bodies dropped on a rolling triangle mesh.
+
+/// Cells per side of the mesh scene's terrain (2 triangles each: 2,048 triangles).
+const MESH_CELLS: usize = 32;
+/// Side of one terrain cell (m): the terrain is 40 m across.
+const MESH_CELL: f32 = 1.25;
+/// Bodies per side of each layer of the mesh scene, and its layers: 10 × 10 × 5 = 500 bodies.
+const MESH_COLUMNS: usize = 10;
+const MESH_LAYERS: usize = 5;
+/// Steps the mesh scene runs before it is timed (in full mode), on top of [`WARM_UP_STEPS`]: its
+/// top layer falls for about 1.2 s before it lands.
+const MESH_LANDING_STEPS: usize = 120;
+
+/// The terrain's height at `(x, z)`: gentle hills up to 0.8 m.
+fn hill(x: f32, z: f32) -> f32 {
+    0.8 * (0.35 * x).sin() * (0.3 * z).cos()
+}
+
+/// The terrain as vertices and counter-clockwise (upward-facing) triangles, centred on the origin.
+fn mesh_terrain() -> (Vec<[f32; 3]>, Vec<[u32; 3]>) {
+    let n = MESH_CELLS;
+    let half = n as f32 * MESH_CELL / 2.0;
+    let mut vertices = Vec::with_capacity((n + 1) * (n + 1));
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, z) = (i as f32 * MESH_CELL - half, j as f32 * MESH_CELL - half);
+            vertices.push([x, hill(x, z), z]);
+        }
+    }
+    let at = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    let mut indices = Vec::with_capacity(2 * n * n);
+    for j in 0..n {
+        for i in 0..n {
+            indices.push([at(i, j), at(i, j + 1), at(i + 1, j)]);
+            indices.push([at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)]);
+        }
+    }
+    (vertices, indices)
+}
+
+/// What a body of the mesh scene is made of.
+#[derive(Clone, Copy)]
+enum Body {
+    /// A box of these half extents (m).
+    Box([f32; 3]),
+    /// A ball of this radius (m).
+    Ball(f32),
+    /// A capsule along its local y axis: half height, radius (m).
+    Capsule(f32, f32),
+}
+
+/// One body of the mesh scene: its shape, centre and rotation (a scaled axis, rad).
+#[derive(Clone, Copy)]
+struct Drop {
+    body: Body,
+    centre: [f32; 3],
+    turn: [f32; 3],
+}
+
+/// The mesh scene's bodies: boxes, balls and capsules in turn, in layers 1.5 m apart above the
+/// hills, each turned a little differently so that boxes land on edges and corners.
+fn mesh_drops() -> Vec<Drop> {
+    let spacing = 3.5;
+    let first = -(MESH_COLUMNS as f32 - 1.0) * spacing / 2.0;
+    let mut out = Vec::with_capacity(MESH_COLUMNS * MESH_COLUMNS * MESH_LAYERS);
+    for layer in 0..MESH_LAYERS {
+        for k in 0..MESH_COLUMNS * MESH_COLUMNS {
+            let n = out.len() as f32;
+            let x = first + (k % MESH_COLUMNS) as f32 * spacing + 0.3 * layer as f32;
+            let z = first + (k / MESH_COLUMNS) as f32 * spacing - 0.2 * layer as f32;
+            let body = match out.len() % 3 {
+                0 => Body::Box([0.4, 0.3, 0.5]),
+                1 => Body::Ball(0.4),
+                _ => Body::Capsule(0.3, 0.3),
+            };
+            let centre = [x, 2.0 + 1.5 * layer as f32, z];
+            let turn = [0.3 + 0.01 * n, 0.7 * n, 0.1];
+            out.push(Drop { body, centre, turn });
+        }
+    }
+    out
+}
+
+/// How many of the mesh scene's bodies ended below the terrain (centre more than 0.5 m under the
+/// hills: they fell through), and how many left the terrain's square.
+fn lost_bodies<E: Engine<3>>(engine: &mut E, n: usize) -> (usize, usize) {
+    let half = MESH_CELLS as f32 * MESH_CELL / 2.0;
+    let (mut below, mut off) = (0, 0);
+    for i in 0..n {
+        let [x, y, z] = engine.position(i);
+        if x.abs() > half || z.abs() > half {
+            off += 1;
+        } else if y < hill(x, z) - 0.5 {
+            below += 1;
+        }
+    }
+    (below, off)
+}
+
+/// Steps the mesh scene until its bodies have landed (in full mode only).
+fn landed<E: Engine<3>>(mut engine: E) -> E {
+    if full_mode() {
+        for _ in 0..MESH_LANDING_STEPS {
+            engine.step();
+        }
+    }
+    engine
+}
+
+struct KollideMesh {
+    world: World3<f32>,
+    bodies: Vec<BodyHandle>,
+}
+
+impl KollideMesh {
+    fn new(drops: &[Drop]) -> Self {
+        let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0)).unwrap();
+        world.set_settings(StepSettings { sleeping: false, ..*world.settings() }).unwrap();
+        let (vertices, indices) = mesh_terrain();
+        let vertices = vertices.iter().map(|&[x, y, z]| Point3::new(x, y, z)).collect();
+        let mesh = TriMesh::new(vertices, indices).expect("a valid mesh");
+        world.add(BodyDesc::fixed(mesh)).expect("terrain");
+        let bodies = drops
+            .iter()
+            .map(|d| {
+                let shape: Shape3<f32> = match d.body {
+                    Body::Box(h) => Cuboid::new(Vec3::from(h)).expect("extents").into(),
+                    Body::Ball(r) => Ball::new(r).expect("radius").into(),
+                    Body::Capsule(h, r) => Capsule::new_axis(h, r).expect("capsule").into(),
+                };
+                let pose = Iso3::new(Vec3::from(d.centre), Vec3::from(d.turn));
+                world.add(BodyDesc::dynamic(shape).pose(pose)).expect("body")
+            })
+            .collect();
+        Self { world, bodies }
+    }
+}
+
+impl Engine<3> for KollideMesh {
+    fn step(&mut self) {
+        self.world.step(DT).expect("a valid step");
+    }
+    fn position(&mut self, i: usize) -> [f32; 3] {
+        let t = self.world.body(self.bodies[i]).expect("live body").pose().translation.vector;
+        [t.x, t.y, t.z]
+    }
+}
+
+struct RapierMesh {
+    world: rapier3d::prelude::PhysicsWorld,
+    bodies: Vec<rapier3d::prelude::RigidBodyHandle>,
+}
+
+impl RapierMesh {
+    /// The scene in rapier, its terrain a `TriMesh` built with `flags` (rapier's default is none;
+    /// `FIX_INTERNAL_EDGES` is its answer to ghost collisions, which kollide's meshes always
+    /// apply).
+    fn new(drops: &[Drop], flags: rapier3d::prelude::TriMeshFlags) -> Self {
+        use rapier3d::prelude::*;
+        let mut world = PhysicsWorld::new();
+        world.gravity = Vector::new(0.0, GRAVITY, 0.0);
+        world.integration_parameters.dt = DT;
+        let (vertices, indices) = mesh_terrain();
+        let vertices = vertices.iter().map(|&[x, y, z]| Vector::new(x, y, z)).collect();
+        let terrain = ColliderBuilder::trimesh_with_flags(vertices, indices, flags)
+            .expect("a valid mesh")
+            .friction(FRICTION);
+        world.insert(RigidBodyBuilder::fixed(), terrain);
+        let bodies = drops
+            .iter()
+            .map(|d| {
+                let [x, y, z] = d.centre;
+                let [u, v, w] = d.turn;
+                let body = RigidBodyBuilder::dynamic()
+                    .translation(Vector::new(x, y, z))
+                    .rotation(Vector::new(u, v, w))
+                    .can_sleep(false);
+                let collider = match d.body {
+                    Body::Box([a, b, c]) => ColliderBuilder::cuboid(a, b, c),
+                    Body::Ball(r) => ColliderBuilder::ball(r),
+                    Body::Capsule(h, r) => ColliderBuilder::capsule_y(h, r),
+                };
+                world.insert(body, collider.density(1.0).friction(FRICTION)).0
+            })
+            .collect();
+        Self { world, bodies }
+    }
+}
+
+impl Engine<3> for RapierMesh {
+    fn step(&mut self) {
+        self.world.step();
+    }
+    fn position(&mut self, i: usize) -> [f32; 3] {
+        let t = self.world.bodies[self.bodies[i]].translation();
+        [t.x, t.y, t.z]
+    }
+}
+
+/// Runs the mesh scene for `steps` and prints how many bodies fell through the terrain or left
+/// it, and the mean step time of the run.
+fn settle_on_mesh<E: Engine<3>>(id: &str, n: usize, steps: usize, mut engine: E) {
+    if steps == 0 {
+        return;
+    }
+    let start = Instant::now();
+    for _ in 0..steps {
+        engine.step();
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
+    let (below, off) = lost_bodies(&mut engine, n);
+    eprintln!(
+        "world3d/mesh_scene {id}: after {:.1} s: {below} of {n} bodies under the terrain, {off} \
+         off its edge; {ms:.2} ms/step over the run",
+        steps as f32 * DT
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
 // Measuring.
 
 /// Runs `steps` steps on a fresh scene and prints how well the pyramid stood: the apex box's
@@ -721,6 +941,24 @@ fn world_3d(c: &mut Criterion) {
     g.finish();
 }
 
+fn mesh_scene(c: &mut Criterion) {
+    use rapier3d::prelude::TriMeshFlags;
+    const GROUP: &str = "world3d/mesh_scene";
+    let drops = mesh_drops();
+    let n = drops.len();
+    let steps = settle_steps();
+    settle_on_mesh("kollide", n, steps, KollideMesh::new(&drops));
+    settle_on_mesh("rapier", n, steps, RapierMesh::new(&drops, TriMeshFlags::empty()));
+    let fixed = TriMeshFlags::FIX_INTERNAL_EDGES;
+    settle_on_mesh("rapier-internal-edges", n, steps, RapierMesh::new(&drops, fixed));
+
+    let mut g = c.benchmark_group(GROUP);
+    time_steps(&mut g, GROUP, "kollide", || landed(KollideMesh::new(&drops)));
+    time_steps(&mut g, GROUP, "rapier", || landed(RapierMesh::new(&drops, TriMeshFlags::empty())));
+    time_steps(&mut g, GROUP, "rapier-internal-edges", || landed(RapierMesh::new(&drops, fixed)));
+    g.finish();
+}
+
 fn joint_grid(c: &mut Criterion) {
     const GROUP: &str = "world2d/joint_grid";
     let mut g = c.benchmark_group(GROUP);
@@ -773,7 +1011,7 @@ mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
-        targets = super::world_2d, super::world_3d, super::joint_grid,
+        targets = super::world_2d, super::world_3d, super::mesh_scene, super::joint_grid,
             super::pyramids_asleep, super::pyramids_awake
     }
 }

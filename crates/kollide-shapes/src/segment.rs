@@ -102,6 +102,14 @@ impl<N: Scalar, const D: usize> Segment<N, D> {
         nalgebra::center(&self.a, &self.b)
     }
 
+    /// The same segment moved so that its midpoint is the origin, and that midpoint (see
+    /// [`Triangle::centred`](crate::Triangle::centred)).
+    #[inline]
+    pub fn centred(&self) -> (Self, Vector<N, D>) {
+        let m = self.midpoint().coords;
+        (Self { a: self.a - m, b: self.b - m }, m)
+    }
+
     /// The end point with index `i` (0 is `a`, anything else is `b`).
     #[inline]
     pub fn vertex(&self, i: u32) -> Point<N, D> {

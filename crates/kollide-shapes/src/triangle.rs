@@ -155,6 +155,15 @@ impl<N: Scalar, const D: usize> Triangle<N, D> {
         Point::from((self.a.coords + self.b.coords + self.c.coords) / N::lit(3.0))
     }
 
+    /// The same triangle moved so that its centroid is the origin, and that centroid: a piece
+    /// of a mesh far from the mesh's origin, queried at the centroid, has coordinates of its own
+    /// size (rounding relative to the triangle, not to where it lies in the mesh).
+    #[inline]
+    pub fn centred(&self) -> (Self, Vector<N, D>) {
+        let c = self.centroid().coords;
+        (Self::new_unchecked(self.a - c, self.b - c, self.c - c), c)
+    }
+
     /// The (unsigned) area.
     #[inline]
     pub fn area(&self) -> N {

@@ -162,6 +162,7 @@ macro_rules! impl_body_queries {
             where
                 N: Scalar,
                 C: CompositeShape<N, $d, Pose = $iso<N>> + ?Sized,
+                C::Piece: $piece<N>,
             {
                 match b {
                     $ty::Convex(s) => composite_intersection_test(pos_a, a, pos_b, s, settings),

@@ -26,7 +26,7 @@ use kollide_math::{Iso2, Point, Point2, Pose, Scalar, Vec2, Vector};
 use kollide_shapes::{FeatureId, Segment, Shape2, SupportFeature, SupportFeatureMap, SupportMap};
 use smallvec::SmallVec;
 
-use super::piece::{Piece2, PieceRay};
+use super::piece::{Piece2, PieceRay, on_centred};
 use super::query::{FACE_COS, ON_EDGE};
 use crate::dim::{from_slice, to2};
 use crate::manifold::GENERATED;
@@ -76,6 +76,10 @@ impl<N: Scalar> PieceRay<N, 2> for Segment<N, 2> {
     fn surface_segment(&self) -> Option<[Point<N, 2>; 2]> {
         Some([self.a(), self.b()])
     }
+
+    fn centred(&self) -> Option<(Self, Vector<N, 2>)> {
+        Some(Segment::centred(self))
+    }
 }
 
 impl<N: Scalar> Piece2<N> for Segment<N, 2> {
@@ -86,7 +90,7 @@ impl<N: Scalar> Piece2<N> for Segment<N, 2> {
         b: &Shape2<N>,
         margin: N,
     ) -> Manifold<N, 2, U> {
-        manifold2(pos, &Shape2::Segment(*self), pos_b, b, margin)
+        on_centred(self, pos, |pos, s| manifold2(pos, &Shape2::Segment(*s), pos_b, b, margin))
     }
 
     fn as_shape(&self) -> std::borrow::Cow<'_, Shape2<N>> {

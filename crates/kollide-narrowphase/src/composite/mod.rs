@@ -13,8 +13,11 @@
 //!    that holds a hit.
 //! 2. **Convex query per piece.** The ordinary convex query (GJK/EPA [`crate::contact`], the
 //!    [`crate::manifold3`]/[`crate::manifold2`] dispatchers, [`crate::shape_cast`]) runs on the
-//!    piece placed by `pose_a · pose_piece`. Triangle pieces take a closed-form ray test
-//!    (Möller and Trumbore, "Fast, Minimum Storage Ray/Triangle Intersection", 1997).
+//!    piece placed by `pose_a · pose_piece`. A surface's triangle or segment, stored in the
+//!    composite's frame, is first moved to its own centre (and its pose to match), so that the
+//!    query works on coordinates of the piece's size however far it lies from the composite's
+//!    origin. Triangle pieces take a closed-form ray test (Möller and Trumbore, "Fast, Minimum
+//!    Storage Ray/Triangle Intersection", 1997).
 //! 3. **Combine.** The smallest separation (or time of impact, or ray parameter) wins; a
 //!    manifold merges the pieces' contacts that share the deepest piece's normal and keeps the
 //!    best four (3D, [`kollide_manifold::reduce_to_four`]) or two (2D).

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use kollide_manifold::Manifold;
-use kollide_math::{Iso2, Iso3, Point, Scalar, Vector};
+use kollide_math::{Iso2, Iso3, Point, Pose, Scalar, Vector};
 use kollide_shapes::{Shape2, Shape3, SupportMap, Triangle};
 
 use crate::{QuerySettings, Ray, Status, manifold2, manifold3, ray_cast};
@@ -33,6 +33,39 @@ pub trait PieceRay<N: Scalar, const D: usize>: SupportMap<N, D> {
     /// follow the composite's active-vertex flags); `None` for other pieces.
     fn surface_segment(&self) -> Option<[Point<N, D>; 2]> {
         None
+    }
+
+    /// A triangle or segment of a surface moved to its own centre, and that centre (in the
+    /// piece's frame), so that the pair queries run on coordinates of the piece's own size;
+    /// `None` for pieces that are asked where they are.
+    fn centred(&self) -> Option<(Self, Vector<N, D>)>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// `query` asked of `piece` at `pose`, on the piece moved to its own centre when it is a
+/// surface's triangle or segment. A mesh's triangles are stored in the mesh's frame, metres to
+/// kilometres from its origin; the pair queries' accuracy and cost follow the size of their
+/// coordinates (GJK's rounding, and the exact fallback that a shape too small for its distance
+/// from the origin calls for), so they are asked where the piece's coordinates are of its own
+/// size. The answers are in world space either way; the feature ids do not depend on it.
+#[inline]
+pub(crate) fn on_centred<N, const D: usize, P, S, R>(
+    piece: &S,
+    pose: &P,
+    query: impl FnOnce(&P, &S) -> R,
+) -> R
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    S: PieceRay<N, D>,
+{
+    match piece.centred() {
+        Some((local, centre)) => query(&pose.compose(&P::from_translation(centre)), &local),
+        None => query(pose, piece),
     }
 }
 
@@ -114,6 +147,10 @@ impl<N: Scalar> PieceRay<N, 3> for Triangle<N, 3> {
     fn surface_triangle(&self) -> Option<[Point<N, 3>; 3]> {
         Some(self.vertices())
     }
+
+    fn centred(&self) -> Option<(Self, Vector<N, 3>)> {
+        Some(Triangle::centred(self))
+    }
 }
 
 impl<N: Scalar> Piece3<N> for Triangle<N, 3> {
@@ -124,7 +161,7 @@ impl<N: Scalar> Piece3<N> for Triangle<N, 3> {
         b: &Shape3<N>,
         margin: N,
     ) -> Manifold<N, 3, U> {
-        manifold3(pos, &Shape3::Triangle(*self), pos_b, b, margin)
+        on_centred(self, pos, |pos, t| manifold3(pos, &Shape3::Triangle(*t), pos_b, b, margin))
     }
 
     fn as_shape(&self) -> Cow<'_, Shape3<N>> {

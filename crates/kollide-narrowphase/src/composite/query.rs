@@ -7,7 +7,7 @@ use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
 use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, FeatureId, SupportMap};
 
 use super::chain::chain_contact;
-use super::piece::PieceRay;
+use super::piece::{PieceRay, on_centred};
 use crate::dim::{from_slice, to3};
 use crate::{
     CastHit, Intersection, QuerySettings, Ray, ShapeContact, Status, contact, intersection_test,
@@ -325,7 +325,10 @@ where
         {
             return ControlFlow::Continue(());
         }
-        let Some(c) = contact(&pose, piece, pos_b, b, margin, settings) else {
+        let found = on_centred(piece, &pose, |pose, piece| {
+            contact(pose, piece, pos_b, b, margin, settings)
+        });
+        let Some(c) = found else {
             return ControlFlow::Continue(());
         };
         let c = match (piece.surface_triangle(), piece.surface_segment(), a.active_edges(i)) {
@@ -492,6 +495,7 @@ pub fn composite_intersection_test<N, const D: usize, C, B>(
 where
     N: Scalar,
     C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
     B: BoundingVolume<N, D> + ?Sized,
 {
     let pos_ab = pos_a.inv_compose(pos_b);
@@ -499,7 +503,9 @@ where
     let mut status = Status::Converged;
     let flow = a.visit_pieces_in(&query, |_, own, piece| {
         let pose = piece_pose(pos_a, own);
-        let hit = intersection_test(&pose, piece, pos_b, b, None, settings);
+        let hit = on_centred(piece, &pose, |pose, piece| {
+            intersection_test(pose, piece, pos_b, b, None, settings)
+        });
         status = status.worst(hit.status);
         if hit.intersecting { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
@@ -583,6 +589,7 @@ pub fn composite_shape_cast<N, const D: usize, C, B>(
 where
     N: Scalar,
     C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
     B: BoundingVolume<N, D> + ?Sized,
 {
     let pos_ab = pos_a.inv_compose(pos_b);
@@ -598,7 +605,10 @@ where
     let _ = a.visit_pieces_in(&swept, |_, own, piece| {
         let pose = piece_pose(pos_a, own);
         let limit = best.map_or(max_toi, |h| h.t);
-        if let Some(h) = shape_cast(&pose, &zero, piece, pos_b, vel_b, b, limit, settings)
+        let cast = |pose: &C::Pose, piece: &C::Piece| {
+            shape_cast(pose, &zero, piece, pos_b, vel_b, b, limit, settings)
+        };
+        if let Some(h) = on_centred(piece, &pose, cast)
             && best.is_none_or(|x| h.t < x.t)
         {
             best = Some(h);

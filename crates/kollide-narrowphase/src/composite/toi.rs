@@ -12,6 +12,7 @@ use core::ops::ControlFlow;
 use kollide_math::{Pose, Scalar};
 use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, placed_aabb};
 
+use super::piece::PieceRay;
 use super::query::piece_pose;
 use crate::query::Intersection;
 use crate::toi::{Sweep, SweepPose, Toi, ToiStatus, time_of_impact};
@@ -178,6 +179,7 @@ where
     P: Pose<N, D>,
     CA: CompositeShape<N, D, Pose = P> + ?Sized,
     CB: CompositeShape<N, D, Pose = P> + ?Sized,
+    CA::Piece: PieceRay<N, D>,
     CB::Piece: BoundingVolume<N, D>,
 {
     let a_in_b = placed_aabb(&a.local_aabb(), &pos_b.inv_compose(pos_a));
