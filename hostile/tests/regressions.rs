@@ -72,3 +72,33 @@ fn a_push_out_of_a_curved_pair_has_meeting_witnesses() {
     let scale = a.bounding_radius().max(b.bounding_radius());
     assert!((h.point_b - h.point_a).norm() < 1e-10 * scale, "{h:?}");
 }
+
+/// Segments grazing a cylinder's or a cone's rim, 1e-9 to 1e-5 of their size apart: the normal
+/// from the closed form's nearest points was `(q − p)/d`, its rounding turned it off the
+/// segment's normal plane by `ε·size/d`, and the gap it attains missed the separation by the
+/// segment's length times that (1.5e-9 of the size), moving the segment's witness off its
+/// support plane.
+#[test]
+fn a_segment_grazing_a_rim_gets_a_normal_that_attains_its_distance() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::gap;
+    let cases = [
+        ("cylinder", "segment", "touching", 0xb150_2275_5ace_af6c),
+        ("cylinder", "segment", "ulp-rot", 0x37fe_f43e_e4c0_3d0d),
+        ("segment", "cylinder", "near", 0x6450_049b_3888_7385),
+        ("cone", "segment", "touching", 0x8569_678f_0111_5b5f),
+    ];
+    let s = QuerySettings::<f64>::default();
+    for (ka, kb, class, seed) in cases {
+        let (pa, a, pb, b) = case3(ka, kb, class, seed);
+        let kind = |s: &str| *Kind::all(3).iter().find(|k| k.name(3) == s).unwrap();
+        let class_of = *Class::ALL.iter().find(|k| k.name() == class).unwrap();
+        let c = generate::<3>(kind(ka), kind(kb), class_of, seed, false);
+        let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+        let r = closest_points(&pa, &a, &pb, &b, &s);
+        let n = kollide_hostile::geom::V::<3>::new(r.normal.x, r.normal.y, r.normal.z);
+        let scale = a.bounding_radius().max(b.bounding_radius());
+        let miss = (gap(&ba, &bb, &n) - r.separation).abs();
+        assert!(miss < 1e-10 * scale, "{ka}-{kb} {seed:#x}: {miss:e}\n{r:?}");
+    }
+}
