@@ -4,7 +4,8 @@
 //! The inputs come from the hostile suite's own generator (`kollide-hostile`), class
 //! `hull1000`: two 1000-vertex hulls (polygons in 2D, polyhedra in 3D) that are coincident,
 //! nested, or touching, in `f32` and `f64`; and the curved pairs whose EPA runs longest
-//! (cylinder–cone and capsule–capsule, coincident); and a box touching a 1000-vertex hull. Group `hostile/<dim>-<pair>-<config>-<scalar>`,
+//! (cylinder–cone and capsule–capsule, coincident, and the slowest coincident cones found); a box touching a 1000-vertex hull; and a
+//! small 1000-vertex hull deep in a large one. Group `hostile/<dim>-<pair>-<config>-<scalar>`,
 //! one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
 //! single call per query over all its cases; that is a spot check, this is the measurement.
 
@@ -162,4 +163,32 @@ fn hull_and_box(c: &mut Criterion) {
     bench_3d::<f64>(c, "hostile/3d-cuboid-hull-touching-f64", &k);
 }
 
-short_bench_main!(super::hulls, super::curved, super::hull_and_box);
+/// `hostile/3d-hull-deep-in-hull-<scalar>`: a 1000-vertex hull 55 deep in one 52 times its
+/// size, which in `f32` went to the exact test of both hulls (1.4 ms a contact) before a depth
+/// was held to the length tolerance relative to itself.
+fn hull_deep_in_hull(c: &mut Criterion) {
+    const DEEP: u64 = 0xc636_ab45_62de_1c3d;
+    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, DEEP, true);
+    bench_3d::<f32>(c, "hostile/3d-hull-deep-in-hull-f32", &k);
+    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, DEEP, false);
+    bench_3d::<f64>(c, "hostile/3d-hull-deep-in-hull-f64", &k);
+}
+
+/// `hostile/3d-cone-cone-slowest-<scalar>`: two coincident cones whose `f32` contact took
+/// 1.3 ms in the hostile suite (seed 999, 2026-11-27): EPA on the curved difference runs to
+/// its cap, and `f32` runs it a second time in `f64`.
+fn cone_cone_slowest(c: &mut Criterion) {
+    const SLOWEST: u64 = 0x3dc7_42dc_1288_0cbc;
+    let k = generate::<3>(Kind::Cone, Kind::Cone, Class::Coincident, SLOWEST, true);
+    bench_3d::<f32>(c, "hostile/3d-cone-cone-slowest-f32", &k);
+    let k = generate::<3>(Kind::Cone, Kind::Cone, Class::Coincident, SLOWEST, false);
+    bench_3d::<f64>(c, "hostile/3d-cone-cone-slowest-f64", &k);
+}
+
+short_bench_main!(
+    super::hulls,
+    super::curved,
+    super::hull_and_box,
+    super::hull_deep_in_hull,
+    super::cone_cone_slowest
+);

@@ -720,94 +720,61 @@ fn landed<E: Engine<3>>(mut engine: E) -> E {
     engine
 }
 
-struct KollideMesh {
-    world: World3<f32>,
-    bodies: Vec<BodyHandle>,
+/// The mesh scene in kollide (its bodies in the `boxes` list of [`Kollide3`]).
+fn kollide_mesh(drops: &[Drop]) -> Kollide3 {
+    let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0)).unwrap();
+    world.set_settings(StepSettings { sleeping: false, ..*world.settings() }).unwrap();
+    let (vertices, indices) = mesh_terrain();
+    let vertices = vertices.iter().map(|&[x, y, z]| Point3::new(x, y, z)).collect();
+    let mesh = TriMesh::new(vertices, indices).expect("a valid mesh");
+    world.add(BodyDesc::fixed(mesh)).expect("terrain");
+    let bodies = drops
+        .iter()
+        .map(|d| {
+            let shape: Shape3<f32> = match d.body {
+                Body::Box(h) => Cuboid::new(Vec3::from(h)).expect("extents").into(),
+                Body::Ball(r) => Ball::new(r).expect("radius").into(),
+                Body::Capsule(h, r) => Capsule::new_axis(h, r).expect("capsule").into(),
+            };
+            let pose = Iso3::new(Vec3::from(d.centre), Vec3::from(d.turn));
+            world.add(BodyDesc::dynamic(shape).pose(pose)).expect("body")
+        })
+        .collect();
+    Kollide3 { world, boxes: bodies }
 }
 
-impl KollideMesh {
-    fn new(drops: &[Drop]) -> Self {
-        let mut world = World3::<f32>::new(Vec3::new(0.0, GRAVITY, 0.0)).unwrap();
-        world.set_settings(StepSettings { sleeping: false, ..*world.settings() }).unwrap();
-        let (vertices, indices) = mesh_terrain();
-        let vertices = vertices.iter().map(|&[x, y, z]| Point3::new(x, y, z)).collect();
-        let mesh = TriMesh::new(vertices, indices).expect("a valid mesh");
-        world.add(BodyDesc::fixed(mesh)).expect("terrain");
-        let bodies = drops
-            .iter()
-            .map(|d| {
-                let shape: Shape3<f32> = match d.body {
-                    Body::Box(h) => Cuboid::new(Vec3::from(h)).expect("extents").into(),
-                    Body::Ball(r) => Ball::new(r).expect("radius").into(),
-                    Body::Capsule(h, r) => Capsule::new_axis(h, r).expect("capsule").into(),
-                };
-                let pose = Iso3::new(Vec3::from(d.centre), Vec3::from(d.turn));
-                world.add(BodyDesc::dynamic(shape).pose(pose)).expect("body")
-            })
-            .collect();
-        Self { world, bodies }
-    }
-}
-
-impl Engine<3> for KollideMesh {
-    fn step(&mut self) {
-        self.world.step(DT).expect("a valid step");
-    }
-    fn position(&mut self, i: usize) -> [f32; 3] {
-        let t = self.world.body(self.bodies[i]).expect("live body").pose().translation.vector;
-        [t.x, t.y, t.z]
-    }
-}
-
-struct RapierMesh {
-    world: rapier3d::prelude::PhysicsWorld,
-    bodies: Vec<rapier3d::prelude::RigidBodyHandle>,
-}
-
-impl RapierMesh {
-    /// The scene in rapier, its terrain a `TriMesh` built with `flags` (rapier's default is none;
-    /// `FIX_INTERNAL_EDGES` is its answer to ghost collisions, which kollide's meshes always
-    /// apply).
-    fn new(drops: &[Drop], flags: rapier3d::prelude::TriMeshFlags) -> Self {
-        use rapier3d::prelude::*;
-        let mut world = PhysicsWorld::new();
-        world.gravity = Vector::new(0.0, GRAVITY, 0.0);
-        world.integration_parameters.dt = DT;
-        let (vertices, indices) = mesh_terrain();
-        let vertices = vertices.iter().map(|&[x, y, z]| Vector::new(x, y, z)).collect();
-        let terrain = ColliderBuilder::trimesh_with_flags(vertices, indices, flags)
-            .expect("a valid mesh")
-            .friction(FRICTION);
-        world.insert(RigidBodyBuilder::fixed(), terrain);
-        let bodies = drops
-            .iter()
-            .map(|d| {
-                let [x, y, z] = d.centre;
-                let [u, v, w] = d.turn;
-                let body = RigidBodyBuilder::dynamic()
-                    .translation(Vector::new(x, y, z))
-                    .rotation(Vector::new(u, v, w))
-                    .can_sleep(false);
-                let collider = match d.body {
-                    Body::Box([a, b, c]) => ColliderBuilder::cuboid(a, b, c),
-                    Body::Ball(r) => ColliderBuilder::ball(r),
-                    Body::Capsule(h, r) => ColliderBuilder::capsule_y(h, r),
-                };
-                world.insert(body, collider.density(1.0).friction(FRICTION)).0
-            })
-            .collect();
-        Self { world, bodies }
-    }
-}
-
-impl Engine<3> for RapierMesh {
-    fn step(&mut self) {
-        self.world.step();
-    }
-    fn position(&mut self, i: usize) -> [f32; 3] {
-        let t = self.world.bodies[self.bodies[i]].translation();
-        [t.x, t.y, t.z]
-    }
+/// The scene in rapier (its bodies in the `boxes` list of [`Rapier3`]), its terrain a `TriMesh`
+/// built with `flags` (rapier's default is none; `FIX_INTERNAL_EDGES` is its answer to ghost
+/// collisions, which kollide's meshes always apply).
+fn rapier_mesh(drops: &[Drop], flags: rapier3d::prelude::TriMeshFlags) -> Rapier3 {
+    use rapier3d::prelude::*;
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, GRAVITY, 0.0);
+    world.integration_parameters.dt = DT;
+    let (vertices, indices) = mesh_terrain();
+    let vertices = vertices.iter().map(|&[x, y, z]| Vector::new(x, y, z)).collect();
+    let terrain = ColliderBuilder::trimesh_with_flags(vertices, indices, flags)
+        .expect("a valid mesh")
+        .friction(FRICTION);
+    world.insert(RigidBodyBuilder::fixed(), terrain);
+    let bodies = drops
+        .iter()
+        .map(|d| {
+            let [x, y, z] = d.centre;
+            let [u, v, w] = d.turn;
+            let body = RigidBodyBuilder::dynamic()
+                .translation(Vector::new(x, y, z))
+                .rotation(Vector::new(u, v, w))
+                .can_sleep(false);
+            let collider = match d.body {
+                Body::Box([a, b, c]) => ColliderBuilder::cuboid(a, b, c),
+                Body::Ball(r) => ColliderBuilder::ball(r),
+                Body::Capsule(h, r) => ColliderBuilder::capsule_y(h, r),
+            };
+            world.insert(body, collider.density(1.0).friction(FRICTION)).0
+        })
+        .collect();
+    Rapier3 { world, boxes: bodies }
 }
 
 /// Runs the mesh scene for `steps` and prints how many bodies fell through the terrain or left
@@ -947,15 +914,15 @@ fn mesh_scene(c: &mut Criterion) {
     let drops = mesh_drops();
     let n = drops.len();
     let steps = settle_steps();
-    settle_on_mesh("kollide", n, steps, KollideMesh::new(&drops));
-    settle_on_mesh("rapier", n, steps, RapierMesh::new(&drops, TriMeshFlags::empty()));
+    settle_on_mesh("kollide", n, steps, kollide_mesh(&drops));
+    settle_on_mesh("rapier", n, steps, rapier_mesh(&drops, TriMeshFlags::empty()));
     let fixed = TriMeshFlags::FIX_INTERNAL_EDGES;
-    settle_on_mesh("rapier-internal-edges", n, steps, RapierMesh::new(&drops, fixed));
+    settle_on_mesh("rapier-internal-edges", n, steps, rapier_mesh(&drops, fixed));
 
     let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide", || landed(KollideMesh::new(&drops)));
-    time_steps(&mut g, GROUP, "rapier", || landed(RapierMesh::new(&drops, TriMeshFlags::empty())));
-    time_steps(&mut g, GROUP, "rapier-internal-edges", || landed(RapierMesh::new(&drops, fixed)));
+    time_steps(&mut g, GROUP, "kollide", || landed(kollide_mesh(&drops)));
+    time_steps(&mut g, GROUP, "rapier", || landed(rapier_mesh(&drops, TriMeshFlags::empty())));
+    time_steps(&mut g, GROUP, "rapier-internal-edges", || landed(rapier_mesh(&drops, fixed)));
     g.finish();
 }
 

@@ -11,15 +11,65 @@ fn case3(
     class: &str,
     seed: u64,
 ) -> (Iso3<f64>, Shape3<f64>, Iso3<f64>, Shape3<f64>) {
+    case3_in(a, b, class, seed, false)
+}
+
+/// A pair of generated case `seed` built in `N`, from the inputs generated for `f32` (numbers
+/// that `f32` holds exactly) when `f32_inputs`.
+fn case3_in<N: Scalar>(
+    a: &str,
+    b: &str,
+    class: &str,
+    seed: u64,
+    f32_inputs: bool,
+) -> (Iso3<N>, Shape3<N>, Iso3<N>, Shape3<N>) {
     let kind = |s: &str| *Kind::all(3).iter().find(|k| k.name(3) == s).unwrap();
     let class = *Class::ALL.iter().find(|k| k.name() == class).unwrap();
-    let c = generate::<3>(kind(a), kind(b), class, seed, false);
-    let (Ok(Built3::S(sa)), Ok(Built3::S(sb))) = (build3::<f64>(&c.a), build3::<f64>(&c.b)) else {
+    let c = generate::<3>(kind(a), kind(b), class, seed, f32_inputs);
+    let (Ok(Built3::S(sa)), Ok(Built3::S(sb))) = (build3::<N>(&c.a), build3::<N>(&c.b)) else {
         panic!("not plain shapes");
     };
-    let (pa, _) = <Iso3<f64> as MakePose<f64, 3>>::make(&c.pose_a);
-    let (pb, _) = <Iso3<f64> as MakePose<f64, 3>>::make(&c.pose_b);
+    let (pa, _) = <Iso3<N> as MakePose<N, 3>>::make(&c.pose_a);
+    let (pb, _) = <Iso3<N> as MakePose<N, 3>>::make(&c.pose_b);
     (pa, sa, pb, sb)
+}
+
+/// A capsule 3e-5 from a cylinder of radius 6 (`f32`): GJK stopped with its estimate `|v|`
+/// 1.4e-4 above the distance, within the length tolerance of the pair's size but six times the
+/// distance, and `distance` returned it; `closest_points` settled the pair in `f64`.
+#[test]
+fn an_f32_distance_to_a_large_cylinder_is_settled_like_the_contact() {
+    let (pa, a, pb, b) =
+        case3_in::<f32>("capsule", "cylinder", "near", 0xc5c0_751c_ae23_1199, true);
+    let (pa64, a64, pb64, b64) =
+        case3_in::<f64>("capsule", "cylinder", "near", 0xc5c0_751c_ae23_1199, true);
+    let (d, _) = distance(&pa, &a, &pb, &b, &QuerySettings::default());
+    let (exact, status) = distance(&pa64, &a64, &pb64, &b64, &QuerySettings::default());
+    assert_eq!(status, Status::Converged);
+    assert!(exact > 1e-5 && exact < 5e-5, "the case is near touching: {exact:e}");
+    let scale = f64::from(a.bounding_radius().max(b.bounding_radius()));
+    // The hostile suite's `f32` tolerance: 1e-3 of the distance, or of a hundredth of the size.
+    assert!((f64::from(d) - exact).abs() < 1e-3 * 0.01 * scale, "{d:e} against {exact:e}");
+}
+
+/// A 1000-vertex hull sunk 55 deep in one 52 times its size (`f32`): the contact went to the
+/// exact test of both hulls (1.4 ms) because rounding at the large hull's scale exceeds the
+/// small one's length tolerance, though a depth is held to the tolerance relative to itself.
+/// The answer must still match `f64`'s.
+#[test]
+fn an_f32_hull_deep_in_a_large_hull_matches_f64() {
+    const SEED: u64 = 0xc636_ab45_62de_1c3d;
+    let (pa, a, pb, b) = case3_in::<f32>("polyhedron", "polyhedron", "hull1000", SEED, true);
+    let (pa64, a64, pb64, b64) =
+        case3_in::<f64>("polyhedron", "polyhedron", "hull1000", SEED, true);
+    let c = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).unwrap();
+    let e = contact(&pa64, &a64, &pb64, &b64, 0.0, &QuerySettings::default()).unwrap();
+    assert_eq!((c.status, e.status), (Status::Converged, Status::Converged));
+    assert!(e.separation < -50.0, "the small hull is deep inside: {e:?}");
+    let off = (f64::from(c.separation) - e.separation).abs();
+    assert!(off < 1e-5 * e.separation.abs(), "{c:?}\n{e:?}");
+    let turn = (c.normal.cast::<f64>() - e.normal).norm();
+    assert!(turn < 1e-4, "{c:?}\n{e:?}");
 }
 
 /// A 1000-vertex hull 3.66 deep in a cylinder: EPA needs a few hundred vertices on the curved
