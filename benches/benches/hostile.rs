@@ -5,7 +5,7 @@
 //! `hull1000`: two 1000-vertex hulls (polygons in 2D, polyhedra in 3D) that are coincident,
 //! nested, or touching, in `f32` and `f64`; and the curved pairs whose EPA runs longest
 //! (cylinder–cone and capsule–capsule, coincident, and the slowest coincident cones found); a box touching a 1000-vertex hull; and a
-//! small 1000-vertex hull deep in a large one. Group `hostile/<dim>-<pair>-<config>-<scalar>`,
+//! small 1000-vertex hull deep in a large one, and two touching ones that stall `f32` GJK. Group `hostile/<dim>-<pair>-<config>-<scalar>`,
 //! one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
 //! single call per query over all its cases; that is a spot check, this is the measurement.
 
@@ -174,6 +174,15 @@ fn hull_deep_in_hull(c: &mut Criterion) {
     bench_3d::<f64>(c, "hostile/3d-hull-deep-in-hull-f64", &k);
 }
 
+/// `hostile/3d-hulls-touching-stalled-f32`: two touching 1000-vertex hulls on which `f32` GJK
+/// stalls; `distance` and `contact` went to the exact test of both hulls (1.2–1.4 ms) before the
+/// stalled run was repeated in `f64` first.
+fn hulls_touching_stalled(c: &mut Criterion) {
+    const STALLED: u64 = 0x3587_192b_bab5_0984;
+    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, STALLED, true);
+    bench_3d::<f32>(c, "hostile/3d-hulls-touching-stalled-f32", &k);
+}
+
 /// `hostile/3d-cone-cone-slowest-<scalar>`: two coincident cones whose `f32` contact took
 /// 1.3 ms in the hostile suite (seed 999, 2026-11-27): EPA on the curved difference runs to
 /// its cap, and `f32` runs it a second time in `f64`.
@@ -190,5 +199,6 @@ short_bench_main!(
     super::curved,
     super::hull_and_box,
     super::hull_deep_in_hull,
+    super::hulls_touching_stalled,
     super::cone_cone_slowest
 );

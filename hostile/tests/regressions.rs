@@ -72,6 +72,30 @@ fn an_f32_hull_deep_in_a_large_hull_matches_f64() {
     assert!(turn < 1e-4, "{c:?}\n{e:?}");
 }
 
+/// Two touching 1000-vertex hulls on which `f32` GJK stalls: the distance went to the exact
+/// test of both hulls (1.2 ms); the run repeated in `f64` on the same support points settles it.
+/// The answer must agree with `f64`'s and be converged.
+#[test]
+fn a_stalled_f32_distance_between_touching_hulls_matches_f64() {
+    const SEED: u64 = 0x3587_192b_bab5_0984;
+    let (pa, a, pb, b) = case3_in::<f32>("polyhedron", "polyhedron", "hull1000", SEED, true);
+    let (pa64, a64, pb64, b64) =
+        case3_in::<f64>("polyhedron", "polyhedron", "hull1000", SEED, true);
+    let s = QuerySettings::default();
+    let (d, status) = distance(&pa, &a, &pb, &b, &s);
+    let c = closest_points(&pa, &a, &pb, &b, &s);
+    let e = closest_points(&pa64, &a64, &pb64, &b64, &QuerySettings::default());
+    assert_eq!(
+        (status, c.status, e.status),
+        (Status::Converged, Status::Converged, Status::Converged)
+    );
+    let scale = f64::from(a.bounding_radius().max(b.bounding_radius()));
+    assert!(e.separation.abs() < 1e-9 * scale, "the case is touching: {e:?}");
+    let tol = 1e-3 * 0.01 * scale;
+    assert!((f64::from(d) - e.separation.max(0.0)).abs() < tol, "{d:e} against {e:?}");
+    assert!((f64::from(c.separation) - e.separation).abs() < tol, "{c:?}\n{e:?}");
+}
+
 /// A 1000-vertex hull 3.66 deep in a cylinder: EPA needs a few hundred vertices on the curved
 /// side, and at the old cap of 128 the two argument orders stopped 1.6e-5 apart, one of them
 /// too deep.

@@ -340,12 +340,13 @@ where
     let (ra, rb) = (a.radius(), b.radius());
     let pos_ab = pos_a.inv_compose(pos_b);
     let pair = Pair::of(a, b);
+    let settings_here = first_pass_settings(&pair, settings);
     let c = if let Some(hull) = b.small_hull() {
         let cso = SmallHullDifference::new(a, hull, &pos_ab, (u32::MAX, u32::MAX));
-        contact_on(&cso, pos_ab.translation(), &pair, margin, settings)?
+        contact_on(&cso, pos_ab.translation(), &pair, margin, &settings_here)?
     } else {
         let md = MinkowskiDifference::new(a, b, pos_ab);
-        contact_on(&md, pos_ab.translation(), &pair, margin, settings)?
+        contact_on(&md, pos_ab.translation(), &pair, margin, &settings_here)?
     };
     let on_features = |c: LocalContact<N, D>| {
         if witnesses && (c.clamped || pair.curved) {
@@ -355,7 +356,28 @@ where
         }
     };
     let c = on_features(c);
-    if (c.status != Status::Converged || too_coarse(&pos_ab, a, b, c.separation, settings))
+    let coarse = too_coarse(&pos_ab, a, b, c.separation, settings);
+    if N::EPSILON.to_f64() > 1e-10
+        && c.status != Status::Converged
+        && !coarse
+        && exact_is_costly(a, b)
+    {
+        // `f32` stalled on rounding between large hulls: the same run in `f64` on the same
+        // support points first. It settles most such pairs for the cost of a GJK run, where the
+        // exact test below walks both hulls in full (1.2 ms for two touching 1000-vertex hulls).
+        // Its answer is off by the support points' rounding, a few `f32` ulps of the scale, well
+        // within `f32`'s length tolerance; only a converged one is taken. Small polytopes (the
+        // boxes of a world) keep the exact answer, which costs them little.
+        let md = MinkowskiDifference::new(a, b, pos_ab);
+        match widened(&md, &pos_ab, &pair, margin) {
+            Some(w) if w.status == Status::Converged => {
+                return within(finish_contact(pos_a, on_features(w)), margin);
+            }
+            None => return None,
+            Some(_) => {}
+        }
+    }
+    if (c.status != Status::Converged || coarse)
         && let Some(s) = exact(pos_a, a, pos_b, b)
     {
         // GJK or EPA stalled on rounding, or could not resolve the smaller shape: the exact
@@ -544,6 +566,42 @@ where
         status: c.status,
         clamped: c.clamped,
     })
+}
+
+/// Polytopes of more vertices than this make the exact test ([`exact`]) cost more than a run
+/// of GJK and EPA in `f64` (it walks the Gauss maps of both in full).
+const COSTLY_EXACT_VERTICES: usize = 64;
+
+/// Whether both cores are polytopes and one has more than [`COSTLY_EXACT_VERTICES`] vertices.
+#[inline]
+fn exact_is_costly<N, const D: usize, A, B>(a: &A, b: &B) -> bool
+where
+    N: Scalar,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    match (a.polytope(), b.polytope()) {
+        (Some(pa), Some(pb)) => pa.vertex_count().max(pb.vertex_count()) > COSTLY_EXACT_VERTICES,
+        _ => false,
+    }
+}
+
+/// EPA iterations at most of the first, `f32` pass on a curved pair (see [`first_pass_settings`]).
+const F32_CURVED_EPA_ITERATIONS: u32 = 48;
+
+/// The settings of [`contact_gjk`]'s first pass: `settings`, except that an `f32` pass on a
+/// curved pair caps EPA at [`F32_CURVED_EPA_ITERATIONS`]. Such a pair is settled again in `f64`
+/// ([`widened`]), which runs to the caller's cap; in `f32` a deep curved pair never meets EPA's
+/// tolerance and ran to the full cap as well, doubling the cost of the query (two coincident
+/// cones took 1.3 ms). The first pass still yields an answer for the second to be compared with.
+#[inline]
+fn first_pass_settings<N: Scalar>(pair: &Pair<N>, settings: &QuerySettings<N>) -> QuerySettings<N> {
+    if N::EPSILON.to_f64() > 1e-10 && pair.curved {
+        let epa_max_iterations = settings.epa_max_iterations.min(F32_CURVED_EPA_ITERATIONS);
+        QuerySettings { epa_max_iterations, ..*settings }
+    } else {
+        *settings
+    }
 }
 
 /// `true` for a shape whose core has curved parts (cones, cylinders, and any shape that does not
@@ -952,11 +1010,13 @@ where
         gjk(&MinkowskiDifference::new(a, b, pos_ab), &dir, N::MAX, touch, settings)
     };
     if g.status != Status::Converged
+        && N::EPSILON.to_f64() < 1e-10
         && matches!(g.outcome, GjkOutcome::Separated { .. })
         && let Some(s) = exact(pos_a, a, pos_b, b)
     {
         // GJK stalled on rounding short of a proven distance: the exact answer replaces its
-        // estimate. (A stall at a touch is a distance of zero to rounding, left as it is.)
+        // estimate. (A stall at a touch is a distance of zero to rounding, left as it is.) In
+        // `f32` the contact query below settles it, in `f64` arithmetic first.
         return ((s.separation - radii).max_of(N::zero()), Status::Converged);
     }
     match g.outcome {
