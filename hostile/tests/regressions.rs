@@ -176,3 +176,27 @@ fn a_segment_grazing_a_rim_gets_a_normal_that_attains_its_distance() {
         assert!(miss < 1e-10 * scale, "{ka}-{kb} {seed:#x}: {miss:e}\n{r:?}");
     }
 }
+
+/// A triangle resting on a cylinder's cap, its lowest vertex 1.2e-9 above the cap and 2e-8 in
+/// from the rim (`f64`): GJK stalled on touching cores, and the polish of its normal settled on
+/// the rim, where the triangle seemed 1.5e-8 deep. The cap's own normal attains the true gap:
+/// the flat parts' normals are tried after the polish of a separated pair as after a
+/// penetration's.
+#[test]
+fn a_triangle_just_above_a_cylinder_cap_is_apart_along_the_cap_normal() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::gap;
+    let seed = 0xa88b_cf6e_5a01_6c75;
+    let (pa, a, pb, b) = case3("triangle", "cylinder", "touching", seed);
+    let kind = |s: &str| *Kind::all(3).iter().find(|k| k.name(3) == s).unwrap();
+    let class = *Class::ALL.iter().find(|k| k.name() == "touching").unwrap();
+    let c = generate::<3>(kind("triangle"), kind("cylinder"), class, seed, false);
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let r = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    let scale = a.bounding_radius().max(b.bounding_radius());
+    assert!(r.separation > 0.0 && r.separation < 2e-9, "{r:?}");
+    let axis = pb.rotation * Vec3::y();
+    assert!(1.0 - r.normal.dot(&axis).abs() < 1e-9, "not the cap's normal: {r:?}");
+    let n = kollide_hostile::geom::V::<3>::new(r.normal.x, r.normal.y, r.normal.z);
+    assert!((gap(&ba, &bb, &n) - r.separation).abs() < 1e-10 * scale, "{r:?}");
+}

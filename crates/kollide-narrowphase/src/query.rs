@@ -822,7 +822,10 @@ where
 /// part of a curved shape (a cylinder's cap, a cone's base) its closest point can settle a
 /// little off along the flat part, and its normal tilts by as much. One support query tells:
 /// when the support gap along `n` falls short of `dist`, the normal is polished as a
-/// penetration of negative depth (the origin outside the CSO: see `polish.rs`).
+/// penetration of negative depth (the origin outside the CSO: see `polish.rs`), and the flat
+/// parts' normals are tried as well ([`least_on_flat_normals`]): the polish follows the boundary
+/// to the stationary point nearest GJK's normal, and a vertex just above a cylinder's cap, near
+/// its rim, led it to the rim, where the pair seemed to overlap.
 #[cold]
 fn attained<N, const D: usize, C>(
     cso: &C,
@@ -853,6 +856,7 @@ where
         clamp_shift: N::zero(),
     };
     let p = polish_penetration(cso, e, scale, relative, settings);
+    let p = least_on_flat_normals(cso, p, relative * scale);
     // The polish's witnesses agree with its distance to within its tolerance.
     let (pa, pb) = about_midpoint(&p);
     (p.normal, pa, pb, -p.depth)
