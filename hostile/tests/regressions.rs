@@ -200,3 +200,25 @@ fn a_triangle_just_above_a_cylinder_cap_is_apart_along_the_cap_normal() {
     let n = kollide_hostile::geom::V::<3>::new(r.normal.x, r.normal.y, r.normal.z);
     assert!((gap(&ba, &bb, &n) - r.separation).abs() < 1e-10 * scale, "{r:?}");
 }
+
+/// A box 4e-4 across sunk 8e-6 into the edge of a hull 5 across (`f64`, the general manifold):
+/// the clipping slack was 1e-4 of the *hull's* size, wider than the box, and let through a
+/// corner of the box lifted onto one face of the hull 5e-5 beyond its edge, off the hull and
+/// 3e-5 deep, four times the true depth. Every point must lie on the hull, none deeper than the
+/// exact contact.
+#[test]
+fn a_tiny_box_on_a_hull_edge_has_its_manifold_on_the_hull() {
+    let (pa, a, pb, b) = case3("cuboid", "polyhedron", "ratio1e4", 0xcd39_6edd_a71c_0926);
+    let Shape3::Polyhedron(hull) = &b else { panic!("B is a hull") };
+    let exact = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).expect("overlapping");
+    let m = manifold3::<f64, ()>(&pa, &a, &pb, &b, 0.0);
+    assert!(m.len() >= 2, "clipped, not the exact contact alone: {m:?}");
+    for c in m.contacts() {
+        let q = pb.inverse_transform_point(&c.point_b);
+        let outside = (0..hull.faces().len())
+            .map(|f| hull.face_normal(f).dot(&(q - hull.vertices()[hull.face(f)[0] as usize])))
+            .fold(f64::MIN, f64::max);
+        assert!(outside < 1e-12, "{outside:e} off the hull: {c:?}");
+        assert!(c.separation >= exact.separation - 1e-12, "deeper than exact: {c:?}");
+    }
+}

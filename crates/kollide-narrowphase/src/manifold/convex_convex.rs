@@ -184,7 +184,11 @@ pub fn contact_convex<N: Scalar, U: Copy + Default>(
         ContactId::new(fa.id, fb.id),
     );
     let size = |s: &Shape3<N>| s.local_aabb().half_extents().norm();
-    let tol = bias_tolerance(size(a), size(b));
+    // The clipping slack and the shortest edge worth clipping, held to the smaller shape: its
+    // points are clipped, and a slack at the larger one's scale (a box 1e-4 the size of a hull)
+    // let a point through that lay off the hull by an eighth of the box.
+    let small = size(a).min_of(size(b));
+    let tol = bias_tolerance(small, small);
     let scale = size(a).max_of(size(b));
     let mut cands = Candidates::new();
     let (la, lb) = (fa.points.len(), fb.points.len());
