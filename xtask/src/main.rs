@@ -139,8 +139,7 @@ const CI_STEPS: &[(&str, Task)] = &[
     ("lint", lint),
     ("test", test),
     ("doc", doc),
-    // No `bench-smoke`: the test step's `--all-targets` already runs every benchmark once in
-    // criterion's test mode, and a second `cargo test --bench` rebuilt Box2D for nothing.
+    // No separate `bench-smoke`: the test step runs it, from the build of its `--all-targets`.
     ("tidy", tidy::run),
     ("figures", figures::check),
 ];
