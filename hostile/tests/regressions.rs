@@ -1,7 +1,7 @@
 //! Single cases the suite found, kept as tests of the library: each names what was wrong.
 
 use kollide::prelude::*;
-use kollide_hostile::cases::{Class, Kind, generate};
+use kollide_hostile::cases::{Case, Class, Kind, PoseDesc, generate};
 use kollide_hostile::run::{Built3, MakePose, build3};
 
 /// A pair of generated case `seed`, built in `f64`.
@@ -14,6 +14,14 @@ fn case3(
     case3_in(a, b, class, seed, false)
 }
 
+/// Generated case `seed` of the kinds named `a` and `b` in the class named `class`, from inputs
+/// that `f32` holds exactly when `f32_inputs`.
+fn generated(a: &str, b: &str, class: &str, seed: u64, f32_inputs: bool) -> Case<3> {
+    let kind = |s: &str| *Kind::all(3).iter().find(|k| k.name(3) == s).unwrap();
+    let class = *Class::ALL.iter().find(|k| k.name() == class).unwrap();
+    generate::<3>(kind(a), kind(b), class, seed, f32_inputs)
+}
+
 /// A pair of generated case `seed` built in `N`, from the inputs generated for `f32` (numbers
 /// that `f32` holds exactly) when `f32_inputs`.
 fn case3_in<N: Scalar>(
@@ -23,15 +31,16 @@ fn case3_in<N: Scalar>(
     seed: u64,
     f32_inputs: bool,
 ) -> (Iso3<N>, Shape3<N>, Iso3<N>, Shape3<N>) {
-    let kind = |s: &str| *Kind::all(3).iter().find(|k| k.name(3) == s).unwrap();
-    let class = *Class::ALL.iter().find(|k| k.name() == class).unwrap();
-    let c = generate::<3>(kind(a), kind(b), class, seed, f32_inputs);
+    let c = generated(a, b, class, seed, f32_inputs);
     let (Ok(Built3::S(sa)), Ok(Built3::S(sb))) = (build3::<N>(&c.a), build3::<N>(&c.b)) else {
         panic!("not plain shapes");
     };
-    let (pa, _) = <Iso3<N> as MakePose<N, 3>>::make(&c.pose_a);
-    let (pb, _) = <Iso3<N> as MakePose<N, 3>>::make(&c.pose_b);
-    (pa, sa, pb, sb)
+    (pose3(&c.pose_a), sa, pose3(&c.pose_b), sb)
+}
+
+/// A generated pose, built in `N`.
+fn pose3<N: Scalar>(p: &PoseDesc<3>) -> Iso3<N> {
+    <Iso3<N> as MakePose<N, 3>>::make(p).0
 }
 
 /// A capsule 3e-5 from a cylinder of radius 6 (`f32`): GJK stopped with its estimate `|v|`
@@ -188,9 +197,7 @@ fn a_triangle_just_above_a_cylinder_cap_is_apart_along_the_cap_normal() {
     use kollide_hostile::oracle::gap;
     let seed = 0xa88b_cf6e_5a01_6c75;
     let (pa, a, pb, b) = case3("triangle", "cylinder", "touching", seed);
-    let kind = |s: &str| *Kind::all(3).iter().find(|k| k.name(3) == s).unwrap();
-    let class = *Class::ALL.iter().find(|k| k.name() == "touching").unwrap();
-    let c = generate::<3>(kind("triangle"), kind("cylinder"), class, seed, false);
+    let c = generated("triangle", "cylinder", "touching", seed, false);
     let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
     let r = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
     let scale = a.bounding_radius().max(b.bounding_radius());
@@ -221,4 +228,51 @@ fn a_tiny_box_on_a_hull_edge_has_its_manifold_on_the_hull() {
         assert!(outside < 1e-12, "{outside:e} off the hull: {c:?}");
         assert!(c.separation >= exact.separation - 1e-12, "deeper than exact: {c:?}");
     }
+}
+
+/// Deep hull manifolds whose clipped points are shallower than the least penetration (`f64`,
+/// the general manifold).
+/// - Two coincident hulls 0.013 across: the exact contact that repaired the manifold had its
+///   separation measured along the face normal while its points lay along EPA's normal, 1.3e-3
+///   rad away: 1.2e-5 off `separation·normal`, and 8e-9 shallower than the truth.
+/// - Two slivers 0.006 across: the repair waited for a shortfall of 1.5e-9, the length tolerance
+///   of a unit shape, and the manifold stayed 4.6e-10 (8e-8 of the size) shallower than the truth.
+///
+/// The repair now starts at the length tolerance of the pair's own size; the exact contact joins
+/// the clipped points with its point on A moved to lie `separation·normal` from its point on B,
+/// and is the manifold alone when, measured along the manifold's normal, it falls short of its
+/// own depth by more than that tolerance.
+#[test]
+fn a_repaired_deep_hull_manifold_is_as_deep_as_the_contact_along_its_normal() {
+    for (class, seed) in [("coincident", 0xbafd_c7ef_d5d2_d99b), ("sliver", 0xeb8c_a26a_123f_1698)]
+    {
+        let (pa, a, pb, b) = case3("polyhedron", "polyhedron", class, seed);
+        let scale = a.bounding_radius().max(b.bounding_radius());
+        let exact = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).expect("overlap");
+        let m = manifold3::<f64, ()>(&pa, &a, &pb, &b, 0.0);
+        assert!(!m.is_empty(), "{class}");
+        let deepest = m.contacts().iter().map(|c| c.separation).fold(f64::MAX, f64::min);
+        assert!(deepest <= exact.separation + 1e-10 * scale, "{class}: {deepest:e}, {exact:?}");
+        for c in m.contacts() {
+            let off = (c.point_b - c.point_a - m.normal * c.separation).norm();
+            assert!(off < 1e-10 * scale, "{class}: {off:e} off separation·normal: {c:?}");
+        }
+    }
+}
+
+/// A ray hitting the flat face of a rounded box 0.03 across (`f32`): the cast stops once the hit
+/// point is within its tolerance of the surface, and its normal, from a simplex of the core's
+/// support points, was 1.3e-3 rad off the face's, which moves the support plane along it by
+/// 3.9e-5. The normal now comes from the core's point nearest to the hit.
+#[test]
+fn an_f32_ray_on_a_rounded_box_face_gets_the_face_normal() {
+    use kollide::narrowphase::{Ray, ray_cast};
+    let c = generated("rounded", "capsule", "near", 0x66fe_060f_90a6_b7eb, true);
+    let Ok(Built3::R(a)) = build3::<f32>(&c.a) else { panic!("A is rounded") };
+    let pose = pose3::<f32>(&c.pose_a);
+    let ray = Ray { origin: Point3::from(c.ray_origin.cast::<f32>()), dir: c.ray_dir.cast() };
+    let h = ray_cast(&pose, &a, &ray, 10.0, &QuerySettings::default()).expect("a hit");
+    // The hit lies on the support plane of its own normal.
+    let off = (a.support_point(&pose, &h.normal) - h.point_a).dot(&h.normal);
+    assert!(off.abs() < 1e-6, "{off:e} off the support plane: {h:?}");
 }

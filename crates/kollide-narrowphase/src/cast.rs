@@ -34,7 +34,7 @@
 //! inside `A − B`. We cast from a point of the ray beyond `A − B` back towards the origin.
 
 use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
-use kollide_shapes::{CoreRay, MinkowskiDifference, SupportMap, SupportPoint};
+use kollide_shapes::{CoreRay, MinkowskiDifference, PointShape, SupportMap, SupportPoint};
 
 use crate::cso::Widened;
 use crate::query::scale_of;
@@ -677,7 +677,11 @@ where
         let r =
             ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
         let r = settled(r, &cso, &origin, &dir, &limits, &apart)?;
-        (r.t, r.normal, r.status)
+        (
+            r.t,
+            rounded_normal::<N, D, P, S>(shape, &(origin + dir * r.t), r.normal, settings),
+            r.status,
+        )
     };
     // Checked on hits only, off the path of the misses: non-finite input must not hit.
     if !finite_input(&ray.origin.coords, &ray.dir, max_t) {
@@ -685,6 +689,41 @@ where
     }
     let hit = pose.transform_point(&Point::from(origin + dir * t));
     Some(CastHit { t, normal: pose.transform_vector(&n), point_a: hit, point_b: hit, status })
+}
+
+/// The outward normal of a shape with a radius at its surface point `x` (local frame), where the
+/// cast found `normal` (zero for a start inside, kept so).
+///
+/// The cast stops once `x` is within its tolerance of the grown surface, and its direction, from
+/// a simplex of the core's support points, converges more slowly than its distance: by about the
+/// square root of the relative tolerance, a tilt that on a flat face moves the support plane by
+/// the face's width times it (`1e-3` rad in `f32`). `x` lies a radius away from the core, so the
+/// pair query of the core's point nearest to it ([`PointShape`] placed at `x`), whose exact
+/// fallbacks settle flat faces, rims and edges, gives the normal. Shapes without a radius take
+/// the last plane's normal, exact on a flat face.
+fn rounded_normal<N, const D: usize, P, S>(
+    shape: &S,
+    x: &Vector<N, D>,
+    normal: Vector<N, D>,
+    settings: &QuerySettings<N>,
+) -> Vector<N, D>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    S: SupportMap<N, D> + ?Sized,
+{
+    if shape.radius() == N::zero() || normal == Vector::<N, D>::zeros() {
+        return normal;
+    }
+    let c = crate::closest_points(
+        &P::identity(),
+        shape,
+        &P::from_translation(*x),
+        &PointShape,
+        settings,
+    );
+    // A normal turned against the cast's is no polish of it (the query found no direction).
+    if c.normal.dot(&normal) > N::zero() { c.normal } else { normal }
 }
 
 /// A ray (local `origin`, `dir`) against a shape whose core is a point (a ball), in closed form:

@@ -13,7 +13,7 @@
 //! incident point just outside a tiny reference face).
 
 use kollide_manifold::{Contact, ContactId, Manifold, reduce_to_four};
-use kollide_math::{Iso3, Scalar, Vec3};
+use kollide_math::{Iso3, Scalar, Tolerances, Vec3};
 use kollide_shapes::{FeatureId, SupportMap};
 use smallvec::SmallVec;
 
@@ -116,15 +116,25 @@ pub(crate) fn bias_tolerance<N: Scalar>(size_a: N, size_b: N) -> N {
     N::lit(1e-4) * pair_scale(size_a, size_b)
 }
 
+/// How much shallower than the separating axis test a clipped manifold's deepest point may be
+/// before [`ensure_depth`] repairs it: a hundredth of the bias tolerance, and never more than the
+/// relative length tolerance at the pair's scale (the finer of the two in `f64`).
+pub(crate) fn depth_slack<N: Scalar>(size_a: N, size_b: N) -> N {
+    let length = Tolerances::<N>::default().relative_length * pair_scale(size_a, size_b);
+    (bias_tolerance(size_a, size_b) * N::lit(1e-2)).min_of(length)
+}
+
 /// Makes sure a clipped manifold is as deep as the separating axis test says it should be.
 ///
 /// `sat_separation` is the largest separation over all the candidate axes, the exact signed
 /// distance. On a face axis it is realised by the other shape's deepest vertex along the normal,
 /// but that vertex need not lie on the incident face, nor over the reference face, when the
 /// shapes penetrate deeply: clipping then keeps only shallower points. In that case (deepest
-/// point shallower by more than `slack`) the exact GJK/EPA contact joins the candidates, its
-/// separation measured along the manifold's normal, and the best four are kept, deepest first.
-/// Otherwise the manifold is returned as it is.
+/// point shallower by more than `slack`) the exact GJK/EPA contact repairs it. It joins the
+/// candidates, measured along the manifold's normal, and the best four are kept, deepest first,
+/// when that measure is within `slack` of its depth; otherwise (its normal turned far from the
+/// manifold's, in a deep overlap) the exact contact alone is the manifold.
+/// When the clipped manifold is deep enough it is returned as it is.
 pub(crate) fn ensure_depth<N, U, A, B>(
     m: Manifold<N, 3, U>,
     sat_separation: N,
@@ -149,11 +159,17 @@ where
     if m.is_empty() {
         return exact;
     }
+    let Some(c) = exact.contacts().first().copied() else { return m };
+    // Along the manifold's normal the exact contact is `|d|·(1 − cos θ)` shallower than along its
+    // own, `θ` apart: the repair holds only while that is within the slack.
+    let separation = (c.point_b - c.point_a).dot(&m.normal);
+    if separation > c.separation + slack {
+        return exact;
+    }
     let mut cands = Candidates::new();
     cands.list.extend(m.contacts().iter().copied());
-    for c in exact.contacts() {
-        let separation = (c.point_b - c.point_a).dot(&m.normal);
-        cands.push(Contact { separation, ..*c });
-    }
+    // Its point on A moves by `|d|·sin θ` onto B's point less `separation·normal`, so that the
+    // two are that far apart along the manifold's normal, as every contact's are.
+    cands.push(Contact { separation, point_a: c.point_b - m.normal * separation, ..c });
     cands.into_manifold(m.normal)
 }

@@ -54,7 +54,7 @@ use kollide_manifold::{Contact, ContactId, Manifold, reduce_to_four};
 use kollide_math::{Iso3, Mat3, Point3, Pose, Scalar, Vec3, geom};
 use kollide_shapes::{Cuboid, FeatureId};
 
-use super::assemble3::{UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact};
+use super::assemble3::{UNKNOWN_ID, bias_tolerance, depth_slack, ensure_depth, exact_contact};
 use super::cuboid_face_clip::{FacePoints, MAX_FACE_POINTS, cuboid_face_contact};
 use super::segment_closest::segments_closest;
 
@@ -237,7 +237,7 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
         }
     };
     // As deep as the SAT says (see `ensure_depth`); the check inline, the repair out of line.
-    let slack = tol * N::lit(1e-2);
+    let slack = depth_slack(ha.norm(), hb.norm());
     match m.min_separation() {
         Some(s) if s <= exact + slack => m,
         Some(_) => ensure_depth(m, exact, slack, pos_a, a, pos_b, b, margin),

@@ -8,7 +8,7 @@ use kollide_math::{Iso3, Mat3, Point3, Pose, Scalar, Tolerances, Vec3, geom};
 use kollide_shapes::{Cuboid, FeatureId, SupportFeature, SupportFeatureMap};
 
 use super::assemble3::{
-    Candidates, UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact, to_world,
+    Candidates, UNKNOWN_ID, bias_tolerance, depth_slack, ensure_depth, exact_contact, to_world,
 };
 use super::cuboid_cuboid::cuboid_edge_id;
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
@@ -127,7 +127,7 @@ pub(crate) fn contact_cuboids_reference<N: Scalar, U: Copy + Default>(
     };
     match m {
         Some(m) if !m.is_empty() => {
-            ensure_depth(m, exact, tol * N::lit(1e-2), pos_a, a, pos_b, b, margin)
+            ensure_depth(m, exact, depth_slack(ha.norm(), hb.norm()), pos_a, a, pos_b, b, margin)
         }
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }

@@ -52,7 +52,7 @@ use kollide_shapes::{ConvexPolyhedron, FeatureId, SupportMap};
 use smallvec::SmallVec;
 
 use super::assemble3::{
-    Candidates, UNKNOWN_ID, bias_tolerance, ensure_depth, exact_contact, to_world,
+    Candidates, UNKNOWN_ID, bias_tolerance, depth_slack, ensure_depth, exact_contact, to_world,
 };
 use super::face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 use super::gauss_walk::{Want, walk_gauss_maps};
@@ -424,9 +424,16 @@ pub(crate) fn manifold_of<N: Scalar, U: Copy + Default>(
         }
     };
     match m {
-        Some(m) if !m.is_empty() => {
-            ensure_depth(m, exact, tol * N::lit(1e-2), pos_a, a, pos_b, b, margin)
-        }
+        Some(m) if !m.is_empty() => ensure_depth(
+            m,
+            exact,
+            depth_slack(a.bounding_radius(), b.bounding_radius()),
+            pos_a,
+            a,
+            pos_b,
+            b,
+            margin,
+        ),
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }
 }

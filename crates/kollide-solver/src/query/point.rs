@@ -1,9 +1,9 @@
 //! Point projection: the body surface nearest to a point, or the body the point is inside.
 
-use kollide_math::{Point, Pose, Scalar, Vector};
+use kollide_math::{Point, Pose, Scalar};
 use kollide_narrowphase::QuerySettings;
 use kollide_narrowphase::composite::BodyQueries;
-use kollide_shapes::{BoundingVolume, SupportMap};
+use kollide_shapes::PointShape;
 
 use super::{QueryError, QueryFilter};
 use crate::{BodyHandle, Dim, SolverDim, World};
@@ -20,21 +20,6 @@ pub struct PointProjection<N: Scalar, const D: usize> {
     /// `true` when the query point is inside the body (`distance < 0`).
     pub inside: bool,
 }
-
-/// A point, as a shape: its support point is itself.
-struct PointShape;
-
-impl<N: Scalar, const D: usize> SupportMap<N, D> for PointShape {
-    fn local_core_support(&self, _dir: &Vector<N, D>) -> Point<N, D> {
-        Point::origin()
-    }
-
-    fn core_is_point(&self) -> bool {
-        true
-    }
-}
-
-impl<N: Scalar, const D: usize> BoundingVolume<N, D> for PointShape {}
 
 impl<N: Scalar, const D: usize> World<N, D>
 where
