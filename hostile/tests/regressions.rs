@@ -238,10 +238,9 @@ fn a_tiny_box_on_a_hull_edge_has_its_manifold_on_the_hull() {
 /// - Two slivers 0.006 across: the repair waited for a shortfall of 1.5e-9, the length tolerance
 ///   of a unit shape, and the manifold stayed 4.6e-10 (8e-8 of the size) shallower than the truth.
 ///
-/// The repair now starts at the length tolerance of the pair's own size; the exact contact joins
-/// the clipped points with its point on A moved to lie `separation·normal` from its point on B,
-/// and is the manifold alone when, measured along the manifold's normal, it falls short of its
-/// own depth by more than that tolerance.
+/// The repair now starts at the length tolerance of the pair's own size, and the exact contact
+/// joins the clipped points only when its points lie along the manifold's normal within that
+/// tolerance; otherwise it is the manifold alone.
 #[test]
 fn a_repaired_deep_hull_manifold_is_as_deep_as_the_contact_along_its_normal() {
     for (class, seed) in [("coincident", 0xbafd_c7ef_d5d2_d99b), ("sliver", 0xeb8c_a26a_123f_1698)]

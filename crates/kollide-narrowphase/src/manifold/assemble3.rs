@@ -131,9 +131,9 @@ pub(crate) fn depth_slack<N: Scalar>(size_a: N, size_b: N) -> N {
 /// but that vertex need not lie on the incident face, nor over the reference face, when the
 /// shapes penetrate deeply: clipping then keeps only shallower points. In that case (deepest
 /// point shallower by more than `slack`) the exact GJK/EPA contact repairs it. It joins the
-/// candidates, measured along the manifold's normal, and the best four are kept, deepest first,
-/// when that measure is within `slack` of its depth; otherwise (its normal turned far from the
-/// manifold's, in a deep overlap) the exact contact alone is the manifold.
+/// candidates, and the best four are kept, deepest first, when its points lie along the
+/// manifold's normal within `slack`; otherwise (its normal turned away from the manifold's, in a
+/// deep overlap) the exact contact alone is the manifold.
 /// When the clipped manifold is deep enough it is returned as it is.
 pub(crate) fn ensure_depth<N, U, A, B>(
     m: Manifold<N, 3, U>,
@@ -160,16 +160,17 @@ where
         return exact;
     }
     let Some(c) = exact.contacts().first().copied() else { return m };
-    // Along the manifold's normal the exact contact is `|d|·(1 − cos θ)` shallower than along its
-    // own, `θ` apart: the repair holds only while that is within the slack.
-    let separation = (c.point_b - c.point_a).dot(&m.normal);
-    if separation > c.separation + slack {
+    // Its points `d` apart along its own normal, `θ` from the manifold's: it joins only while
+    // `d` leaves the manifold's normal by at most the slack (`|d|·sin θ`), its point on A moved by
+    // that onto B's point less `separation·normal`. Farther, it would be off A or off the
+    // identity, and shallower along the manifold's normal than its own depth.
+    let d = c.point_b - c.point_a;
+    let separation = d.dot(&m.normal);
+    if (d - m.normal * separation).norm() > slack {
         return exact;
     }
     let mut cands = Candidates::new();
     cands.list.extend(m.contacts().iter().copied());
-    // Its point on A moves by `|d|·sin θ` onto B's point less `separation·normal`, so that the
-    // two are that far apart along the manifold's normal, as every contact's are.
     cands.push(Contact { separation, point_a: c.point_b - m.normal * separation, ..c });
     cands.into_manifold(m.normal)
 }
