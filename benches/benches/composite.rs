@@ -32,13 +32,7 @@
 
 use std::hint::black_box;
 
-#[path = "../common/parry_poses.rs"]
-#[allow(dead_code, reason = "the 2D pose conversion is for the 2D benches")]
-mod parry_poses;
-#[path = "../common/short_bench.rs"]
-#[macro_use]
-mod short_bench;
-
+use crate::parry_poses::parry_pose3;
 use criterion::{Criterion, Throughput};
 use kollide::narrowphase::composite::{
     composite_closest_points, composite_contact, composite_ray_cast,
@@ -48,7 +42,6 @@ use kollide::prelude::*;
 use kollide::shapes::tree::Tree;
 use kollide::shapes::{Aabb, HeightField, TriMesh};
 use kollide_benches::{SEED, counting_instructions, find_crossing, one_iteration, rng};
-use parry_poses::parry_pose3;
 use parry3d::query::RayCast;
 use rand::Rng;
 
@@ -391,4 +384,4 @@ fn trimesh(c: &mut Criterion) {
     g.finish();
 }
 
-short_bench_main!(super::heightfield, super::trimesh);
+short_bench_group!(super::heightfield, super::trimesh);

@@ -22,10 +22,6 @@ use kollide_benches::one_iteration;
 use kollide_hostile::cases::{Case, Class, Kind, case_seed, generate};
 use kollide_hostile::run::{Built3, MakePose, Motion, build2, build3, round};
 
-#[path = "../common/short_bench.rs"]
-#[macro_use]
-mod short_bench;
-
 /// The seed of the benchmark's cases.
 const SEED: u64 = 2026;
 
@@ -194,7 +190,7 @@ fn cone_cone_slowest(c: &mut Criterion) {
     bench_3d::<f64>(c, "hostile/3d-cone-cone-slowest-f64", &k);
 }
 
-short_bench_main!(
+short_bench_group!(
     super::hulls,
     super::curved,
     super::hull_and_box,

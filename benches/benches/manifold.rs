@@ -65,20 +65,14 @@
 
 use std::hint::black_box;
 
+use crate::parry_poses::{parry_pose2, parry_pose3};
 use boxdd_sys::ffi;
-#[path = "../common/parry_poses.rs"]
-mod parry_poses;
-#[path = "../common/short_bench.rs"]
-#[macro_use]
-mod short_bench;
-
 use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{QuerySettings, closest_points, manifold2, manifold3};
 use kollide::prelude::*;
 use kollide_benches::{
     SEED, counting_instructions, one_iteration, place_pair_2d, place_pair_3d, rng, unit_directions,
 };
-use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::ContactManifold as ContactManifold2;
 use parry2d::query::details as p2q;
 use parry3d::query::ContactManifold as ContactManifold3;
@@ -641,4 +635,4 @@ fn manifold_3d(c: &mut Criterion) {
     }
 }
 
-short_bench_main!(super::manifold_2d, super::manifold_3d);
+short_bench_group!(super::manifold_2d, super::manifold_3d);

@@ -46,12 +46,7 @@
 
 use std::hint::black_box;
 
-#[path = "../common/parry_poses.rs"]
-mod parry_poses;
-#[path = "../common/short_bench.rs"]
-#[macro_use]
-mod short_bench;
-
+use crate::parry_poses::{parry_pose2, parry_pose3};
 use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{
     QuerySettings, Ray, closest_points, contact, distance, intersection_test, ray_cast, shape_cast,
@@ -61,7 +56,6 @@ use kollide_benches::{
     SEED, counting_instructions, find_crossing, one_iteration, place_pair_2d, place_pair_3d,
     points_in_cube, random_rotation, random_unit, rng, unit_directions,
 };
-use parry_poses::{parry_pose2, parry_pose3};
 use parry2d::query::details as p2q;
 use parry3d::query::details as p3q;
 use parry3d::query::{RayCast, ShapeCastOptions};
@@ -611,4 +605,4 @@ fn cast_cases(pairs: &[Pair3]) -> Vec<(Pair3, Vec3<f32>)> {
         .collect()
 }
 
-short_bench_main!(super::polygons_2d, super::shapes_3d);
+short_bench_group!(super::polygons_2d, super::shapes_3d);

@@ -32,14 +32,12 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_main};
+use criterion::Criterion;
 use kollide::prelude::*;
 use kollide::solver::QueryFilter;
 use kollide_benches::{counting_instructions, listing, one_iteration, rng, wanted};
 
-#[path = "../common/query_scene.rs"]
-mod query_scene;
-use query_scene::{Body, SIDE, SIDE_3D, point, scene};
+use crate::query_scene::{Body, SIDE, SIDE_3D, point, scene};
 use rand::Rng;
 
 const QUERIES: usize = 100;
@@ -468,13 +466,12 @@ fn config() -> Criterion {
         .warm_up_time(Duration::from_millis(500))
 }
 
-/// Criterion's generated group function lives in a private module so it needs no docs.
-mod groups {
+/// Criterion's generated group function, run by the `criterion_main!` of `all.rs`; the module is
+/// crate-private, so it needs no docs.
+pub(crate) mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
         targets = super::ray_closest, super::overlap_aabb, super::ray_closest_3d, super::overlap_aabb_3d
     }
 }
-
-criterion_main!(groups::benches);

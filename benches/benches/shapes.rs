@@ -6,7 +6,7 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_main};
+use criterion::{Criterion, Throughput};
 use kollide::prelude::*;
 use kollide_benches::{SEED, one_iteration, unit_directions};
 
@@ -36,9 +36,8 @@ fn support_ball(c: &mut Criterion) {
     group.finish();
 }
 
-/// Criterion's generated group function lives in a private module so it needs no docs.
-mod group {
+/// Criterion's generated group function, run by the `criterion_main!` of `all.rs`; the module is
+/// crate-private, so it needs no docs.
+pub(crate) mod group {
     criterion::criterion_group!(benches, super::support_ball);
 }
-
-criterion_main!(group::benches);

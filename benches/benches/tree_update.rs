@@ -31,14 +31,12 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_main};
+use criterion::Criterion;
 use kollide::prelude::*;
 use kollide_benches::{listing, one_iteration, rng, unit_directions, wanted};
 use rand::Rng;
 
-#[path = "../common/query_scene.rs"]
-mod query_scene;
-use query_scene::{Body, SIDE, SIDE_3D, scene};
+use crate::query_scene::{Body, SIDE, SIDE_3D, scene};
 
 /// The step (s).
 const DT: f32 = 1.0 / 60.0;
@@ -59,7 +57,7 @@ struct Motion<const D: usize, const A: usize> {
 /// the circle or sphere, each angular velocity component in [-1, 1] rad/s.
 fn motions<const D: usize, const A: usize>() -> Vec<Motion<D, A>> {
     let mut r = rng(20);
-    let dirs = unit_directions::<D>(21, query_scene::BODIES);
+    let dirs = unit_directions::<D>(21, crate::query_scene::BODIES);
     dirs.iter()
         .map(|d| {
             let speed = 0.5 + 4.5 * r.random::<f32>();
@@ -402,13 +400,12 @@ fn config() -> Criterion {
         .warm_up_time(Duration::from_millis(500))
 }
 
-/// Criterion's generated group function lives in a private module so it needs no docs.
-mod groups {
+/// Criterion's generated group function, run by the `criterion_main!` of `all.rs`; the module is
+/// crate-private, so it needs no docs.
+pub(crate) mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
         targets = super::tree_update_2d, super::tree_update_3d
     }
 }
-
-criterion_main!(groups::benches);

@@ -49,7 +49,7 @@
 //! the end and at most during the run), the largest displacement of any box, and the mean step
 //! time of that run (ms).
 //!
-//! **Smoke mode.** Under `cargo test --bench world` (what `cargo xtask bench-smoke` runs) criterion
+//! **Smoke mode.** Under `cargo test --bench all` (what `cargo xtask bench-smoke` runs) criterion
 //! runs each benchmark once, in the test profile. The bench detects that mode the way criterion
 //! does (no `--bench` argument) and then skips the warm-up and the settling run: each scene is
 //! built and stepped once per engine. Set `KOLLIDE_WORLD_SECONDS` to change the settling run's
@@ -58,13 +58,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_main};
+use criterion::Criterion;
 use kollide::prelude::*;
 use kollide_benches::{counting_instructions, listing, one_iteration, wanted};
 
-#[path = "../common/box2d_boxes.rs"]
-mod box2d_boxes;
-use box2d_boxes::{box2d_boxes, box2d_boxes_on_workers};
+use crate::box2d_boxes::{box2d_boxes, box2d_boxes_on_workers};
 
 /// The step (s).
 const DT: f32 = 1.0 / 60.0;
@@ -973,8 +971,9 @@ fn config() -> Criterion {
         .warm_up_time(Duration::from_secs(1))
 }
 
-/// Criterion's generated group function lives in a private module so it needs no docs.
-mod groups {
+/// Criterion's generated group function, run by the `criterion_main!` of `all.rs`; the module is
+/// crate-private, so it needs no docs.
+pub(crate) mod groups {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
@@ -982,5 +981,3 @@ mod groups {
             super::pyramids_asleep, super::pyramids_awake
     }
 }
-
-criterion_main!(groups::benches);

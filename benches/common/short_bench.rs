@@ -1,12 +1,13 @@
-//! The criterion entry point shared by the short benches (`narrowphase`, `manifold`): 20 samples,
-//! 2 s of measurement and 0.5 s of warm-up per benchmark, so that the whole `cargo xtask bench`
-//! takes a few minutes on two cores.
+//! The criterion settings shared by the short benches (`narrowphase`, `manifold`, `composite`,
+//! `hostile`): 20 samples, 2 s of measurement and 0.5 s of warm-up per benchmark, so that the whole
+//! `cargo xtask bench` takes a few minutes on two cores.
 
-/// Defines `main`, running the given bench functions with the short settings. Criterion's
-/// generated group function lives in a private module so it needs no docs.
-macro_rules! short_bench_main {
+/// Defines `groups::benches`, running the given bench functions with the short settings; the
+/// `criterion_main!` of `all.rs` runs it. Criterion's generated group function lives in a
+/// crate-private module so it needs no docs.
+macro_rules! short_bench_group {
     ($($target:path),+ $(,)?) => {
-        mod groups {
+        pub(crate) mod groups {
             criterion::criterion_group! {
                 name = benches;
                 config = criterion::Criterion::default()
@@ -16,6 +17,5 @@ macro_rules! short_bench_main {
                 targets = $($target),+
             }
         }
-        criterion::criterion_main!(groups::benches);
     };
 }

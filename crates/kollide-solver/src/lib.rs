@@ -76,8 +76,6 @@ mod lane_dim;
 mod limits;
 mod query;
 mod settings;
-#[cfg(test)]
-mod simd_tests;
 mod sleep;
 mod slots;
 mod step;

@@ -333,6 +333,14 @@ where
         Ok(())
     }
 
+    /// Solves contacts on the scalar type's SIMD lanes (`true`, the default: four constraints at
+    /// a time in `f32`) or one constraint at a time (`false`). Not part of the API: the solver's
+    /// tests turn the lanes off to check that both paths give the same numbers.
+    #[doc(hidden)]
+    pub fn set_simd_lanes(&mut self, on: bool) {
+        self.solver.simd = on;
+    }
+
     /// Advances the world by `dt` seconds. A `dt` that is not finite or not in
     /// [[`WorldLimits::min_time_step`], [`WorldLimits::max_time_step`]] is rejected with
     /// [`WorldError::BadTimeStep`] and changes nothing.

@@ -69,7 +69,7 @@ where
     lanes: Scratch<<Dim<D> as SolverDim<N, D>>::Lanes, D>,
     one_lane: Scratch<<Dim<D> as SolverDim<N, D>>::OneLane, D>,
     /// Solve on the scalar type's lanes (`f32`: four constraints at a time); the tests turn it
-    /// off to compare with one lane, which must give the same numbers.
+    /// off (`World::set_simd_lanes`) to compare with one lane, which must give the same numbers.
     pub(crate) simd: bool,
 }
 

@@ -14,5 +14,6 @@ mod level;
 mod physics2d;
 mod physics3d;
 mod queries;
+mod simd;
 mod threads;
 mod world_api;

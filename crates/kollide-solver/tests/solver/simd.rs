@@ -3,8 +3,7 @@
 //! (so that the comparison fails if the SIMD path stops running).
 
 use kollide_math::Scalar;
-
-use crate::{Dim, SolverDim, World};
+use kollide_solver::{Dim, SolverDim, World};
 
 /// Steps two copies of a world, one on SIMD lanes and one on a single lane, and requires every
 /// number `state` reads to be equal after every step (a zero velocity may differ in its sign:
@@ -19,7 +18,7 @@ fn same_with_and_without_simd<N: Scalar, const D: usize>(
 {
     let mut simd = make();
     let mut one_lane = make();
-    one_lane.solver.simd = false;
+    one_lane.set_simd_lanes(false);
     let dt = N::lit(1.0 / 60.0);
     let mut bundles = 0;
     for step in 0..steps {
@@ -53,7 +52,7 @@ macro_rules! comparisons {
         fn simd_matches_one_lane_without_warm_starting_and_with_bounces() {
             let make = || {
                 let mut w = jumble(7);
-                let settings = crate::StepSettings {
+                let settings = kollide_solver::StepSettings {
                     warm_starting: false,
                     restitution_threshold: 0.2,
                     ..*w.settings()
@@ -73,7 +72,7 @@ mod two_d {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use crate::{BodyDesc, World2};
+    use kollide_solver::{BodyDesc, World2};
 
     /// Every body's pose and velocities.
     fn state(w: &World2<f32>) -> Vec<f32> {
@@ -146,7 +145,7 @@ mod three_d {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use crate::{BodyDesc, World3};
+    use kollide_solver::{BodyDesc, World3};
 
     /// Every body's pose and velocities.
     fn state(w: &World3<f32>) -> Vec<f32> {
