@@ -117,11 +117,12 @@ pub(crate) fn bias_tolerance<N: Scalar>(size_a: N, size_b: N) -> N {
 }
 
 /// How much shallower than the separating axis test a clipped manifold's deepest point may be
-/// before [`ensure_depth`] repairs it: a hundredth of the bias tolerance, and never more than the
-/// relative length tolerance at the pair's scale (the finer of the two in `f64`).
-pub(crate) fn depth_slack<N: Scalar>(size_a: N, size_b: N) -> N {
-    let length = Tolerances::<N>::default().relative_length * pair_scale(size_a, size_b);
-    (bias_tolerance(size_a, size_b) * N::lit(1e-2)).min_of(length)
+/// before [`ensure_depth`] repairs it, from the pair's [`bias_tolerance`] `bias`: a hundredth of
+/// it, and never more than the relative length tolerance at the pair's scale (`bias` is 1e-4 of
+/// that scale), the finer of the two in `f64`.
+pub(crate) fn depth_slack<N: Scalar>(bias: N) -> N {
+    let length = Tolerances::<N>::default().relative_length * bias * N::lit(1e4);
+    (bias * N::lit(1e-2)).min_of(length)
 }
 
 /// Makes sure a clipped manifold is as deep as the separating axis test says it should be.

@@ -237,7 +237,7 @@ pub fn contact_cuboids<N: Scalar, U: Copy + Default>(
         }
     };
     // As deep as the SAT says (see `ensure_depth`); the check inline, the repair out of line.
-    let slack = depth_slack(ha.norm(), hb.norm());
+    let slack = depth_slack(tol);
     match m.min_separation() {
         Some(s) if s <= exact + slack => m,
         Some(_) => ensure_depth(m, exact, slack, pos_a, a, pos_b, b, margin),

@@ -127,7 +127,7 @@ pub(crate) fn contact_cuboids_reference<N: Scalar, U: Copy + Default>(
     };
     match m {
         Some(m) if !m.is_empty() => {
-            ensure_depth(m, exact, depth_slack(ha.norm(), hb.norm()), pos_a, a, pos_b, b, margin)
+            ensure_depth(m, exact, depth_slack(tol), pos_a, a, pos_b, b, margin)
         }
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }

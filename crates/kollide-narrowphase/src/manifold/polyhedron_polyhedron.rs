@@ -424,16 +424,9 @@ pub(crate) fn manifold_of<N: Scalar, U: Copy + Default>(
         }
     };
     match m {
-        Some(m) if !m.is_empty() => ensure_depth(
-            m,
-            exact,
-            depth_slack(a.bounding_radius(), b.bounding_radius()),
-            pos_a,
-            a,
-            pos_b,
-            b,
-            margin,
-        ),
+        Some(m) if !m.is_empty() => {
+            ensure_depth(m, exact, depth_slack(tol), pos_a, a, pos_b, b, margin)
+        }
         _ => exact_contact(pos_a, a, pos_b, b, margin, UNKNOWN_ID),
     }
 }
