@@ -1,6 +1,6 @@
 //! kollide's criterion benchmarks, all in one bench binary: one module per area (`shapes`,
 //! `narrowphase`, `manifold`, `composite`, `world`, `hostile`, `queries`, `tree_update`), each
-//! with its own criterion group settings, run in that order by one `criterion_main!`.
+//! with its own criterion group settings, run in that order.
 //!
 //! One binary rather than one per area: every area links kollide, and most link parry, rapier or
 //! Box2D too, so separate binaries compiled and linked the same generic code up to eight times
@@ -26,13 +26,34 @@ mod shapes;
 mod tree_update;
 mod world;
 
-criterion::criterion_main!(
-    shapes::group::benches,
-    narrowphase::groups::benches,
-    manifold::groups::benches,
-    composite::groups::benches,
-    world::groups::benches,
-    hostile::groups::benches,
-    queries::groups::benches,
-    tree_update::groups::benches,
-);
+/// The areas in the order they run, each with its criterion groups.
+const AREAS: [(&str, fn()); 8] = [
+    ("shapes", shapes::group::benches),
+    ("narrowphase", narrowphase::groups::benches),
+    ("manifold", manifold::groups::benches),
+    ("composite", composite::groups::benches),
+    ("world", world::groups::benches),
+    ("hostile", hostile::groups::benches),
+    ("queries", queries::groups::benches),
+    ("tree_update", tree_update::groups::benches),
+];
+
+/// What `criterion_main!` does, for one area only when [`AREA_ENV`] names it, so that counting
+/// one benchmark's instructions under valgrind (`cargo xtask bench --instructions`) does not
+/// build every other area's inputs. With `--list` each area's list is preceded by an `area:
+/// <name>` line, which is how the xtask learns the area of each benchmark.
+fn main() {
+    let only = std::env::var(AREA_ENV).ok();
+    for (name, benches) in AREAS {
+        if only.as_deref().is_none_or(|o| o == name) {
+            if kollide_benches::listing() {
+                println!("area: {name}");
+            }
+            benches();
+        }
+    }
+    criterion::Criterion::default().configure_from_args().final_summary();
+}
+
+/// The environment variable that restricts a run to one area (see [`main`]).
+const AREA_ENV: &str = "KOLLIDE_AREA";

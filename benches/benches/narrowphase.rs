@@ -32,9 +32,9 @@
 //! * distances (GJK only): `+1e-1, +1e-2, +1e-3`;
 //! * penetrations (EPA): `−1e-3, −1e-2, −1e-1` and deep.
 //!
-//! Rays are placed the same way: a segment of length 8 along the ray, centred on the hull, is slid
-//! sideways until its signed distance to the hull is the target (positive: the ray misses by that
-//! much; negative: it grazes that deep).
+//! Rays are placed the same way: a segment of length 8 along the ray, centred on the shape (a
+//! 32-vertex hull, or a box rounded by 0.05–0.3), is slid sideways until its signed distance to
+//! the shape is the target (positive: the ray misses by that much; negative: it grazes that deep).
 //!
 //! Shape casts start from the apart pairs: B is moved back 3 m along the line from A's centre to
 //! its own and thrown back at 6 m/s (`max_toi = 1`), so each cast flies 3 m before it meets the
@@ -229,6 +229,40 @@ fn box_pool(count: usize) -> Vec<Box3> {
         .collect()
 }
 
+/// A rounded box in both libraries.
+struct RoundBox3 {
+    k: Rounded<Cuboid<f32, 3>, f32>,
+    k64: Rounded<Cuboid<f64, 3>, f64>,
+    p: parry3d::shape::RoundCuboid,
+}
+
+/// Boxes of half extents 0.2..1 rounded by 0.05..0.3.
+fn round_box_pool(count: usize) -> Vec<RoundBox3> {
+    let mut r = rng(SEED ^ 0x20b0);
+    (0..count)
+        .map(|_| {
+            let h = Vec3::new(
+                r.random_range(0.2..1.0f32),
+                r.random_range(0.2..1.0f32),
+                r.random_range(0.2..1.0f32),
+            );
+            let radius = r.random_range(0.05..0.3f32);
+            let k = Cuboid::new(h).expect("positive extents");
+            let k64 = Cuboid::new(h.cast::<f64>()).expect("positive extents");
+            RoundBox3 {
+                k: Rounded::new(k, radius).expect("positive radius"),
+                k64: Rounded::new(k64, f64::from(radius)).expect("positive radius"),
+                p: parry3d::shape::RoundShape {
+                    inner_shape: parry3d::shape::Cuboid::new(parry3d::math::Vector::new(
+                        h.x, h.y, h.z,
+                    )),
+                    border_radius: radius,
+                },
+            }
+        })
+        .collect()
+}
+
 /// A ball in both libraries.
 #[repr(align(64))] // the same cache-line position in every run (see `Pair2`)
 struct Sphere {
@@ -293,14 +327,20 @@ struct RayCase {
     p_ray: parry3d::query::Ray,
 }
 
-/// [`PAIRS`] rays against hulls from `pool` at the signed distances `targets` (cycled).
-fn ray_cases(pool: &[Hull], targets: &[Target], seed: u64) -> Vec<RayCase> {
-    let s = QuerySettings::<f64>::default();
+/// [`PAIRS`] rays against the `count` shapes of a pool at the signed distances `targets`
+/// (cycled). `sd(h, pose, seg_pose, seg)` is the signed distance from shape `h` at `pose` to the
+/// segment `seg` at `seg_pose`, in `f64`.
+fn ray_cases(
+    count: usize,
+    targets: &[Target],
+    seed: u64,
+    sd: impl Fn(usize, &Iso3<f64>, &Iso3<f64>, &Segment<f64, 3>) -> f64,
+) -> Vec<RayCase> {
     let mut r = rng(seed);
     let mut out = Vec::with_capacity(PAIRS);
     while out.len() < PAIRS {
         let target = targets[out.len() % targets.len()];
-        let h = r.random_range(0..pool.len());
+        let h = r.random_range(0..count);
         let c = Vec3::new(
             r.random_range(-10.0..10.0),
             r.random_range(-10.0..10.0),
@@ -313,8 +353,7 @@ fn ray_cases(pool: &[Hull], targets: &[Target], seed: u64) -> Vec<RayCase> {
         let seg =
             Segment::new(Point3::from(-d * 4.0), Point3::from(d * 4.0)).expect("distinct ends");
         let seg_pose = |t: f64| Iso3::translation(c.x + w.x * t, c.y + w.y * t, c.z + w.z * t);
-        let sd = |t: f64| closest_points(&pose, &pool[h].k64, &seg_pose(t), &seg, &s).separation;
-        let Some(t) = slide_to(target, sd) else { continue };
+        let Some(t) = slide_to(target, |t| sd(h, &pose, &seg_pose(t), &seg)) else { continue };
         let origin = (c + w * t - d * 4.0).cast::<f32>();
         let (pose, dir) = (pose.cast::<f32>(), d.cast::<f32>());
         out.push(RayCase {
@@ -550,7 +589,9 @@ fn shapes_3d(c: &mut Criterion) {
         },
     );
 
-    let rays = ray_cases(&hull32, &BOTH, 9);
+    let rays = ray_cases(hull32.len(), &BOTH, 9, |h, pose, seg_pose, seg| {
+        closest_points(pose, &hull32[h].k64, seg_pose, seg, &s64).separation
+    });
     group(
         c,
         "ray_cast/hull32",
@@ -562,6 +603,27 @@ fn shapes_3d(c: &mut Criterion) {
         |i| {
             let q = &rays[i];
             let hit = hull32[q.hull].p.cast_ray_and_get_normal(&q.p_pose, &q.p_ray, 10.0, true);
+            hit.map_or(-1.0, |h| h.time_of_impact)
+        },
+    );
+
+    // A rounded box's ray hit takes its normal from the box's point nearest the hit (see
+    // `kollide_narrowphase::cast`), one more query than a sharp shape's hit.
+    let round = round_box_pool(32);
+    let rays = ray_cases(round.len(), &BOTH, 11, |h, pose, seg_pose, seg| {
+        closest_points(pose, &round[h].k64, seg_pose, seg, &s64).separation
+    });
+    group(
+        c,
+        "ray_cast/round_box",
+        rays.len(),
+        |i| {
+            let q = &rays[i];
+            ray_cast(&q.pose, &round[q.hull].k, &q.ray, 10.0, &s).map_or(-1.0, |h| h.t)
+        },
+        |i| {
+            let q = &rays[i];
+            let hit = round[q.hull].p.cast_ray_and_get_normal(&q.p_pose, &q.p_ray, 10.0, true);
             hit.map_or(-1.0, |h| h.time_of_impact)
         },
     );

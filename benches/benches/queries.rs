@@ -466,7 +466,7 @@ fn config() -> Criterion {
         .warm_up_time(Duration::from_millis(500))
 }
 
-/// Criterion's generated group function, run by the `criterion_main!` of `all.rs`; the module is
+/// Criterion's generated group function, run by the `main` of `all.rs`; the module is
 /// crate-private, so it needs no docs.
 pub(crate) mod groups {
     criterion::criterion_group! {

@@ -36,7 +36,7 @@ fn support_ball(c: &mut Criterion) {
     group.finish();
 }
 
-/// Criterion's generated group function, run by the `criterion_main!` of `all.rs`; the module is
+/// Criterion's generated group function, run by the `main` of `all.rs`; the module is
 /// crate-private, so it needs no docs.
 pub(crate) mod group {
     criterion::criterion_group!(benches, super::support_ball);

@@ -3,7 +3,7 @@
 //! `cargo xtask bench` takes a few minutes on two cores.
 
 /// Defines `groups::benches`, running the given bench functions with the short settings; the
-/// `criterion_main!` of `all.rs` runs it. Criterion's generated group function lives in a
+/// `main` of `all.rs` runs it. Criterion's generated group function lives in a
 /// crate-private module so it needs no docs.
 macro_rules! short_bench_group {
     ($($target:path),+ $(,)?) => {

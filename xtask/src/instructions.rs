@@ -32,6 +32,10 @@ use crate::json::Json;
 /// read it through `kollide_benches::counting_instructions`).
 pub const INSTRUCTIONS_ENV: &str = "KOLLIDE_BENCH_INSTRUCTIONS";
 
+/// The environment variable that runs only one area of the bench binary (its `main` skips the
+/// others' groups, and so their setup).
+const AREA_ENV: &str = "KOLLIDE_AREA";
+
 /// The function every bench runs one iteration through, as callgrind names it.
 const ITERATION_FN: &str = "kollide_benches::one_iteration";
 /// The same function's mangled name, in case valgrind does not demangle it.
@@ -115,8 +119,19 @@ fn resolve_name(text: &str, names: &mut BTreeMap<String, String>) -> String {
 
 /// The benchmark ids in the output of a criterion bench binary's `--list` (`group/id: benchmark`
 /// lines).
-pub fn parse_list(text: &str) -> Vec<String> {
-    text.lines().filter_map(|l| l.strip_suffix(": benchmark")).map(str::to_string).collect()
+/// Each benchmark's id with the area it belongs to: the bench binary prints `area: <name>`
+/// before each area's list (the area is empty before the first such line).
+pub fn parse_list(text: &str) -> Vec<(String, String)> {
+    let mut area = "";
+    let mut ids = Vec::new();
+    for line in text.lines() {
+        if let Some(a) = line.strip_prefix("area: ") {
+            area = a;
+        } else if let Some(id) = line.strip_suffix(": benchmark") {
+            ids.push((area.to_string(), id.to_string()));
+        }
+    }
+    ids
 }
 
 /// Splits a benchmark id `group/.../function` into its group and function id (the last part).
@@ -208,7 +223,7 @@ fn build_bench_binaries() -> Result<Vec<PathBuf>, String> {
 }
 
 /// Runs one benchmark of `bin` under callgrind and returns its instructions per iteration.
-fn count(bin: &Path, id: &str, out_dir: &Path) -> Result<f64, String> {
+fn count(bin: &Path, area: &str, id: &str, out_dir: &Path) -> Result<f64, String> {
     let file = out_dir.join(format!("callgrind.{}.out", id.replace('/', "_")));
     let mut c = Command::new("valgrind");
     c.args(["--tool=callgrind", "--compress-strings=no", "--compress-pos=no"])
@@ -216,7 +231,8 @@ fn count(bin: &Path, id: &str, out_dir: &Path) -> Result<f64, String> {
         .arg(bin)
         .args(["--bench", "--profile-time", "1", "--exact", id])
         .env(INSTRUCTIONS_ENV, id)
-        .env("KOLLIDE_ONLY", split_id(id).0);
+        .env("KOLLIDE_ONLY", split_id(id).0)
+        .env(AREA_ENV, area);
     eprintln!("$ {c:?}");
     let out = c.output().map_err(|e| format!("could not start valgrind: {e}"))?;
     if !out.status.success() {
@@ -250,8 +266,8 @@ pub fn run(filter: &str, target_dir: &Path) -> Result<(), String> {
             .output()
             .map_err(|e| format!("{}: {e}", bin.display()))?;
         let ids = parse_list(&String::from_utf8_lossy(&list.stdout));
-        for id in ids.into_iter().filter(|id| id.contains(filter)) {
-            counts.push((id.clone(), count(bin, &id, &out_dir)?));
+        for (area, id) in ids.into_iter().filter(|(_, id)| id.contains(filter)) {
+            counts.push((id.clone(), count(bin, &area, &id, &out_dir)?));
         }
     }
     let wall = crate::bench::collect(&target_dir.join("criterion"))?;
@@ -338,8 +354,13 @@ calls=2 5
 
     #[test]
     fn lists_benchmarks() {
-        let out = "ball_ball/3d/kollide: benchmark\nball_ball/3d/parry: benchmark\nnoise\n";
-        assert_eq!(parse_list(out), ["ball_ball/3d/kollide", "ball_ball/3d/parry"]);
+        let out = "area: narrowphase\nball_ball/3d/kollide: benchmark\nnoise\n\
+                   area: world\nworld2d/pyramid/box2d: benchmark\n";
+        let pair = |a: &str, id: &str| (a.to_string(), id.to_string());
+        assert_eq!(
+            parse_list(out),
+            [pair("narrowphase", "ball_ball/3d/kollide"), pair("world", "world2d/pyramid/box2d")]
+        );
     }
 
     #[test]
