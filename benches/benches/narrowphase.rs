@@ -504,6 +504,41 @@ fn polygons_2d(c: &mut Criterion) {
     );
 }
 
+/// Ray casts against a pool of `count` shapes of one kind: shape `h` is `k(h)` to kollide (its
+/// `f64` copy `k64(h)` places the rays, see [`ray_cases`]) and `p(h)` to parry.
+fn ray_group<'a, K, K64, P>(
+    c: &mut Criterion,
+    name: &str,
+    count: usize,
+    seed: u64,
+    k: impl Fn(usize) -> &'a K,
+    k64: impl Fn(usize) -> &'a K64,
+    p: impl Fn(usize) -> &'a P,
+) where
+    K: SupportMap<f32, 3> + 'a,
+    K64: SupportMap<f64, 3> + 'a,
+    P: RayCast + 'a,
+{
+    let (s, s64) = (QuerySettings::<f32>::default(), QuerySettings::<f64>::default());
+    let rays = ray_cases(count, &BOTH, seed, |h, pose, seg_pose, seg| {
+        closest_points(pose, k64(h), seg_pose, seg, &s64).separation
+    });
+    group(
+        c,
+        name,
+        rays.len(),
+        |i| {
+            let q = &rays[i];
+            ray_cast(&q.pose, k(q.hull), &q.ray, 10.0, &s).map_or(-1.0, |h| h.t)
+        },
+        |i| {
+            let q = &rays[i];
+            let hit = p(q.hull).cast_ray_and_get_normal(&q.p_pose, &q.p_ray, 10.0, true);
+            hit.map_or(-1.0, |h| h.time_of_impact)
+        },
+    );
+}
+
 /// EPA (contact with margin 0) on penetrating pairs of one kind of 3D shape.
 fn epa_3d<K, P>(c: &mut Criterion, name: &str, k: &[&K], p: &[&P], pairs: &[Pair3])
 where
@@ -589,43 +624,26 @@ fn shapes_3d(c: &mut Criterion) {
         },
     );
 
-    let rays = ray_cases(hull32.len(), &BOTH, 9, |h, pose, seg_pose, seg| {
-        closest_points(pose, &hull32[h].k64, seg_pose, seg, &s64).separation
-    });
-    group(
+    ray_group(
         c,
         "ray_cast/hull32",
-        rays.len(),
-        |i| {
-            let q = &rays[i];
-            ray_cast(&q.pose, &hull32[q.hull].k, &q.ray, 10.0, &s).map_or(-1.0, |h| h.t)
-        },
-        |i| {
-            let q = &rays[i];
-            let hit = hull32[q.hull].p.cast_ray_and_get_normal(&q.p_pose, &q.p_ray, 10.0, true);
-            hit.map_or(-1.0, |h| h.time_of_impact)
-        },
+        hull32.len(),
+        9,
+        |h| &hull32[h].k,
+        |h| &hull32[h].k64,
+        |h| &hull32[h].p,
     );
-
     // A rounded box's ray hit takes its normal from the box's point nearest the hit (see
     // `kollide_narrowphase::cast`), one more query than a sharp shape's hit.
     let round = round_box_pool(32);
-    let rays = ray_cases(round.len(), &BOTH, 11, |h, pose, seg_pose, seg| {
-        closest_points(pose, &round[h].k64, seg_pose, seg, &s64).separation
-    });
-    group(
+    ray_group(
         c,
         "ray_cast/round_box",
-        rays.len(),
-        |i| {
-            let q = &rays[i];
-            ray_cast(&q.pose, &round[q.hull].k, &q.ray, 10.0, &s).map_or(-1.0, |h| h.t)
-        },
-        |i| {
-            let q = &rays[i];
-            let hit = round[q.hull].p.cast_ray_and_get_normal(&q.p_pose, &q.p_ray, 10.0, true);
-            hit.map_or(-1.0, |h| h.time_of_impact)
-        },
+        round.len(),
+        11,
+        |h| &round[h].k,
+        |h| &round[h].k64,
+        |h| &round[h].p,
     );
 
     let casts = cast_cases(&pairs_3d(hull32.len(), &APART, 10, |a, pa, b, pb| {
