@@ -42,6 +42,7 @@ fn edge_index(f: &[u16; 3], a: u16, b: u16) -> Option<usize> {
 }
 
 impl<N: Scalar> Polytope<N> {
+    #[cfg_attr(debug_assertions, inline(never))]
     fn add_face(&mut self, a: u16, b: u16, c: u16, adj: [u16; 3]) {
         let idx = self.faces.len() as u16;
         let dist = self.push_face(a, b, c, adj);
@@ -50,7 +51,8 @@ impl<N: Scalar> Polytope<N> {
 
     /// Appends the face `a, b, c` (counter-clockwise from outside) with its unit normal and
     /// distance to the origin, without queueing it; returns the distance.
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn push_face(&mut self, a: u16, b: u16, c: u16, adj: [u16; 3]) -> N {
         let pa = self.verts[a as usize].point;
         let n = (self.verts[b as usize].point - pa).cross(&(self.verts[c as usize].point - pa));
@@ -61,6 +63,7 @@ impl<N: Scalar> Polytope<N> {
         dist
     }
 
+    #[cfg_attr(debug_assertions, inline(never))]
     fn heap_push(&mut self, key: N, idx: u16) {
         self.heap.push((key, idx));
         // Sift up on a plain slice (one spilled-or-inline check instead of one per access),
@@ -79,6 +82,7 @@ impl<N: Scalar> Polytope<N> {
         heap[i] = (key, idx);
     }
 
+    #[cfg_attr(debug_assertions, inline(never))]
     fn heap_pop(&mut self) -> Option<u16> {
         loop {
             if self.heap.is_empty() {
@@ -117,6 +121,7 @@ impl<N: Scalar> Polytope<N> {
     /// each edge `a → b` of a removed face whose neighbour stays. Crossing each face's edges in
     /// turn after the one it was entered by lists the horizon as one counter-clockwise loop
     /// (seen from outside) when the removed faces form a disc, as they do on a convex polytope.
+    #[cfg_attr(debug_assertions, inline(never))]
     fn carve(
         &mut self,
         start: u16,
@@ -258,6 +263,7 @@ pub(crate) fn run<N: Scalar>(
     }
 }
 
+#[cfg_attr(debug_assertions, inline(never))]
 fn finish<N: Scalar>(poly: &Polytope<N>, fi: u16, status: Status, iterations: u32) -> RawEpa<N, 3> {
     let f = poly.faces[fi as usize];
     let [a, b, c] = f.v.map(|i| poly.verts[i as usize]);

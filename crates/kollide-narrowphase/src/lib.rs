@@ -31,6 +31,12 @@
 //! **Architecture invariant:** no query allocates on the heap in the common case (inline
 //! `SmallVec` storage; only pathological EPA polytopes spill).
 //!
+//! **Build time:** GJK and EPA are generic over the shape pair, so a test binary holds a copy
+//! of them for every pair it queries (hundreds). Their shape-independent parts (the simplex
+//! reduction, the EPA polytope's faces and heap) are inlined in optimised builds but marked
+//! `#[cfg_attr(debug_assertions, inline(never))]`, so that debug and test builds compile them
+//! once per scalar and dimension instead of once per pair.
+//!
 //! **Architecture invariant:** no iterative query reports "no contact" because it ran out of
 //! iterations; every result carries a [`Status`].
 

@@ -120,7 +120,8 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
     /// [`Self::closest_point`] afterwards (the same products summed in the same order), but
     /// computed from the points the reduction already holds in registers rather than read back
     /// from the stored simplex, which GJK's next support query waits for.
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[cfg_attr(debug_assertions, inline(never))]
     pub fn reduce_to_closest(&mut self) -> (bool, Vector<N, D>) {
         match self.len {
             1 => {
@@ -143,7 +144,8 @@ impl<N: Scalar, const D: usize, V: SimplexVertex<N, D>> Simplex<N, D, V> {
     /// from `p` itself rather than read back from the simplex just written: GJK's next support
     /// query waits on this reduction, and a read of a vertex just stored piecewise (a point with
     /// its witnesses) would first wait for the store.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline(never))]
     pub fn push_and_reduce(&mut self, p: V) -> (bool, Vector<N, D>) {
         let new = *p.point();
         self.push(p);

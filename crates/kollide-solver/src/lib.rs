@@ -69,6 +69,9 @@ mod events;
 mod groups;
 mod handle;
 mod hook;
+#[cfg(feature = "instances")]
+#[doc(hidden)]
+pub mod instances;
 mod island;
 mod joint;
 mod lane;
