@@ -146,6 +146,7 @@ where
 /// `list` sorted by how far below the support plane along `dir` each generator lay, keeping
 /// those whose points along `dir` are affinely independent of the ones kept before them (by
 /// more than `tol`), at most `D`.
+#[cfg_attr(debug_assertions, inline(never))]
 fn independent_points<N: Scalar, const D: usize>(
     mut list: Active<N, D>,
     dir: &Vector<N, D>,
@@ -229,6 +230,7 @@ impl<N: Scalar, const D: usize> System<N, D> {
 
     /// One Newton step on [`Self::residual`]; returns the angle the normal turned, or `None`
     /// for a singular system.
+    #[cfg_attr(debug_assertions, inline(never))]
     fn newton_step(&mut self) -> Option<N> {
         let m = self.unknowns();
         let (u, v) = plane_basis(&self.n);
@@ -311,6 +313,7 @@ fn weighted<N: Scalar, const D: usize>(p: &[Point<N, D>], w: &[N]) -> Point<N, D
 
 /// The solution of the `m × m` system `a x = b` by Gaussian elimination with partial
 /// pivoting; `None` when a pivot vanishes against the matrix's largest entry.
+#[cfg_attr(debug_assertions, inline(never))]
 fn solve<N: Scalar>(
     a: &mut [[N; MAX_UNKNOWNS]; MAX_UNKNOWNS],
     b: &mut [N; MAX_UNKNOWNS],
