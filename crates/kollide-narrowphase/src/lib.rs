@@ -33,9 +33,9 @@
 //!
 //! **Build time:** GJK and EPA are generic over the shape pair, so a test binary holds a copy
 //! of them for every pair it queries (hundreds). Their shape-independent parts (the simplex
-//! reduction, the EPA polytope's faces and heap, the refinement's Newton step) are inlined in optimised builds but marked
-//! `#[cfg_attr(debug_assertions, inline(never))]`, so that debug and test builds compile them
-//! once per scalar and dimension instead of once per pair.
+//! reduction, the EPA polytope's faces and heap, the refinement's Newton step) are inlined in
+//! optimised builds but marked `#[cfg_attr(debug_assertions, inline(never))]`, so that debug
+//! and test builds compile them once per scalar and dimension instead of once per pair.
 //!
 //! **Architecture invariant:** no iterative query reports "no contact" because it ran out of
 //! iterations; every result carries a [`Status`].
