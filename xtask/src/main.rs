@@ -15,7 +15,7 @@
 //! | `tidy` | the repository policy checks of [`tidy`] |
 //! | `figures` | regenerate `docs/figures/*.svg` ([`figures`]) |
 //! | `hostile` | the hostile suite in release mode (`cargo run --release -p kollide-hostile --example hostile -- <args>`), e.g. `--cases 100000` |
-//! | `ci` | fmt, lint, test (which runs every benchmark once), doc, tidy, figures freshness, then a timing summary |
+//! | `ci` | fmt, lint, test (which runs every benchmark once and checks that `docs/figures` is fresh), doc, tidy, then a timing summary |
 //!
 //! xtask depends on the standard library only, so it builds in seconds on a fresh clone; the
 //! little JSON it reads (`cargo metadata`, criterion's estimates) goes through [`json`].
@@ -51,7 +51,7 @@ tasks:
   hostile      the hostile suite, release mode: cargo xtask hostile --cases N [--seed S] [--dim 2|3]
                [--pair NAME] [--class NAME] [--ci] [--write-expected PATH] [--no-repro] [--progress]
                (cargo run --release -p kollide-hostile --example hostile -- <args>)
-  ci           fmt, lint, test (benchmarks once), doc, tidy, figures (fresh?), with a timing summary";
+  ci           fmt, lint, test (benchmarks once, figures fresh?), doc, tidy, with a timing summary";
 
 /// What a task returns: `Err` carries the message printed before exiting with failure.
 type TaskResult = Result<(), String>;
@@ -140,8 +140,8 @@ const CI_STEPS: &[(&str, Task)] = &[
     ("test", test),
     ("doc", doc),
     // No separate `bench-smoke`: the test step runs it, from the build of its `--all-targets`.
+    // No separate figures check either: a test of the test step compares `docs/figures`.
     ("tidy", tidy::run),
-    ("figures", figures::check),
 ];
 
 fn ci() -> TaskResult {

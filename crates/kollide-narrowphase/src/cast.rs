@@ -74,6 +74,18 @@ pub fn gjk_ray_cast<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     tolerance: N,
     settings: &QuerySettings<N>,
 ) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
+    gjk_ray_cast_on(crate::cso::debug_erased(&cso), origin, dir, max_t, tolerance, settings)
+}
+
+/// [`gjk_ray_cast`] on the CSO that `debug_erased` gives.
+fn gjk_ray_cast_on<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
+    cso: &C,
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    max_t: N,
+    tolerance: N,
+    settings: &QuerySettings<N>,
+) -> Option<(N, Vector<N, D>, SupportPoint<N, D>, Status)> {
     let limits = Limits { max_t, tolerance, margin: N::zero() };
     // Nothing else to ask about the set: a stall at the start is left as it is.
     ray_cast_cso::<N, D, C, SupportPoint<N, D>>(cso, origin, dir, &limits, settings, &|_, _| None)
@@ -173,6 +185,30 @@ impl<N: Scalar, const D: usize> CastVertex<N, D> for Vector<N, D> {
 /// that the start is apart ([`start_stall`], [`inside_at_start`]; `inside` when the simplex
 /// holds the start point).
 fn ray_cast_cso<N, const D: usize, C, V>(
+    cso: &C,
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    limits: &Limits<N>,
+    settings: &QuerySettings<N>,
+    apart_at_start: Apart<'_, N, D>,
+) -> Option<RawCast<N, D>>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+    V: CastVertex<N, D>,
+{
+    ray_cast_on::<N, D, _, V>(
+        crate::cso::debug_erased(&cso),
+        origin,
+        dir,
+        limits,
+        settings,
+        apart_at_start,
+    )
+}
+
+/// [`ray_cast_cso`] on the CSO that `debug_erased` gives.
+fn ray_cast_on<N, const D: usize, C, V>(
     cso: &C,
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,
@@ -367,6 +403,21 @@ where
 #[cold]
 #[inline(never)]
 fn widened_cast<N, const D: usize, C>(
+    cso: &C,
+    origin: &Vector<N, D>,
+    dir: &Vector<N, D>,
+    limits: &Limits<N>,
+    apart: Apart<'_, N, D>,
+) -> Option<RawCast<N, D>>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    widened_cast_on(crate::cso::debug_erased(&cso), origin, dir, limits, apart)
+}
+
+/// [`widened_cast`] on the CSO that `debug_erased` gives.
+fn widened_cast_on<N, const D: usize, C>(
     cso: &C,
     origin: &Vector<N, D>,
     dir: &Vector<N, D>,

@@ -53,6 +53,59 @@ pub trait Cso<N: Scalar, const D: usize> {
     }
 }
 
+/// A reference to a CSO is that CSO (so that any `&C` can become a trait object in debug builds,
+/// see `debug_erased`).
+impl<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized> Cso<N, D> for &C {
+    #[inline(always)]
+    fn support(&self, dir: &Vector<N, D>) -> SupportPoint<N, D> {
+        (**self).support(dir)
+    }
+
+    #[inline(always)]
+    fn flat_normals(&self, f: &mut dyn FnMut(FlatNormal<N, D>, bool)) {
+        (**self).flat_normals(f);
+    }
+
+    #[inline(always)]
+    fn generators(
+        &self,
+        dir: &Vector<N, D>,
+        tol: N,
+        f: &mut dyn FnMut(Generator<N, D>, bool),
+    ) -> bool {
+        (**self).generators(dir, tol, f)
+    }
+}
+
+/// The CSO that GJK, EPA, the polish, the refinement and the casts run on: `dyn Cso` in debug
+/// builds, the concrete type in optimised ones.
+///
+/// Each of those algorithms is generic over its CSO, which is one type per shape pair, so a test
+/// binary would hold a copy of each for every pair it queries (hundreds). Through a trait object
+/// they are compiled once per scalar and dimension, which shortens the test build; the support
+/// query behind the object is the same call, so the answers are too. Optimised builds keep the
+/// concrete type, whose support function is then inlined into the algorithm's loop.
+#[cfg(debug_assertions)]
+#[inline(always)]
+pub(crate) fn debug_erased<'c, N, const D: usize, C>(cso: &'c &'c C) -> &'c (dyn Cso<N, D> + 'c)
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    cso
+}
+
+/// See the debug version: optimised builds keep the concrete type.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub(crate) fn debug_erased<'c, N, const D: usize, C>(cso: &'c &'c C) -> &'c C
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    cso
+}
+
 /// Calls `f` with the generators of `s`'s core within `tol` of its support plane along the
 /// unit `dir` (its frame): the vertices of a polytope, a segment or a point, or a curved core's
 /// own ([`SupportMap::curved_generators`]). `false` when a curved core has none to list.

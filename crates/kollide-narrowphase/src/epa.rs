@@ -63,6 +63,17 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     fallback_normal: &Vector<N, D>,
     settings: &QuerySettings<N>,
 ) -> EpaResult<N, D> {
+    epa_on(crate::cso::debug_erased(&cso), simplex, scale, fallback_normal, settings)
+}
+
+/// [`epa`] on the CSO that `debug_erased` gives.
+fn epa_on<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
+    cso: &C,
+    simplex: &Simplex<N, D>,
+    scale: N,
+    fallback_normal: &Vector<N, D>,
+    settings: &QuerySettings<N>,
+) -> EpaResult<N, D> {
     let tol = settings.tolerances.length(scale) * N::lit(0.01);
     if D == 2 {
         let support = Cso2(cso);

@@ -96,6 +96,22 @@ where
     C: Cso<N, D> + ?Sized,
     V: SimplexVertex<N, D>,
 {
+    gjk_on(crate::cso::debug_erased(&cso), search_dir, max_distance, touch_tolerance, settings)
+}
+
+/// [`gjk_with`] on the CSO that `debug_erased` gives.
+fn gjk_on<N, const D: usize, C, V>(
+    cso: &C,
+    search_dir: &Vector<N, D>,
+    max_distance: N,
+    touch_tolerance: N,
+    settings: &QuerySettings<N>,
+) -> GjkResult<N, D, V>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+    V: SimplexVertex<N, D>,
+{
     let mut dir = *search_dir;
     if dir.norm_squared() == N::zero() || !dir.iter().all(|x| x.is_finite_value()) {
         dir = Vector::zeros();

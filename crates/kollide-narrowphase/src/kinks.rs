@@ -59,6 +59,19 @@ where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
 {
+    least_on_flat_normals_of(crate::cso::debug_erased(&cso), e, accept)
+}
+
+/// [`least_on_flat_normals`] on the CSO that `debug_erased` gives.
+fn least_on_flat_normals_of<N, const D: usize, C>(
+    cso: &C,
+    e: EpaResult<N, D>,
+    accept: N,
+) -> EpaResult<N, D>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
     let Some(n) = e.normal.try_normalize(N::zero()) else { return e };
     let mut best: Option<Candidate<N, D>> = None;
     let mut consider = |c: Candidate<N, D>| {

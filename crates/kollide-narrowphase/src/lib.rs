@@ -31,11 +31,14 @@
 //! **Architecture invariant:** no query allocates on the heap in the common case (inline
 //! `SmallVec` storage; only pathological EPA polytopes spill).
 //!
-//! **Build time:** GJK and EPA are generic over the shape pair, so a test binary holds a copy
-//! of them for every pair it queries (hundreds). Their shape-independent parts (the simplex
-//! reduction, the EPA polytope's faces and heap, the refinement's Newton step) are inlined in
-//! optimised builds but marked `#[cfg_attr(debug_assertions, inline(never))]`, so that debug
-//! and test builds compile them once per scalar and dimension instead of once per pair.
+//! **Build time:** GJK, EPA, the polish, the refinement and the casts are generic over the CSO,
+//! which is one type per shape pair, so a test binary would hold a copy of each for every pair it
+//! queries (hundreds). In debug and test builds they take the CSO as a `dyn Cso` instead
+//! (`cso::debug_erased`) and are compiled once per scalar and dimension; optimised builds keep
+//! the concrete type, so that the support function is inlined into their loops. Their
+//! shape-independent parts (the simplex reduction, the EPA polytope's faces and heap, the
+//! refinement's Newton step) are inlined in optimised builds but marked
+//! `#[cfg_attr(debug_assertions, inline(never))]`, for the same reason.
 //!
 //! **Architecture invariant:** no iterative query reports "no contact" because it ran out of
 //! iterations; every result carries a [`Status`].

@@ -78,6 +78,21 @@ where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
 {
+    polish_on(crate::cso::debug_erased(&cso), e, scale, relative, settings)
+}
+
+/// [`polish_penetration`] on the CSO that `debug_erased` gives.
+fn polish_on<N, const D: usize, C>(
+    cso: &C,
+    e: EpaResult<N, D>,
+    scale: N,
+    relative: N,
+    settings: &QuerySettings<N>,
+) -> EpaResult<N, D>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
     let Some(mut u) = e.normal.try_normalize(N::zero()) else { return e };
     // A hundredth of the scale outside: near enough that the projection lands on the same smooth
     // part of the boundary, far enough that GJK's direction to it is not lost in rounding (from

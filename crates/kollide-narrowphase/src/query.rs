@@ -547,6 +547,21 @@ where
     P: Pose<N, D>,
     C: Cso<N, D> + ?Sized,
 {
+    widened_on(crate::cso::debug_erased(&cso), pos_ab, pair, margin)
+}
+
+/// [`widened`] on the CSO that `debug_erased` gives.
+fn widened_on<N, const D: usize, P, C>(
+    cso: &C,
+    pos_ab: &P,
+    pair: &Pair<N>,
+    margin: N,
+) -> Option<LocalContact<N, D>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    C: Cso<N, D> + ?Sized,
+{
     let wide = Widened::new(cso);
     let pair64 = Pair {
         radii: (pair.radii.0.to_f64(), pair.radii.1.to_f64()),
@@ -705,6 +720,21 @@ struct LocalContact<N: Scalar, const D: usize> {
 /// proven farther apart than `margin`.
 #[inline(always)]
 fn contact_on<N, const D: usize, C>(
+    cso: &C,
+    dir: Vector<N, D>,
+    pair: &Pair<N>,
+    margin: N,
+    settings: &QuerySettings<N>,
+) -> Option<LocalContact<N, D>>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
+    contact_on_erased(crate::cso::debug_erased(&cso), dir, pair, margin, settings)
+}
+
+/// [`contact_on`] on the CSO that `debug_erased` gives.
+fn contact_on_erased<N, const D: usize, C>(
     cso: &C,
     dir: Vector<N, D>,
     pair: &Pair<N>,

@@ -78,6 +78,20 @@ where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
 {
+    refine_on(crate::cso::debug_erased(&cso), n, spread, scale)
+}
+
+/// [`refine`] on the CSO that `debug_erased` gives.
+fn refine_on<N, const D: usize, C>(
+    cso: &C,
+    n: &Vector<N, D>,
+    spread: N,
+    scale: N,
+) -> Option<Candidate<N, D>>
+where
+    N: Scalar,
+    C: Cso<N, D> + ?Sized,
+{
     let (ga, gb) = active_sets(cso, n, spread, scale)?;
     let mut sys = System { ga, gb, n: *n, lambda: SmallVec::new(), mu: SmallVec::new() };
     sys.lambda.resize(sys.ga.len(), N::one() / N::lit(sys.ga.len() as f64));

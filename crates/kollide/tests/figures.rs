@@ -1,5 +1,6 @@
 //! The figures of `docs/figures/` (the `figures` example's scenes): deterministic (same input,
-//! same bytes), well-formed SVG, and rendered with something drawn in every panel.
+//! same bytes), committed as the code draws them today, well-formed SVG, and rendered with
+//! something drawn in every panel.
 
 #[path = "../examples/figures/scenes.rs"]
 #[allow(dead_code, reason = "shared with the figures example")]
@@ -14,6 +15,36 @@ fn figures_are_deterministic() {
     let second: Vec<(&str, String)> =
         scenes::all().into_iter().map(|(n, f)| (n, f.to_svg())).collect();
     assert_eq!(first, second);
+}
+
+/// The committed SVGs are byte for byte what the scenes draw now, and no committed SVG is left
+/// over from a scene that was removed. `cargo xtask figures` regenerates them.
+#[test]
+fn committed_figures_are_fresh() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/figures");
+    let mut problems = Vec::new();
+    let scenes = scenes::all();
+    for (name, fig) in &scenes {
+        let path = dir.join(format!("{name}.svg"));
+        match std::fs::read_to_string(&path) {
+            Ok(committed) if committed == fig.to_svg() => {}
+            Ok(_) => problems.push(format!("{name}.svg: stale")),
+            Err(e) => problems.push(format!("{name}.svg: {e}")),
+        }
+    }
+    for entry in std::fs::read_dir(&dir).expect("docs/figures exists") {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(stem) = file.strip_suffix(".svg") else { continue };
+        if !scenes.iter().any(|(n, _)| *n == stem) {
+            problems.push(format!("{file}: no scene draws it any more"));
+        }
+    }
+    assert!(!scenes.is_empty(), "no scenes were drawn");
+    assert!(
+        problems.is_empty(),
+        "docs/figures is out of date; run `cargo xtask figures` and commit:\n  {}",
+        problems.join("\n  ")
+    );
 }
 
 #[test]
