@@ -275,3 +275,20 @@ fn an_f32_ray_on_a_rounded_box_face_gets_the_face_normal() {
     let off = (a.support_point(&pose, &h.normal) - h.point_a).dot(&h.normal);
     assert!(off.abs() < 1e-6, "{off:e} off the support plane: {h:?}");
 }
+
+/// Two sliver triangles 130 m long, 7.5e-3 apart (`f64`): GJK on their vertices in `f64`
+/// bracketed the distance to 6e-9, but its last simplex was a sliver, along whose face `v` had
+/// slid by 1.9e-7: the normal was 2.5e-5 rad off, attained 1.9e-7 less than the separation, and
+/// moved the witness on B off its triangle by as much. Its answer is taken as exact only when
+/// its own normal attains it; here the exact axis settles it.
+#[test]
+fn sliver_triangles_apart_get_a_normal_that_attains_their_distance() {
+    let (pa, a, pb, b) = case3("triangle", "triangle", "sliver", 0x924c_30b6_1cd8_29b5);
+    let c = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    let n = c.normal;
+    let (top_a, low_b) = (a.support_point(&pa, &n), b.support_point(&pb, &-n));
+    let gap = (low_b - top_a).dot(&n);
+    let (off_a, off_b) = ((top_a - c.point_a).dot(&n), (c.point_b - low_b).dot(&n));
+    assert!((gap - c.separation).abs() < 1e-11 * 65.0, "g(n) = {gap:e}: {c:?}");
+    assert!(off_a.abs().max(off_b.abs()) < 1e-11 * 65.0, "off {off_a:e}, {off_b:e}: {c:?}");
+}

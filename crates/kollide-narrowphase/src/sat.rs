@@ -255,7 +255,14 @@ fn cloud_distance<const D: usize>(
     let (point_a, point_b) = g.witnesses();
     let c = SatContact { separation: dist, normal: -v / dist, point_a, point_b };
     let gap = dist - lower_bound;
-    if g.status == crate::Status::Converged || gap <= 1e-10 * size {
+    // The bracket holds the distance, not the direction: on a sliver simplex `v` can slide along
+    // its face by far more than it changes in length (two 130 m sliver triangles 7.5e-3 apart:
+    // `|v|` right to 1e-12, the normal 2.5e-5 rad off). Only a normal that attains `|v|` itself
+    // makes the answer exact.
+    let n = c.normal;
+    let own = -a.iter().map(|p| p.dot(&n)).fold(f64::MIN, f64::max)
+        - b.iter().map(|p| -p.dot(&n)).fold(f64::MIN, f64::max);
+    if (g.status == crate::Status::Converged || gap <= 1e-10 * size) && dist - own <= 1e-10 * size {
         return Some(Cloud::Tight(c));
     }
     let reach = g.simplex.points().iter().map(|p| (p.point - v).norm()).fold(0.0, f64::max);
