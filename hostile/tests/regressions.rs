@@ -292,3 +292,27 @@ fn sliver_triangles_apart_get_a_normal_that_attains_their_distance() {
     assert!((gap - c.separation).abs() < 1e-11 * 65.0, "g(n) = {gap:e}: {c:?}");
     assert!(off_a.abs().max(off_b.abs()) < 1e-11 * 65.0, "off {off_a:e}, {off_b:e}: {c:?}");
 }
+
+/// A triangle touching a 1000-vertex polygon (`f64`, 2D): GJK stalled at the touch, and the exact
+/// test had no answer for a pair of 1000 axes against 1000 vertices, so GJK's answer stood, its
+/// normal 2.5e-8 short of attaining the separation. The exact test now walks the polygon's loop.
+#[test]
+fn a_triangle_touching_a_thousand_vertex_polygon_gets_the_exact_normal() {
+    use kollide_hostile::run::build2;
+    let kind = |s: &str| *Kind::all(2).iter().find(|k| k.name(2) == s).unwrap();
+    let c = generate::<2>(
+        kind("triangle"),
+        kind("polygon"),
+        Class::Hull1000,
+        0xf39d_b222_ac4a_a6af,
+        false,
+    );
+    let (a, b) = (build2::<f64>(&c.a).unwrap(), build2::<f64>(&c.b).unwrap());
+    let pa = <Iso2<f64> as MakePose<f64, 2>>::make(&c.pose_a).0;
+    let pb = <Iso2<f64> as MakePose<f64, 2>>::make(&c.pose_b).0;
+    let k = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    let n = k.normal;
+    let gap = (b.support_point(&pb, &-n) - a.support_point(&pa, &n)).dot(&n);
+    assert_eq!(k.status, Status::Converged, "{k:?}");
+    assert!((gap - k.separation).abs() < 1e-12 && k.separation.abs() < 1e-12, "{gap:e}: {k:?}");
+}

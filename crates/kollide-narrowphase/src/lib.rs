@@ -61,6 +61,7 @@ mod query;
 mod refine;
 mod sat;
 mod sat_large;
+mod sat_loop;
 mod segment_cores;
 mod simplex;
 mod status;

@@ -23,13 +23,16 @@
 //! exact to the rounding of those inputs. When the shapes are apart, SAT's separation is only a
 //! lower bound (a vertex can face an edge), so the distance and closest points come from GJK run
 //! in `f64` on the same vertex lists; that runs first, and SAT only when it does not converge
-//! with a separating plane. SAT's work grows as (axes × vertices), so pairs beyond a fixed budget
-//! (large hulls) are left to GJK and EPA's own answer and status.
+//! with a separating plane. SAT's work grows as (axes × vertices); beyond a fixed budget, a pair
+//! with a convex polyhedron walks its Gauss map ([`crate::sat_large`]), a 2D pair with a convex
+//! polygon walks its vertex loop ([`crate::sat_loop`]), and other pairs are left to GJK and EPA's
+//! own answer and status.
 
 use kollide_math::{Point, Pose, Scalar, Vector};
 use kollide_shapes::Polytope;
 
 use crate::sat_large::{self, Pair, Placed};
+use crate::sat_loop;
 use crate::witness::{common_point, feature};
 
 /// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
@@ -49,7 +52,8 @@ pub(crate) struct SatContact<N: Scalar, const D: usize> {
 /// The exact answer for polytopes `a` and `b` whose rotations are `rot_a` and `rot_b` (matrix
 /// columns) and whose positions differ by `t` (B's minus A's), in a frame with the world's axes
 /// and A's position as origin; `None` when the pair is beyond the work budget and neither is a
-/// [`kollide_shapes::ConvexPolyhedron`] ([`crate::sat_large`] takes those).
+/// [`kollide_shapes::ConvexPolyhedron`] ([`crate::sat_large`] takes those) nor, in 2D, a
+/// [`kollide_shapes::ConvexPolygon`] ([`crate::sat_loop`]).
 #[cold]
 #[inline(never)]
 fn sat<N: Scalar, const D: usize>(
@@ -69,7 +73,11 @@ fn sat<N: Scalar, const D: usize>(
     }
     let axes = a.normal_count() + b.normal_count() + a.edge_count() * b.edge_count();
     let (s, n) = if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
-        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t))?
+        let large = sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t));
+        large.or_else(|| {
+            let (na, nb) = (turned_normals(a, rot_a), turned_normals(b, rot_b));
+            sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)
+        })?
     } else {
         every_axis(a, b, rot_a, rot_b, &va, &vb, &t)?
     };
@@ -83,6 +91,19 @@ fn sat<N: Scalar, const D: usize>(
     }
     let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
     Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
+}
+
+/// The listed face normals of `p` turned by the rotation with columns `rot` (through its
+/// cofactor, as in [`every_axis`]); none for a loop, whose normals come from its edges.
+fn turned_normals<N: Scalar, const D: usize>(
+    p: &dyn Polytope<N, D>,
+    rot: &[Vector<f64, D>; D],
+) -> Vec<Vector<f64, D>> {
+    if p.is_ccw_loop() {
+        return Vec::new();
+    }
+    let nrm = cofactor(rot);
+    (0..p.normal_count()).map(|i| times(&nrm, &wide(&p.normal(i)))).collect()
 }
 
 /// The vertices of `p` turned by the matrix with columns `rot`, in `f64`. B's are not
@@ -186,8 +207,9 @@ fn every_axis<N: Scalar, const D: usize>(
     (best.0 != f64::MIN).then_some(best)
 }
 
-/// Both ways to the exact answer, whatever the budget: [`crate::sat_large`]'s and (with
-/// `every`) every axis against every vertex, for the tests that compare them.
+/// Both ways to the exact answer, whatever the budget: [`crate::sat_large`]'s (in 2D,
+/// [`crate::sat_loop`]'s) and (with `every`) every axis against every vertex, for the tests that
+/// compare them.
 #[cfg(test)]
 pub(crate) fn large_and_every_axis<N: Scalar, const D: usize>(
     a: &dyn Polytope<N, D>,
@@ -198,8 +220,10 @@ pub(crate) fn large_and_every_axis<N: Scalar, const D: usize>(
     every: bool,
 ) -> [Option<(f64, Vector<f64, D>)>; 2] {
     let (va, vb) = (rotated(a, rot_a), rotated(b, rot_b));
+    let (na, nb) = (turned_normals(a, rot_a), turned_normals(b, rot_b));
     [
-        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t)),
+        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t))
+            .or_else(|| sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)),
         every.then(|| every_axis(a, b, rot_a, rot_b, &va, &vb, &t)).flatten(),
     ]
 }

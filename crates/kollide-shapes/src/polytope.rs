@@ -42,6 +42,12 @@ pub trait Polytope<N: Scalar, const D: usize> {
     fn polyhedron(&self) -> Option<&crate::ConvexPolyhedron<N>> {
         None
     }
+    /// Whether the vertices, in index order, go counter-clockwise around a 2D polygon: the
+    /// exact test of large 2D pairs then finds each support point by walking the loop from the
+    /// previous one instead of scanning every vertex.
+    fn is_ccw_loop(&self) -> bool {
+        false
+    }
 }
 
 /// The 2D normal of the edge `a → b` of a counter-clockwise polygon, or the 3D normal of the
@@ -123,6 +129,9 @@ impl<N: Scalar> Polytope<N, 2> for crate::ConvexPolygon<N> {
     }
     fn normal(&self, i: usize) -> Vector<N, 2> {
         self.edge_normal(i).into_inner()
+    }
+    fn is_ccw_loop(&self) -> bool {
+        true
     }
 }
 
