@@ -38,8 +38,8 @@ use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2};
 
 use super::polygon::{
-    IncidentEdge, PolygonView, ReferenceEdge, b_is_reference, better_edge, clip_edges,
-    exact_fallback, to_world,
+    IncidentEdge, PolygonView, ReferenceEdge, b_is_reference, better_edge, clip_edges, deeper_of,
+    exact_fallback, shallower_than_sat, to_world,
 };
 
 /// The box's four vertices, counter-clockwise from `(−hx, −hy)` (edge `i` joins vertex `i` to
@@ -184,11 +184,24 @@ pub fn contact_boxes<N: Scalar, U: Copy + Default>(
         let b = PolygonView { vertices: &vb, normals: &normals, radius: rb };
         exact_fallback(pos_a, &a, pos_b, &b, margin)
     };
-    if flip {
+    let m = if flip {
         face_contact(pos_b, hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin, true, fallback)
     } else {
         face_contact(pos_a, ha, ra, edge_a, sep_a, &pos_ab, hb, rb, margin, false, fallback)
+    };
+    // As for the polygons: a face kept by the bias but blind to the overlap yields to the other.
+    let scale = || size(ha, ra).max_of(size(hb, rb)) + pos_ab.translation.vector.norm();
+    if shallower_than_sat(&m, sep_a.max_of(sep_b) - radius, scale) {
+        let none = Manifold::new;
+        return deeper_of(m, || {
+            if flip {
+                face_contact(pos_a, ha, ra, edge_a, sep_a, &pos_ab, hb, rb, margin, false, none)
+            } else {
+                face_contact(pos_b, hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin, true, none)
+            }
+        });
     }
+    m
 }
 
 #[cfg(test)]

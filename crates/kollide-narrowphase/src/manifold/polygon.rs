@@ -320,7 +320,61 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
         // exact closest points or penetration from GJK/EPA as one contact.
         return fallback();
     }
-    if flip { to_world(&clipped, pos_b, true) } else { to_world(&clipped, pos_a, false) }
+    let m = if flip { to_world(&clipped, pos_b, true) } else { to_world(&clipped, pos_a, false) };
+    let scale = || a.size().max_of(b.size()) + pos_ab.translation.vector.norm();
+    if shallower_than_sat(&m, sep_a.max_of(sep_b) - radius, scale) {
+        return deeper_of(m, || {
+            let other = if flip {
+                clip_reference(a, edge_a, b, &pos_ab, margin, sep_a > N::zero())
+            } else {
+                clip_reference(b, edge_b, a, &pos_ba, margin, sep_b > N::zero())
+            };
+            match (other.len, flip) {
+                (0, _) => Manifold::new(),
+                (_, true) => to_world(&other, pos_a, false),
+                (_, false) => to_world(&other, pos_b, true),
+            }
+        });
+    }
+    m
+}
+
+/// Whether the face-clipped manifold `m` is shallower than the pair's SAT separation `sat` (the
+/// larger of the two polygons' best face separations, radii included) by more than rounding at
+/// `scale`, the size of the coordinates. The true separation is at most `sat`, so such a
+/// manifold misses overlap. The reference face kept by the bias (step 2) can be blind to it: a
+/// capsule's side, whose rounded end dips into a box's face beyond the side's clipping planes,
+/// keeps only the point on a side plane above it. The other polygon's face sees it. (An
+/// end-to-end contact may rightly be shallower: the closest points of two rounded cores need
+/// not lie on a face axis.)
+#[inline(always)]
+pub(super) fn shallower_than_sat<N: Scalar, U: Copy + Default>(
+    m: &Manifold<N, 2, U>,
+    sat: N,
+    scale: impl FnOnce() -> N,
+) -> bool {
+    let deepest = deepest(m);
+    let face = m.contacts().first().is_some_and(|c| {
+        matches!(c.id.a, FeatureId::Edge(_)) || matches!(c.id.b, FeatureId::Edge(_))
+    });
+    deepest > sat && face && deepest > sat + N::EPSILON * N::lit(64.0) * scale()
+}
+
+/// The deeper of `first` and the manifold `other` builds on the other polygon's face (see
+/// [`shallower_than_sat`]; rare, so out of line).
+#[cold]
+#[inline(never)]
+pub(super) fn deeper_of<N: Scalar, U: Copy + Default>(
+    first: Manifold<N, 2, U>,
+    other: impl FnOnce() -> Manifold<N, 2, U>,
+) -> Manifold<N, 2, U> {
+    let second = other();
+    if !second.is_empty() && deepest(&second) < deepest(&first) { second } else { first }
+}
+
+/// The smallest separation of a manifold's contacts (`N::MAX` for none).
+fn deepest<N: Scalar, U: Copy + Default>(m: &Manifold<N, 2, U>) -> N {
+    m.contacts().iter().fold(N::MAX, |d, c| d.min_of(c.separation))
 }
 
 /// Step 2: whether B's face is the reference face, given the best separations over A's and B's

@@ -20,6 +20,7 @@ mod flat_polygon;
 mod hard_cases;
 mod manifold2d;
 mod manifold3d;
+mod manifold_blind_face;
 mod manifold_diff;
 mod manifold_rounded_incident;
 mod parry_diff;
