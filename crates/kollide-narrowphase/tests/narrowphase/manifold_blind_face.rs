@@ -9,7 +9,8 @@
 //! overlap, the least vertex–edge distance when they are apart, minus the radii. The manifold's
 //! deepest contact must lie between that and the bias below it. The test counts the cases whose
 //! two face axes are tied within the bias and whose A face is the worse one, where the blind
-//! face was kept before.
+//! face was kept before. A second test lifts the same pairs just apart, half of them past B's
+//! corner, and holds the speculative contacts to the distance the same way.
 
 use kollide_math::{Iso2, Point2, Vec2};
 use kollide_narrowphase::manifold2;
@@ -70,6 +71,8 @@ fn face_separation(p: &[Point2<f64>], q: &[Point2<f64>]) -> f64 {
 #[allow(clippy::type_complexity)]
 fn case(
     rng: &mut ChaCha8Rng,
+    dips: (f64, f64),
+    overhang: bool,
 ) -> (Shape2<f64>, Iso2<f64>, Shape2<f64>, Iso2<f64>, Vec<Point2<f64>>, Vec<Point2<f64>>) {
     let hb = Vec2::new(rng.random_range(0.2..2.0), rng.random_range(0.1..1.0));
     let rb = if rng.random_bool(0.3) { rng.random_range(0.01..0.2) } else { 0.0 };
@@ -101,9 +104,14 @@ fn case(
     // Tilted by less than a hundredth of a radian: the capsule's side and the box's face are
     // tied within the bias.
     let tilt: f64 = rng.random_range(-0.01..0.01);
-    let x = rng.random_range(-1.0..1.0) * (hb.x - half).abs().max(0.1 * hb.x);
+    let x = if overhang {
+        let s = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+        s * (hb.x + half * rng.random_range(-0.3..0.3))
+    } else {
+        rng.random_range(-1.0..1.0) * (hb.x - half).abs().max(0.1 * hb.x)
+    };
     let lift = half * tilt.abs() + half_height + ra + rb;
-    let dip = ra * rng.random_range(-0.02..0.002);
+    let dip = ra * rng.random_range(dips.0..dips.1);
     let local_a = Iso2::new(Vec2::new(x, hb.y + lift + dip), tilt);
     let world = Iso2::new(
         Vec2::new(rng.random_range(-5.0..5.0), rng.random_range(-5.0..5.0)),
@@ -119,7 +127,7 @@ fn a_rounded_end_dipping_into_a_face_is_as_deep_as_it_is() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xb11d);
     let (mut checked, mut blind_kept) = (0, 0);
     for _ in 0..20_000 {
-        let (a, pos_a, b, pos_b, core_a, core_b) = case(&mut rng);
+        let (a, pos_a, b, pos_b, core_a, core_b) = case(&mut rng, (-0.02, 0.002), false);
         let radius = a.radius() + b.radius();
         let exact = core_distance(&core_a, &core_b) - radius;
         let m = manifold2::<f64, ()>(&pos_a, &a, &pos_b, &b, 0.0);
@@ -141,4 +149,32 @@ fn a_rounded_end_dipping_into_a_face_is_as_deep_as_it_is() {
         checked += 1;
     }
     assert!(checked > 5_000 && blind_kept > 500, "{checked} overlapping, {blind_kept} tied");
+}
+
+/// Speculative contacts of the same pairs lifted off (and past B's corner, where the closest
+/// features may be two ends): the deepest contact within the margin is no shallower than the
+/// distance, nor deeper by more than the bias.
+#[test]
+fn rounded_shapes_just_apart_get_their_distance() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xb11e);
+    let mut checked = 0;
+    for k in 0..20_000 {
+        let (a, pos_a, b, pos_b, core_a, core_b) = case(&mut rng, (0.0, 0.05), k % 2 == 0);
+        let radius = a.radius() + b.radius();
+        let exact = core_distance(&core_a, &core_b) - radius;
+        let margin = 0.1 * a.radius();
+        let m = manifold2::<f64, ()>(&pos_a, &a, &pos_b, &b, margin);
+        if exact <= 0.0 || exact >= margin || m.is_empty() {
+            continue;
+        }
+        let deepest = m.contacts().iter().map(|c| c.separation).fold(f64::MAX, f64::min);
+        let size = 3.0;
+        let tol = 1e-9 * size;
+        assert!(
+            deepest <= exact + tol && deepest >= exact - 1e-4 * size - tol,
+            "deepest contact {deepest:e}, exact {exact:e}: {a:?} at {pos_a:?}, {b:?} at {pos_b:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 5_000, "{checked} checked");
 }
