@@ -316,3 +316,26 @@ fn a_triangle_touching_a_thousand_vertex_polygon_gets_the_exact_normal() {
     assert_eq!(k.status, Status::Converged, "{k:?}");
     assert!((gap - k.separation).abs() < 1e-12 && k.separation.abs() < 1e-12, "{gap:e}: {k:?}");
 }
+
+/// A segment's end 4.2e-8 from a 10 m triangle's edge, 1.3e-8 outside its face's region
+/// (`f64`, rotations a few ulps off unit). GJK stalled, and the exact test, SAT over the faces
+/// and edge pairs, took the face's normal: the plane's distance, 4.04e-8, with a point 1.3e-8
+/// off the triangle. A pair apart now also has the vertex–vertex and vertex–edge axes, and the
+/// answer is the point–triangle distance computed here by hand.
+#[test]
+fn a_segment_end_just_outside_a_triangles_face_region_gets_the_edge_distance() {
+    let (pa, a, pb, b) = case3("triangle", "segment", "ulp-rot", 0xaaee_e6ac_987c_1055);
+    let (Shape3::Triangle(t), Shape3::Segment(s)) = (&a, &b) else { panic!("not the pair") };
+    let (q, tri) = (pa.inv_compose(&pb) * s.b(), [t.a(), t.b(), t.c()]);
+    let to_edge = |p: Point3<f64>, u: Point3<f64>, v: Point3<f64>| {
+        let e = v - u;
+        (p - (u + e * ((p - u).dot(&e) / e.norm_squared()).clamp(0.0, 1.0))).norm()
+    };
+    let by_hand = to_edge(q, tri[2], tri[0]);
+    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
+    assert!((q - tri[0]).dot(&n).abs() < by_hand - 1e-9, "the face's plane is nearer");
+    let c = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    assert!((c.separation - by_hand).abs() < 1e-14, "{:e} against {by_hand:e}", c.separation);
+    let off = to_edge(pa.inverse_transform_point(&c.point_a), tri[2], tri[0]);
+    assert!(off < 1e-14, "point_a is {off:e} off the edge");
+}
