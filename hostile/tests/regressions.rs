@@ -339,3 +339,19 @@ fn a_segment_end_just_outside_a_triangles_face_region_gets_the_edge_distance() {
     let off = to_edge(pa.inverse_transform_point(&c.point_a), tri[2], tri[0]);
     assert!(off < 1e-14, "point_a is {off:e} off the edge");
 }
+
+/// A 6 m segment through a box 4 mm thick (`f32`): EPA converged on a face of the sliver
+/// difference whose normal, the cross product of long, nearly parallel edges, was 1e-4 deeper
+/// along its support points than the depth reported with it. The `f32` contact now checks that
+/// overlapping cores' normals attain their separation too, and settles the pair in `f64`.
+#[test]
+fn an_f32_segment_through_a_thin_box_gets_a_normal_that_attains_its_depth() {
+    let (pa, a, pb, b) =
+        case3_in::<f32>("cuboid", "segment", "sliver", 0x991b_45e9_16e5_5792, true);
+    let c = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).expect("they overlap");
+    let n = c.normal;
+    let gap = (b.support_point(&pb, &-n) - a.support_point(&pa, &n)).dot(&n);
+    assert!(c.separation < -7e-4, "the segment is 7.2e-4 deep: {c:?}");
+    // The hostile suite's `f32` tolerance: 1e-3 of a hundredth of the pair's size (3.1).
+    assert!((gap - c.separation).abs() < 3.1e-5, "g(n) = {gap:e}: {c:?}");
+}

@@ -457,9 +457,9 @@ where
     }
 }
 
-/// Whether an `f32` contact of separated cores has a normal that misses the distance it
-/// reports by more than a millionth of the pair's size (plus the rounding of its coordinates).
-/// Two ways to get there, one support query tells both:
+/// Whether an `f32` contact has a normal that misses the separation it reports by more than a
+/// millionth of the pair's size (plus the rounding of its coordinates). Three ways to get
+/// there, one support query tells them all:
 /// - rounded cores: GJK stops once the cores' *distance* `|v|` is within `√rel·|v|`, and the
 ///   distance is flat in the normal's direction (off by `|v|·θ²/2` for a normal `θ` off): a
 ///   polytope 1e-5 from a ball of radius 40 got a normal 1e-4 rad off, and its support points
@@ -467,7 +467,10 @@ where
 /// - any cores a few thousand ulps of their coordinates apart: `v` is a difference of points
 ///   rounded at the coordinates' scale, so its direction is noise (a segment 2.4e-5 from a box's
 ///   edge at 10 m got a normal 0.02 rad off, and the witness on the box slid 0.55 m along the
-///   edge, off the box).
+///   edge, off the box);
+/// - overlapping cores: EPA's face normal is the cross product of the face's edges, which on a
+///   sliver are long and nearly parallel (a 6 m segment through a box 4 mm thick: a normal whose
+///   gap was 1e-4 deeper than the depth EPA reported along it).
 fn loose_normal<N, const D: usize, P, A, B>(
     a: &A,
     b: &B,
@@ -481,11 +484,7 @@ where
     A: SupportMap<N, D> + ?Sized,
     B: SupportMap<N, D> + ?Sized,
 {
-    // Cores that overlap have EPA's face normal, not GJK's.
     let radii = pair.radii.0 + pair.radii.1;
-    if c.separation + radii <= N::zero() {
-        return false;
-    }
     let md = MinkowskiDifference::new(a, b, *pos_ab);
     let gap = -c.normal.dot(&md.support(&c.normal).point) - radii;
     (gap - c.separation).abs() > attain_tolerance(pos_ab, pair)
