@@ -355,3 +355,52 @@ fn an_f32_segment_through_a_thin_box_gets_a_normal_that_attains_its_depth() {
     // The hostile suite's `f32` tolerance: 1e-3 of a hundredth of the pair's size (3.1).
     assert!((gap - c.separation).abs() < 3.1e-5, "g(n) = {gap:e}: {c:?}");
 }
+
+/// Shapes a hair apart (1e-13 to 5e-10) where a rim crosses a vertex or an edge: every normal in
+/// the kink's cone nearly attains the distance, so the polish settles its normal only to `√ε`,
+/// and its support point on the rim slid by the rim's radius times that (5.8e-9 beyond a
+/// cylinder's cap, at unit size). GJK's witnesses, which agree better with the distance, are
+/// kept: both points must lie on their shapes to the suite's `f64` tolerance.
+#[test]
+fn witnesses_of_a_rim_touching_a_corner_lie_on_both_shapes() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    let cases = [
+        ("cone", "cylinder", "touching", 0x56bb_cb18_6e02_ed13),
+        ("cone", "segment", "ulp-rot", 0xb460_b0f3_06e9_43ad),
+        ("cylinder", "triangle", "touching", 0x474c_a80d_983c_333b),
+        ("cylinder", "polyhedron", "ulp-rot", 0x3eb8_9917_6714_3ad9),
+    ];
+    let s = QuerySettings::<f64>::default();
+    let dirs = sample_dirs::<3>(64);
+    for (ka, kb, class, seed) in cases {
+        let (pa, a, pb, b) = case3(ka, kb, class, seed);
+        let c = generated(ka, kb, class, seed, false);
+        let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+        let r = closest_points(&pa, &a, &pb, &b, &s);
+        assert!(r.separation.abs() < 1e-9, "{ka}-{kb} {seed:#x}: the case touches: {r:?}");
+        let v = |p: Point3<f64>| kollide_hostile::geom::V::<3>::new(p.x, p.y, p.z);
+        let off_a = outside_by(&ba, &v(r.point_a), &dirs).abs();
+        let off_b = outside_by(&bb, &v(r.point_b), &dirs).abs();
+        let scale = a.bounding_radius().max(b.bounding_radius());
+        assert!(off_a.max(off_b) < 1e-9 * scale, "{ka}-{kb} {seed:#x}: {off_a:e} {off_b:e}");
+    }
+}
+
+/// A 2 cm segment cast at a cone, its edge meeting the cone's rim: the cast's closest point came
+/// from a long, thin facet's normal and its witnesses, from that facet's weights, were 3.2e-11
+/// apart at the hit (1.5e-9 of the size). A curved cast whose witnesses do not meet is settled
+/// by the pair query at the hit.
+#[test]
+fn a_segment_cast_across_a_cone_rim_has_meeting_witnesses() {
+    use kollide_hostile::run::Motion;
+    let seed = 0x3c0c_9668_8a4a_5ffc;
+    let (pa, a, pb, b) = case3("segment", "cone", "near", seed);
+    let m = Motion::of::<f64>(&generated("segment", "cone", "near", seed, false));
+    let vel = |v: &kollide_hostile::geom::V<3>| Vec3::new(v[0], v[1], v[2]);
+    let s = QuerySettings::<f64>::default();
+    let h = shape_cast(&pa, &vel(&m.vel_a), &a, &pb, &vel(&m.vel_b), &b, 1.0, &s).unwrap();
+    assert!(h.t > 0.0, "the shapes start apart: {h:?}");
+    let scale = a.bounding_radius().max(b.bounding_radius());
+    assert!((h.point_b - h.point_a).norm() < 1e-10 * scale, "{h:?}");
+}

@@ -885,8 +885,17 @@ where
         clamp_shift: N::zero(),
     };
     let p = polish_penetration(cso, e, scale, relative, settings);
-    let p = least_on_flat_normals(cso, p, relative * scale);
-    // The polish's witnesses agree with its distance to within its tolerance.
+    let mut p = least_on_flat_normals(cso, p, relative * scale);
+    // The polish's witnesses agree with its distance to within its tolerance, except near a
+    // touch at a kink (a rim across a cone's side near its apex): there every normal in the
+    // kink's cone nearly attains the distance, the polish's normal is settled only to `√ε`,
+    // and the rim's support point slides by its radius times that. GJK's witnesses, the
+    // closest points of its simplex, do not depend on the normal; where they agree better with
+    // the polished distance and normal, they are kept.
+    let miss = |a: Vector<N, D>, b: Vector<N, D>| ((a - b) - p.normal * p.depth).norm();
+    if miss(wa, wb) < miss(p.point_a, p.point_b) {
+        (p.point_a, p.point_b) = (wa, wb);
+    }
     let (pa, pb) = about_midpoint(&p);
     (p.normal, pa, pb, -p.depth)
 }
