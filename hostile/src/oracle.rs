@@ -102,7 +102,9 @@ pub fn candidates<const D: usize>(a: &Body<D>, b: &Body<D>) -> Vec<V<D>> {
             }
         }
         // Vertex–edge: the perpendicular from the edge's line to the vertex (any direction
-        // across the edge when the vertex is on that line).
+        // across the edge when the vertex is on that line), taken from the edge's nearer end
+        // and made square to the edge once more, so that cancellation does not tilt it along
+        // the edge (as kollide's `sat.rs` does for the same axes).
         let ve = |out: &mut Vec<V<D>>, pts: &[V<D>], edges: &[(usize, usize)], others: &[V<D>]| {
             for &(i, j) in edges {
                 let e = pts[j] - pts[i];
@@ -111,8 +113,9 @@ pub fn candidates<const D: usize>(a: &Body<D>, b: &Body<D>) -> Vec<V<D>> {
                     continue;
                 }
                 for v in others {
-                    let w = v - pts[i];
+                    let w = if (v - pts[i]).dot(&e) > 0.5 * l2 { v - pts[j] } else { v - pts[i] };
                     let p = w - e * (w.dot(&e) / l2);
+                    let p = p - e * (p.dot(&e) / l2);
                     if p.norm() > 1e-8 * w.norm().max(l2.sqrt()) {
                         push_unit(out, p);
                     } else {

@@ -84,7 +84,7 @@ fn sat<N: Scalar, const D: usize>(
             sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)
         })?
     } else {
-        every_axis(a, b, rot_a, rot_b, &va, &vb, &t)?
+        every_axis(a, b, rot_a, rot_b, (&va, &vb, &placed), &t)?
     };
     // Apart, the separation of a pair too large for `apart_axes` is a lower bound, the distance
     // when a face or an edge pair holds the closest points (then its axis is the exact normal),
@@ -95,7 +95,7 @@ fn sat<N: Scalar, const D: usize>(
     {
         return Some(c);
     }
-    let (pa, pb) = witnesses(&va, &vb, &t, &n, s);
+    let (pa, pb) = witnesses(&va, (&vb, &placed), &t, &n, s);
     Some(SatContact { separation: s, normal: n, point_a: pa, point_b: pb })
 }
 
@@ -155,15 +155,18 @@ fn large_pair<'s, N: Scalar, const D: usize>(
     Pair { a: place(a, rot_a, va), b: place(b, rot_b, vb), t }
 }
 
+/// A polytope's vertices in `f64`, in one frame.
+type Verts<'v, const D: usize> = &'v [Vector<f64, D>];
+
 /// The best of every candidate axis (both orientations), each against every vertex: the
-/// separation and the unit axis from A to B.
+/// separation and the unit axis from A to B. `va` and `vb` are the rotated vertices, `placed`
+/// B's moved by `t` into A's frame.
 fn every_axis<N: Scalar, const D: usize>(
     a: &dyn Polytope<N, D>,
     b: &dyn Polytope<N, D>,
     rot_a: &[Vector<f64, D>; D],
     rot_b: &[Vector<f64, D>; D],
-    va: &[Vector<f64, D>],
-    vb: &[Vector<f64, D>],
+    (va, vb, placed): (Verts<'_, D>, Verts<'_, D>, Verts<'_, D>),
     t: &Vector<f64, D>,
 ) -> Option<(f64, Vector<f64, D>)> {
     let sep = |n: &Vector<f64, D>| {
@@ -211,7 +214,7 @@ fn every_axis<N: Scalar, const D: usize>(
         }
     }
     if best.get().0 > 0.0 {
-        for n in apart_axes(a, b, va, vb, t) {
+        for n in apart_axes(a, b, va, placed) {
             consider(n);
         }
     }
@@ -221,7 +224,7 @@ fn every_axis<N: Scalar, const D: usize>(
 
 /// The axes a pair apart has besides the faces' and edge pairs': a vertex facing a vertex
 /// (their offset) and, in 3D, a vertex facing an edge (the perpendicular from the edge's line),
-/// for B's vertices `vb` placed at `t` in A's frame. With them the best separation is the
+/// for B's vertices `placed` in A's frame. With them the best separation is the
 /// distance whatever features hold the closest points. None beyond a small pair's count.
 ///
 /// The perpendicular is taken from the edge's nearer end and made square to the edge once more:
@@ -231,12 +234,11 @@ fn apart_axes<N: Scalar, const D: usize>(
     a: &dyn Polytope<N, D>,
     b: &dyn Polytope<N, D>,
     va: &[Vector<f64, D>],
-    vb: &[Vector<f64, D>],
-    t: &Vector<f64, D>,
+    placed: &[Vector<f64, D>],
 ) -> Vec<Vector<f64, D>> {
-    let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
-    let edges = if D == 3 { a.edge_count() * vb.len() + b.edge_count() * va.len() } else { 0 };
-    if (va.len() * vb.len() + edges) * (va.len() + vb.len()) > APART_BUDGET {
+    let (na, nb) = (va.len(), placed.len());
+    let edges = if D == 3 { a.edge_count() * nb + b.edge_count() * na } else { 0 };
+    if (na * nb + edges) * (na + nb) > APART_BUDGET {
         return Vec::new();
     }
     let mut axes: Vec<Vector<f64, D>> =
@@ -279,7 +281,12 @@ pub(crate) fn large_and_every_axis<N: Scalar, const D: usize>(
     [
         sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t))
             .or_else(|| sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)),
-        every.then(|| every_axis(a, b, rot_a, rot_b, &va, &vb, &t)).flatten(),
+        every
+            .then(|| {
+                let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
+                every_axis(a, b, rot_a, rot_b, (&va, &vb, &placed), &t)
+            })
+            .flatten(),
     ]
 }
 
@@ -360,20 +367,19 @@ enum Cloud<const D: usize> {
 /// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane
 /// along `n` and the point `s·n` from it, on B's. A lone supporting vertex is taken as it is;
 /// otherwise the point of the two supporting features' overlap ([`crate::witness`]) nearest the
-/// middle of their centroids.
+/// middle of their centroids. B's vertices come rotated (`vb`) and placed in A's frame.
 fn witnesses<const D: usize>(
     va: &[Vector<f64, D>],
-    vb: &[Vector<f64, D>],
+    (vb, placed): (Verts<'_, D>, Verts<'_, D>),
     t: &Vector<f64, D>,
     n: &Vector<f64, D>,
     s: f64,
 ) -> (Vector<f64, D>, Vector<f64, D>) {
-    let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
     let size = va.iter().chain(vb).map(|p| p.amax()).fold(t.amax(), f64::max);
     // Vertices within this of the supporting plane are on the supporting feature.
     let tol = size * 1e-6;
     let (on_a, max_a) = feature(va, n, tol);
-    let (on_b, _) = feature(&placed, &-n, tol);
+    let (on_b, _) = feature(placed, &-n, tol);
     let mean = |ps: &[Vector<f64, D>]| ps.iter().sum::<Vector<f64, D>>() / ps.len() as f64;
     let pa = if on_a.len() == 1 {
         on_a[0]
