@@ -404,3 +404,25 @@ fn a_segment_cast_across_a_cone_rim_has_meeting_witnesses() {
     let scale = a.bounding_radius().max(b.bounding_radius());
     assert!((h.point_b - h.point_a).norm() < 1e-10 * scale, "{h:?}");
 }
+
+/// Two segments a hair apart, an end of one 7.5e-15 from the other's interior (`f64`, 0.2 m
+/// long): the normal from the closest points' offset was rounding noise square to B's axis,
+/// and it leant out of the cone that A's end allows, so that A's other end lay 3.5e-5 beyond the
+/// contact plane. The normal must attain the separation.
+#[test]
+fn a_segment_end_a_hair_from_another_segment_gets_a_normal_in_its_cone() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::gap;
+    let cases = [("touching", 0xe50c_220a_fead_5efd_u64)];
+    let s = QuerySettings::<f64>::default();
+    for (class, seed) in cases {
+        let (pa, a, pb, b) = case3("segment", "segment", class, seed);
+        let c = generated("segment", "segment", class, seed, false);
+        let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+        let r = closest_points(&pa, &a, &pb, &b, &s);
+        assert!(r.separation.abs() < 1e-13, "{seed:#x}: the case touches: {r:?}");
+        let n = kollide_hostile::geom::V::<3>::new(r.normal.x, r.normal.y, r.normal.z);
+        let miss = (gap(&ba, &bb, &n) - r.separation).abs();
+        assert!(miss < 1e-12, "{seed:#x}: {miss:e}\n{r:?}");
+    }
+}

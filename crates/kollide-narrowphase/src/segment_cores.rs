@@ -121,7 +121,14 @@ fn local_contact<N: Scalar, const D: usize>(
     if dist > tiny {
         let perp = off_interiors(d, [(p, &pa), (q, &pb)], tiny);
         if perp.norm() > tiny {
-            let n = perp.normalize();
+            // The offset's direction is rounding over its length, `ε·extent/dist`: within a
+            // millionth of the extent it can lean out of an end's cone by more than a 1e-10
+            // turn, farther away it cannot.
+            let n = if dist <= tiny * N::lit(1e8) {
+                into_end_cones(perp.normalize(), [(p, &pa), (q, &pb)])
+            } else {
+                perp.normalize()
+            };
             let core_sep = n.dot(&d);
             return grow(n, core_sep, pa, pa + n * core_sep, ra, rb);
         }
@@ -161,6 +168,64 @@ pub(crate) fn off_interiors<N: Scalar, const D: usize>(
         basis[k] = u.try_normalize(N::lit(1e-3) * len2.sqrt());
     }
     basis.iter().flatten().fold(d, |d, u| d - *u * u.dot(&d))
+}
+
+/// The unit normal `n` (from A to B) turned, where it leans out of the cone of normals that a
+/// closest point at a segment's end allows: at an end of A, `n·u ≤ 0` for A's axis `u` pointing
+/// from that end into A (else A's other end lies beyond the contact plane), and at an end of B,
+/// `n·v ≥ 0` for B's axis `v` from its end. A leaning component is removed (square to each
+/// interior point's axis, which `n` already is, and to the other end's correction).
+///
+/// Apart by more than rounding the offset of the closest points lies in those cones, to its
+/// rounding. A hair apart (an end of one segment 7.5e-15 from the other's interior, at 0.2 m)
+/// its direction is rounding noise, and it leant 1.6e-4 out of the cone: the support gap along
+/// it was 3.5e-5 below the separation, and the witness on A sat that far off A's support plane.
+fn into_end_cones<N: Scalar, const D: usize>(
+    n: Vector<N, D>,
+    segments: [(&[Point<N, D>; 2], &Point<N, D>); 2],
+) -> Vector<N, D> {
+    let mut done: [Option<Vector<N, D>>; 4] = [None; 4];
+    let mut out = n;
+    // The interior points' axes first: corrections keep square to them.
+    for (k, (s, x)) in segments.iter().enumerate() {
+        let axis = s[1] - s[0];
+        let t = (**x - s[0]).dot(&axis) / axis.norm_squared();
+        if t > N::lit(1e-9) && t < N::one() - N::lit(1e-9) {
+            done[k] = orthonormal_to(axis, &done);
+        }
+    }
+    for (k, (s, x)) in segments.iter().enumerate() {
+        let axis = s[1] - s[0];
+        let len2 = axis.norm_squared();
+        let t = (**x - s[0]).dot(&axis) / len2;
+        // The axis into the segment from its end, signed so that the cone is `n·c ≤ 0`.
+        let into = if t <= N::lit(1e-9) {
+            axis
+        } else if t >= N::one() - N::lit(1e-9) {
+            -axis
+        } else {
+            continue;
+        };
+        let c = if k == 0 { into } else { -into };
+        if out.dot(&c) <= N::zero() {
+            continue;
+        }
+        let Some(w) = orthonormal_to(c, &done) else { continue };
+        let Some(turned) = (out - w * w.dot(&out)).try_normalize(N::EPSILON) else { continue };
+        out = turned;
+        done[2 + k] = Some(w);
+    }
+    out
+}
+
+/// `v` made square to the unit vectors of `basis` and normalised; `None` when nothing is left.
+fn orthonormal_to<N: Scalar, const D: usize>(
+    v: Vector<N, D>,
+    basis: &[Option<Vector<N, D>>],
+) -> Option<Vector<N, D>> {
+    let len = v.norm();
+    let w = basis.iter().flatten().fold(v, |w, b| w - *b * b.dot(&w));
+    w.try_normalize(N::lit(1e-6) * len)
 }
 
 /// The closest points of two segments, accurate for nearly parallel ones too.
