@@ -963,7 +963,7 @@ where
         if closer.separation.abs() >= c.separation.abs() {
             // Stepped past the contact: near a rim the separation's rate is not the velocity
             // along the normal (a segment grazing a cone overshot from 2.6e-9 deep to 2.7e-9
-            // apart). The two times bracket the contact; one secant step between them.
+            // apart). The two times bracket the contact; regula falsi between them.
             if (c.separation > N::zero()) != (closer.separation > N::zero()) {
                 (t, c) = bracketed((t, c), (next, closer), motion.tolerance, &at);
             }
