@@ -6,6 +6,7 @@
 //! generator survives the shapes becoming opaque. Placements that must be exact (touching,
 //! near-touching, sunk by a known amount) are made with the oracle, on the `f64` description.
 
+use kollide::math::Scalar;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -218,6 +219,32 @@ impl<const D: usize> Desc<D> {
             Desc::Cylinder { hh, r } => Desc::Cylinder { hh: f(*hh), r: f(*r) },
             Desc::Cone { hh, r } => Desc::Cone { hh: f(*hh), r: f(*r) },
             Desc::Rounded { h, r } => Desc::Rounded { h: v(h), r: f(*r) },
+        }
+    }
+
+    /// The smallest of the sizes and lengths that kollide's constructors hold to
+    /// `Scalar::MIN_SIZE` (docs/conventions.md, "The envelope"): radii, half extents, half
+    /// heights, a segment's length, a triangle's longest edge, a hull's longest bounding-box side.
+    pub fn smallest_size(&self) -> f64 {
+        let longest_side = |pts: &[V<D>]| {
+            (0..D)
+                .map(|i| {
+                    let (lo, hi) = pts
+                        .iter()
+                        .fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p[i]), hi.max(p[i])));
+                    hi - lo
+                })
+                .fold(0.0, f64::max)
+        };
+        match self {
+            Desc::Ball { r } => *r,
+            Desc::Segment { a, b } => (b - a).norm(),
+            Desc::Capsule { a, b, r } => r.min((b - a).norm()),
+            Desc::Cuboid { h } => h.min(),
+            Desc::Triangle { a, b, c } => (b - a).norm().max((c - b).norm()).max((a - c).norm()),
+            Desc::Hull { pts, .. } => longest_side(pts),
+            Desc::Cylinder { hh, r } | Desc::Cone { hh, r } => hh.min(*r),
+            Desc::Rounded { h, r } => h.min().min(*r),
         }
     }
 }
@@ -533,7 +560,9 @@ fn place<const D: usize>(
 }
 
 /// Draws the case `seed` of `class` for kinds `(ka, kb)`. `f32` limits the far offsets to what
-/// `f32` represents (1e1 to 1e4 shape sizes instead of 1e3 to 1e6 absolute).
+/// `f32` represents (1e1 to 1e4 shape sizes instead of 1e3 to 1e6 absolute). A case whose
+/// smallest shape size falls below the scalar's `MIN_SIZE` is scaled up into the envelope
+/// (`Case::within_envelope`).
 pub fn generate<const D: usize>(ka: Kind, kb: Kind, class: Class, seed: u64, f32: bool) -> Case<D> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut g = G::<D> { rng: &mut rng };
@@ -636,5 +665,36 @@ pub fn generate<const D: usize>(ka: Kind, kb: Kind, class: Class, seed: u64, f32
         };
         (o, d)
     };
-    Case { seed, class, a, b, pose_a, pose_b, vel_a, vel_b, dir, ray_origin, ray_dir }
+    let case = Case { seed, class, a, b, pose_a, pose_b, vel_a, vel_b, dir, ray_origin, ray_dir };
+    let min_size =
+        if f32 { f64::from(<f32 as Scalar>::MIN_SIZE) } else { <f64 as Scalar>::MIN_SIZE };
+    case.within_envelope(min_size)
+}
+
+impl<const D: usize> Case<D> {
+    /// The case scaled up by a power of two (exact in `f64`, so touching stays touching) until
+    /// each shape's smallest size is at least `1.25 · min_size`: a 1e4 : 1 pair or a sliver drawn
+    /// at centimetre scale has sizes below `f32`'s envelope, which kollide rightly refuses, and
+    /// refused cases test nothing. Lengths scale; rotations and the unit `dir` do not.
+    fn within_envelope(mut self, min_size: f64) -> Self {
+        let smallest = self.a.smallest_size().min(self.b.smallest_size());
+        if smallest <= 0.0 || smallest >= 1.25 * min_size {
+            return self;
+        }
+        let k = (1.25 * min_size / smallest).log2().ceil().exp2();
+        let s = |x: f64| x * k;
+        self.a = self.a.map(&s);
+        self.b = self.b.map(&s);
+        for v in [
+            &mut self.pose_a.t,
+            &mut self.pose_b.t,
+            &mut self.vel_a,
+            &mut self.vel_b,
+            &mut self.ray_origin,
+            &mut self.ray_dir,
+        ] {
+            *v *= k;
+        }
+        self
+    }
 }

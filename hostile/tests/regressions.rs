@@ -460,3 +460,39 @@ fn a_stalled_cast_between_sharp_shapes_reaches_the_contact() {
         assert!((h.point_b - h.point_a).norm() < 1e-10, "{ka}-{kb} {seed:#x}: {h:?}");
     }
 }
+
+/// Small pairs whose EPA stopped with its gap within `Tolerances::length`, which is floored at
+/// one metre (`f64`): a 1 cm rounded box around a tiny 1000-vertex polygon got a normal whose
+/// depth missed the separation by 1.5e-9 of the pair's size, and a 1.6 cm cone sliver in another
+/// came out 1.4e-10 deeper than the oracle's bound. EPA's tolerance is relative to the shapes'
+/// size with no floor; both must hold to `1e-9` of it.
+#[test]
+fn small_pairs_are_resolved_to_a_billionth_of_their_size() {
+    use kollide::shapes::SupportMap;
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{gap, sample_dirs, signed_distance};
+    use kollide_hostile::run::build2;
+    let s = QuerySettings::<f64>::default();
+
+    let seed = 0xf69a_6398_41ac_3d2a;
+    let c = generate::<2>(Kind::Rounded, Kind::Hull, Class::Hull1000, seed, false);
+    let (a, b) = (build2::<f64>(&c.a).unwrap(), build2::<f64>(&c.b).unwrap());
+    let pose = |p: &PoseDesc<2>| <Iso2<f64> as MakePose<f64, 2>>::make(p).0;
+    let (pa, pb) = (pose(&c.pose_a), pose(&c.pose_b));
+    let k = contact(&pa, &a, &pb, &b, 0.0, &s).expect("nested");
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let n = kollide_hostile::geom::V::<2>::new(k.normal.x, k.normal.y);
+    let scale = a.bounding_radius().max(b.bounding_radius());
+    let miss = (gap(&ba, &bb, &n) - k.separation).abs();
+    assert!(miss < 1e-9 * scale, "miss {miss:e} at scale {scale:e}: {k:?}");
+
+    let seed = 0xfb8c_20d5_d9fc_1713;
+    let (pa, a, pb, b) = case3("cone", "cone", "sliver", seed);
+    let c = generated("cone", "cone", "sliver", seed, false);
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let truth = signed_distance(&ba, &bb, &sample_dirs::<3>(256));
+    let k = contact(&pa, &a, &pb, &b, 0.0, &s).expect("overlapping");
+    let scale = a.bounding_radius().max(b.bounding_radius());
+    let too_deep = truth.lo - k.separation;
+    assert!(too_deep < 1e-9 * scale, "{too_deep:e} too deep at scale {scale:e}: {k:?} {truth:?}");
+}

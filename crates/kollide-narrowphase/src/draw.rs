@@ -166,7 +166,7 @@ pub fn epa2_trace<N: Scalar, C: Cso<N, 2> + ?Sized>(
     fallback_normal: &Vec2<N>,
     settings: &QuerySettings<N>,
 ) -> (EpaResult<N, 2>, Vec<EpaFrame2<N>>) {
-    let tol = settings.tolerances.length(scale) * N::lit(0.01);
+    let tol = crate::epa::stop_tolerance(settings, scale);
     let support = |d: &Vec2<N>| cso.support(d);
     let pts: smallvec::SmallVec<[SupportPoint<N, 2>; 4]> =
         simplex.points().iter().map(sp2).collect();

@@ -66,6 +66,17 @@ pub fn epa<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     epa_on(crate::cso::debug_erased(&cso), simplex, scale, fallback_normal, settings)
 }
 
+/// EPA's stopping tolerance: it stops when the support along its closest face's normal is within
+/// this of the face. A hundredth of the relative length tolerance times the shapes' `scale`, with
+/// no floor, so that a centimetre pair is resolved as finely, relative to its size, as a metre
+/// pair (`Tolerances::length` floors the scale at `1`, which left small pairs' depths off by more
+/// than `1e-9` of their size in `f64`). The CSO's coordinates are those of A's frame, of the
+/// order of `scale`, so the tolerance is as far above their rounding at every size as it is at
+/// one metre: far above in `f64`, a few ulps in `f32`.
+pub(crate) fn stop_tolerance<N: Scalar>(settings: &QuerySettings<N>, scale: N) -> N {
+    settings.tolerances.relative_length * scale * N::lit(0.01)
+}
+
 /// [`epa`] on the CSO that `debug_erased` gives.
 fn epa_on<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     cso: &C,
@@ -74,7 +85,7 @@ fn epa_on<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     fallback_normal: &Vector<N, D>,
     settings: &QuerySettings<N>,
 ) -> EpaResult<N, D> {
-    let tol = settings.tolerances.length(scale) * N::lit(0.01);
+    let tol = stop_tolerance(settings, scale);
     if D == 2 {
         let support = Cso2(cso);
         // A 2D simplex has at most three points.
