@@ -190,11 +190,21 @@ fn cone_cone_slowest(c: &mut Criterion) {
     bench_3d::<f64>(c, "hostile/3d-cone-cone-slowest-f64", &k);
 }
 
+/// `hostile/2d-hull-segment-slowest-f32`: a 1000-point hull against a small segment whose `f32`
+/// directional penetration went to the exact test and tried every axis against every vertex
+/// (1.1 ms) before 2D pairs with a vertex loop walked it at a smaller size.
+fn hull_segment_slowest(c: &mut Criterion) {
+    const SLOWEST: u64 = 0xb333_184c_d10c_6653;
+    let k = generate::<2>(Kind::Hull, Kind::Segment, Class::Hull1000, SLOWEST, true);
+    bench_2d::<f32>(c, "hostile/2d-hull-segment-slowest-f32", &k);
+}
+
 short_bench_group!(
     super::hulls,
     super::curved,
     super::hull_and_box,
     super::hull_deep_in_hull,
     super::hulls_touching_stalled,
-    super::cone_cone_slowest
+    super::cone_cone_slowest,
+    super::hull_segment_slowest
 );

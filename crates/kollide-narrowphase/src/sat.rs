@@ -25,7 +25,7 @@
 //! in `f64` on the same vertex lists; that runs first, and SAT only when it does not converge
 //! with a separating plane. SAT then adds the axes of a vertex facing a vertex or an edge
 //! ([`apart_axes`]), with which its best separation is the distance, for pairs small enough.
-//! SAT's work grows as (axes × vertices); beyond a fixed budget, a pair
+//! SAT's work grows as (axes × vertices); beyond a budget (a smaller one in 2D), a pair
 //! with a convex polyhedron walks its Gauss map ([`crate::sat_large`]), a 2D pair with a convex
 //! polygon walks its vertex loop ([`crate::sat_loop`]), and other pairs are left to GJK and EPA's
 //! own answer and status.
@@ -39,6 +39,11 @@ use crate::witness::{common_point, feature};
 
 /// The largest `candidate axes × vertices` the fallback takes on (a fraction of a millisecond).
 const WORK_BUDGET: usize = 1 << 18;
+
+/// The same in 2D with a vertex loop on one side: two 32-gons. The loop walk
+/// ([`crate::sat_loop`]) is as exact and linear in the vertices, so it takes over early: a
+/// 250-gon against a segment cost a millisecond by every axis against every vertex.
+const LOOP_BUDGET: usize = 1 << 12;
 
 /// The same for the axes of a pair apart ([`apart_axes`]): two boxes, or two 16-point hulls.
 const APART_BUDGET: usize = 1 << 15;
@@ -77,15 +82,19 @@ fn sat<N: Scalar, const D: usize>(
         return Some(c);
     }
     let axes = a.normal_count() + b.normal_count() + a.edge_count() * b.edge_count();
-    let (s, n) = if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > WORK_BUDGET {
+    let looped = D == 2 && (a.is_ccw_loop() || b.is_ccw_loop());
+    let budget = if looped { LOOP_BUDGET } else { WORK_BUDGET };
+    let best = if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > budget {
         let large = sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t));
         large.or_else(|| {
             let (na, nb) = (turned_normals(a, rot_a), turned_normals(b, rot_b));
             sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)
         })?
     } else {
-        every_axis(a, b, rot_a, rot_b, (&va, &vb, &placed), &t)?
+        every_axis(a, b, rot_a, rot_b, (&va, &vb), &t)?
     };
+    let (s, n) =
+        if best.0 > 0.0 { with_apart_axes(best, a, b, (&va, &vb, &placed), &t) } else { best };
     // Apart, the separation of a pair too large for `apart_axes` is a lower bound, the distance
     // when a face or an edge pair holds the closest points (then its axis is the exact normal),
     // short of it when a vertex faces a vertex or an edge. Below GJK's proven bound it is the
@@ -166,27 +175,11 @@ fn every_axis<N: Scalar, const D: usize>(
     b: &dyn Polytope<N, D>,
     rot_a: &[Vector<f64, D>; D],
     rot_b: &[Vector<f64, D>; D],
-    (va, vb, placed): (Verts<'_, D>, Verts<'_, D>, Verts<'_, D>),
+    (va, vb): (Verts<'_, D>, Verts<'_, D>),
     t: &Vector<f64, D>,
 ) -> Option<(f64, Vector<f64, D>)> {
-    let sep = |n: &Vector<f64, D>| {
-        let max_a = va.iter().map(|p| p.dot(n)).fold(f64::MIN, f64::max);
-        let min_b = vb.iter().map(|p| p.dot(n)).fold(f64::MAX, f64::min);
-        min_b + n.dot(t) - max_a
-    };
     let best = core::cell::Cell::new((f64::MIN, Vector::<f64, D>::zeros()));
-    let consider = |n: Vector<f64, D>| {
-        let len = n.norm();
-        if len > 0.0 && len.is_finite() {
-            let n = n / len;
-            for n in [n, -n] {
-                let s = sep(&n);
-                if s > best.get().0 {
-                    best.set((s, n));
-                }
-            }
-        }
-    };
+    let consider = |n: Vector<f64, D>| best.set(better_axis(best.get(), n, (va, vb), t));
     // Normals move with the cofactor matrix: a rotation a few ulps off unit is not quite
     // orthogonal, and the faces' true normals are what the exact answer must use.
     let (nrm_a, nrm_b) = (cofactor(rot_a), cofactor(rot_b));
@@ -213,13 +206,41 @@ fn every_axis<N: Scalar, const D: usize>(
             }
         }
     }
-    if best.get().0 > 0.0 {
-        for n in apart_axes(a, b, va, placed) {
-            consider(n);
-        }
-    }
     let best = best.get();
     (best.0 != f64::MIN).then_some(best)
+}
+
+/// The better of `best` and the axis `n` (both orientations, normalised here; none when `n` is
+/// zero): the one with the larger separation `min_b n·b + n·t − max_a n·a`.
+fn better_axis<const D: usize>(
+    best: (f64, Vector<f64, D>),
+    n: Vector<f64, D>,
+    (va, vb): (Verts<'_, D>, Verts<'_, D>),
+    t: &Vector<f64, D>,
+) -> (f64, Vector<f64, D>) {
+    let len = n.norm();
+    if !(len > 0.0 && len.is_finite()) {
+        return best;
+    }
+    let n = n / len;
+    [n, -n].into_iter().fold(best, |best, n| {
+        let max_a = va.iter().map(|p| p.dot(&n)).fold(f64::MIN, f64::max);
+        let min_b = vb.iter().map(|p| p.dot(&n)).fold(f64::MAX, f64::min);
+        let s = min_b + n.dot(t) - max_a;
+        if s > best.0 { (s, n) } else { best }
+    })
+}
+
+/// `best`, a pair apart's best face or edge-pair axis, against the axes only such a pair has
+/// ([`apart_axes`]): with them the best separation is the distance.
+fn with_apart_axes<N: Scalar, const D: usize>(
+    best: (f64, Vector<f64, D>),
+    a: &dyn Polytope<N, D>,
+    b: &dyn Polytope<N, D>,
+    (va, vb, placed): (Verts<'_, D>, Verts<'_, D>, Verts<'_, D>),
+    t: &Vector<f64, D>,
+) -> (f64, Vector<f64, D>) {
+    apart_axes(a, b, va, placed).into_iter().fold(best, |best, n| better_axis(best, n, (va, vb), t))
 }
 
 /// The axes a pair apart has besides the faces' and edge pairs': a vertex facing a vertex
@@ -281,12 +302,7 @@ pub(crate) fn large_and_every_axis<N: Scalar, const D: usize>(
     [
         sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t))
             .or_else(|| sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)),
-        every
-            .then(|| {
-                let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
-                every_axis(a, b, rot_a, rot_b, (&va, &vb, &placed), &t)
-            })
-            .flatten(),
+        every.then(|| every_axis(a, b, rot_a, rot_b, (&va, &vb), &t)).flatten(),
     ]
 }
 
