@@ -103,6 +103,8 @@ pub struct Tol {
     pub ulp_k: f64,
     /// How far a shape as built may lie inside its description (a hull's tolerance, twice).
     pub built: f64,
+    /// The same for A alone, which is all that a ray meets.
+    pub built_a: f64,
 }
 
 impl Tol {
@@ -330,9 +332,11 @@ pub fn check<const D: usize>(o: &Outputs<D>, cx: &Ctx<'_, D>) -> Vec<Finding> {
     let v = cx.m.vel_b - cx.m.vel_a;
     check_cast(Query::ShapeCast, &o.cast, cx.a, cx.b, &v, 1.0, &cx.tol, cx, &mut push);
     // The ray meets A alone: its band is A's, not the pair's (a ray passing within the band of
-    // a pair with a 1e4 times larger B would be "certain" to hit a small A, even a segment).
+    // a pair with a 1e4 times larger B would be "certain" to hit a small A, even a segment), and
+    // so is the coarsening of a hull as built (B's, 6e-4 for a 40 m hull in `f32`, made a ray
+    // 1.6e-7 past a 2.5 mm segment a certain hit).
     let point = Body::new(Core::Points(vec![cx.m.ray_origin]), 0.0);
-    let ray_tol = Tol { scale: cx.a.size, ..cx.tol };
+    let ray_tol = Tol { scale: cx.a.size, built: cx.tol.built_a, ..cx.tol };
     let (ray, dir) = (&o.ray, &cx.m.ray_dir);
     check_cast(Query::RayCast, ray, cx.a, &point, dir, RAY_MAX_T, &ray_tol, cx, &mut push);
     out

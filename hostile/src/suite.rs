@@ -245,6 +245,7 @@ where
         offset,
         ulp_k: case.pose_a.ulp_k as f64,
         built: hull_coarsening(&a, eps).max(hull_coarsening(&b, eps)),
+        built_a: hull_coarsening(&a, eps),
     };
     let cx = Ctx { a: &ba, b: &bb, m: &m, dirs, tol };
     let findings = check(&outputs, &cx);

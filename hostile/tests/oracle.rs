@@ -102,8 +102,15 @@ fn the_checks_catch_wrong_answers() {
         ray_origin: v3(9.0, 9.0, 9.0),
         ray_dir: V::zeros(),
     };
-    let tol =
-        Tol { f32: false, eps: f64::EPSILON, scale: 2.0, offset: 2.0, ulp_k: 0.0, built: 0.0 };
+    let tol = Tol {
+        f32: false,
+        eps: f64::EPSILON,
+        scale: 2.0,
+        offset: 2.0,
+        ulp_k: 0.0,
+        built: 0.0,
+        built_a: 0.0,
+    };
     let cx = Ctx { a: &a, b: &b, m: &m, dirs: &dirs, tol };
     let right = ContactOut {
         pa: v3(1.0, 0.0, 0.0),

@@ -496,3 +496,24 @@ fn small_pairs_are_resolved_to_a_billionth_of_their_size() {
     let too_deep = truth.lo - k.separation;
     assert!(too_deep < 1e-9 * scale, "{too_deep:e} too deep at scale {scale:e}: {k:?} {truth:?}");
 }
+
+/// A rounded box 2.5e-5 across sunk 6e-6 into a box 1e4 times larger (`f64`, the exact test):
+/// its supporting feature was taken within a millionth of the *pair's* size, which took in
+/// vertices off it, and the radius carried the witness 2.3e-7 off the rounded box's surface.
+#[test]
+fn a_tiny_rounded_box_in_a_large_box_has_its_witness_on_its_surface() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    use kollide_hostile::run::build3;
+    let seed = 0x44f3_1774_a2a7_d0f7;
+    let c = generated("rounded", "cuboid", "ratio1e4", seed, false);
+    let (Ok(Built3::R(a)), Ok(Built3::S(b))) = (build3::<f64>(&c.a), build3::<f64>(&c.b)) else {
+        panic!("a rounded box and a box");
+    };
+    let (pa, pb) = (pose3::<f64>(&c.pose_a), pose3::<f64>(&c.pose_b));
+    let k = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).expect("overlapping");
+    let ba = body(&c.a, &c.pose_a);
+    let p = kollide_hostile::geom::V::<3>::new(k.point_a.x, k.point_a.y, k.point_a.z);
+    let off = outside_by(&ba, &p, &sample_dirs::<3>(256));
+    assert!(off.abs() < 1e-12, "point_a {off:e} off A: {k:?}");
+}

@@ -391,11 +391,16 @@ fn witnesses<const D: usize>(
     n: &Vector<f64, D>,
     s: f64,
 ) -> (Vector<f64, D>, Vector<f64, D>) {
-    let size = va.iter().chain(vb).map(|p| p.amax()).fold(t.amax(), f64::max);
-    // Vertices within this of the supporting plane are on the supporting feature.
-    let tol = size * 1e-6;
-    let (on_a, max_a) = feature(va, n, tol);
-    let (on_b, _) = feature(placed, &-n, tol);
+    // Vertices within a millionth of their own shape's size of the supporting plane are on the
+    // supporting feature (plus, for B, the rounding of placing it): with the pair's size, a
+    // rounded box 1e4 times smaller than the other shape took vertices off its feature, and its
+    // radius carried the witness 2.3e-7 off its surface.
+    let extent = |ps: &[Vector<f64, D>]| ps.iter().map(|p| p.amax()).fold(0.0, f64::max);
+    let tol_a = extent(va) * 1e-6;
+    let tol_b = extent(vb) * 1e-6 + 4.0 * f64::EPSILON * t.amax();
+    let tol = tol_a.min(tol_b);
+    let (on_a, max_a) = feature(va, n, tol_a);
+    let (on_b, _) = feature(placed, &-n, tol_b);
     let mean = |ps: &[Vector<f64, D>]| ps.iter().sum::<Vector<f64, D>>() / ps.len() as f64;
     let pa = if on_a.len() == 1 {
         on_a[0]
