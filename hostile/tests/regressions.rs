@@ -517,3 +517,27 @@ fn a_tiny_rounded_box_in_a_large_box_has_its_witness_on_its_surface() {
     let off = outside_by(&ba, &p, &sample_dirs::<3>(256));
     assert!(off.abs() < 1e-12, "point_a {off:e} off A: {k:?}");
 }
+
+/// A cylinder's cap sunk 5e-3 into a sliver hull at a corner of 7° (`f64`, the general
+/// manifold): the clipping slack let the cap's octagon past the corner, and moving the points
+/// back onto the rim by one pass of projections onto the side planes stopped short of a corner
+/// that sharp, leaving two contacts 9e-3 off the hull.
+#[test]
+fn manifold_points_at_a_sharp_reference_corner_lie_on_both_shapes() {
+    use kollide::narrowphase::manifold3;
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    let seed = 0xc15b_77ef_a4fc_62c9;
+    let (pa, a, pb, b) = case3("polyhedron", "cylinder", "sliver", seed);
+    let c = generated("polyhedron", "cylinder", "sliver", seed, false);
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let m = manifold3::<f64, ()>(&pa, &a, &pb, &b, 0.0);
+    assert!(m.len() >= 2, "{m:?}");
+    let dirs = sample_dirs::<3>(1024);
+    let v = |p: &Point3<f64>| kollide_hostile::geom::V::<3>::new(p.x, p.y, p.z);
+    for k in m.contacts() {
+        let (oa, ob) =
+            (outside_by(&ba, &v(&k.point_a), &dirs), outside_by(&bb, &v(&k.point_b), &dirs));
+        assert!(oa < 1e-9 && ob < 1e-9, "off A by {oa:e}, off B by {ob:e}: {m:?}");
+    }
+}

@@ -272,6 +272,39 @@ struct PolygonRim<'a, N: Scalar> {
     exact: Option<SmallVec<[Point3<N>; 16]>>,
 }
 
+impl<N: Scalar> PolygonRim<'_, N> {
+    /// The nearest point to `p` within every side plane (without slack, to `tol`): `p` moved
+    /// onto one plane, or onto the line where two planes meet (the planes are all parallel to
+    /// the contact direction, so this is the nearest point of the reference face seen along it).
+    fn nearest_on_rim(&self, p: &Point3<N>, tol: N) -> Option<Point3<N>> {
+        let planes = self.planes;
+        let excess =
+            |s: &SidePlane<N>, q: &Point3<N>| s.normal.dot(&q.coords) - (s.offset - self.slack);
+        let inside = |q: &Point3<N>| planes.iter().all(|s| excess(s, q) <= tol);
+        let mut best: Option<(N, Point3<N>)> = None;
+        let mut offer = |q: Point3<N>| {
+            let d = (q - p).norm_squared();
+            if inside(&q) && best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, q));
+            }
+        };
+        for (i, s) in planes.iter().enumerate() {
+            offer(p - s.normal * excess(s, p));
+            for t in &planes[i + 1..] {
+                // `q = p − a·n_s − b·n_t` on both planes: a 2×2 system in `(a, b)`.
+                let c = s.normal.dot(&t.normal);
+                let det = N::one() - c * c;
+                if det > N::lit(1e-12) {
+                    let (es, et) = (excess(s, p), excess(t, p));
+                    let (a, b) = ((es - c * et) / det, (et - c * es) / det);
+                    offer(p - s.normal * a - t.normal * b);
+                }
+            }
+        }
+        best.map(|(_, q)| q)
+    }
+}
+
 impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
     fn onto_rim(&self, p: &Point3<N>) -> Option<Point3<N>> {
         // One pass: each plane's value is taken at the point as moved by the planes before it,
@@ -285,7 +318,18 @@ impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
                 beyond = true;
             }
         }
-        beyond.then_some(q)
+        if !beyond {
+            return None;
+        }
+        // At a sharp corner the pass stops short: moved onto one plane, the point lies beyond
+        // its neighbour again (a 7° corner of a sliver hull left a point 9e-3 out). Then the
+        // nearest point of the rim is found outright: on one side plane or where two meet.
+        let tol = self.slack * N::lit(1e-3);
+        if self.planes.iter().all(|s| s.normal.dot(&q.coords) - (s.offset - self.slack) <= tol) {
+            Some(q)
+        } else {
+            Some(self.nearest_on_rim(p, tol).unwrap_or(q))
+        }
     }
 
     fn off_face(&self, p: &Point3<N>) -> N {
