@@ -199,6 +199,16 @@ fn hull_segment_slowest(c: &mut Criterion) {
     bench_2d::<f32>(c, "hostile/2d-hull-segment-slowest-f32", &k);
 }
 
+/// `hostile/3d-hulls-directional-slowest-f32`: two 1000-vertex hulls (the small one nested)
+/// whose `f32` directional penetration stalls, so that the pair query at its `t` settles it, and
+/// that query goes to the exact test of both hulls (1.34 ms in the suite, minimum of three
+/// calls; hostile seed 7070). Over issue 12's 1 ms goal.
+fn hulls_directional_slowest(c: &mut Criterion) {
+    const SLOWEST: u64 = 0x1476_c81b_27db_9bdb;
+    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, SLOWEST, true);
+    bench_3d::<f32>(c, "hostile/3d-hulls-directional-slowest-f32", &k);
+}
+
 short_bench_group!(
     super::hulls,
     super::curved,
@@ -206,5 +216,6 @@ short_bench_group!(
     super::hull_deep_in_hull,
     super::hulls_touching_stalled,
     super::cone_cone_slowest,
-    super::hull_segment_slowest
+    super::hull_segment_slowest,
+    super::hulls_directional_slowest
 );
