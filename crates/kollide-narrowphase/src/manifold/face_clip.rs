@@ -273,13 +273,16 @@ struct PolygonRim<'a, N: Scalar> {
 }
 
 impl<N: Scalar> PolygonRim<'_, N> {
+    /// How far `q` lies beyond the side plane `s` without its slack (negative inside).
+    fn excess(&self, s: &SidePlane<N>, q: &Point3<N>) -> N {
+        s.normal.dot(&q.coords) - (s.offset - self.slack)
+    }
+
     /// The nearest point to `p` within every side plane (without slack, to `tol`): `p` moved
     /// onto one plane, or onto the line where two planes meet (the planes are all parallel to
     /// the contact direction, so this is the nearest point of the reference face seen along it).
     fn nearest_on_rim(&self, p: &Point3<N>, tol: N) -> Option<Point3<N>> {
-        let planes = self.planes;
-        let excess =
-            |s: &SidePlane<N>, q: &Point3<N>| s.normal.dot(&q.coords) - (s.offset - self.slack);
+        let (planes, excess) = (self.planes, |s: &SidePlane<N>, q: &Point3<N>| self.excess(s, q));
         let inside = |q: &Point3<N>| planes.iter().all(|s| excess(s, q) <= tol);
         let mut best: Option<(N, Point3<N>)> = None;
         let mut offer = |q: Point3<N>| {
@@ -312,7 +315,7 @@ impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
         let mut q = *p;
         let mut beyond = false;
         for s in self.planes {
-            let excess = s.normal.dot(&q.coords) - (s.offset - self.slack);
+            let excess = self.excess(s, &q);
             if excess > N::zero() {
                 q -= s.normal * excess;
                 beyond = true;
@@ -325,7 +328,7 @@ impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
         // its neighbour again (a 7° corner of a sliver hull left a point 9e-3 out). Then the
         // nearest point of the rim is found outright: on one side plane or where two meet.
         let tol = self.slack * N::lit(1e-3);
-        if self.planes.iter().all(|s| s.normal.dot(&q.coords) - (s.offset - self.slack) <= tol) {
+        if self.planes.iter().all(|s| self.excess(s, &q) <= tol) {
             Some(q)
         } else {
             Some(self.nearest_on_rim(p, tol).unwrap_or(q))
