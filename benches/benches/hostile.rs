@@ -200,9 +200,9 @@ fn hull_segment_slowest(c: &mut Criterion) {
 }
 
 /// `hostile/3d-hulls-directional-slowest-f32`: two 1000-vertex hulls (the small one nested)
-/// whose `f32` directional penetration stalls, so that the pair query at its `t` settles it, and
-/// that query goes to the exact test of both hulls (1.34 ms in the suite, minimum of three
-/// calls; hostile seed 7070). Over issue 12's 1 ms goal.
+/// whose `f32` directional penetration ended on a normal that missed its depth, so that the pair
+/// query at its `t` settled it, in the exact test of both hulls (1.34 ms in the suite, minimum of
+/// three calls; hostile seed 7070) before the cast was repeated in `f64` first.
 fn hulls_directional_slowest(c: &mut Criterion) {
     const SLOWEST: u64 = 0x1476_c81b_27db_9bdb;
     let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, SLOWEST, true);

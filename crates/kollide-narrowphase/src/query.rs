@@ -588,7 +588,7 @@ const COSTLY_EXACT_VERTICES: usize = 64;
 
 /// Whether both cores are polytopes and one has more than [`COSTLY_EXACT_VERTICES`] vertices.
 #[inline]
-fn exact_is_costly<N, const D: usize, A, B>(a: &A, b: &B) -> bool
+pub(crate) fn exact_is_costly<N, const D: usize, A, B>(a: &A, b: &B) -> bool
 where
     N: Scalar,
     A: SupportMap<N, D> + ?Sized,
