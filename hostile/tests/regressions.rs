@@ -541,3 +541,43 @@ fn manifold_points_at_a_sharp_reference_corner_lie_on_both_shapes() {
         assert!(oa < 1e-9 && ob < 1e-9, "off A by {oa:e}, off B by {ob:e}: {m:?}");
     }
 }
+
+/// A cone's apex 9.9e-7 from another cone's side, far from the origin (`f64`): the polish of
+/// GJK's stalled distance stopped with a residual just under its tolerance, and a separated
+/// pair was not refined further, so the distance came out 2.7e-9 short on cones 2 m in size.
+#[test]
+fn an_apex_near_a_cone_side_gets_its_distance_to_a_billionth() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{gap, maximize_on_sphere};
+    let seed = 0x4a12_803f_04f0_5c34;
+    let (pa, a, pb, b) = case3("cone", "cone", "far", seed);
+    let c = generated("cone", "cone", "far", seed, false);
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let k = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    let (d, _) = distance(&pa, &a, &pb, &b, &QuerySettings::default());
+    assert_eq!(d, k.separation);
+    // Every direction's support gap is a lower bound on the distance: the best one near
+    // kollide's normal.
+    let n = kollide_hostile::geom::V::<3>::new(k.normal.x, k.normal.y, k.normal.z);
+    let (lower, _) = maximize_on_sphere(&[n], &|n| gap(&ba, &bb, n), 600);
+    assert!(lower > 9e-7 && lower < 1e-6, "the case is near touching: {lower:e}");
+    // Half a billionth of the cones' size, about 2 m.
+    assert!(d >= lower - 1e-9, "distance {d:e} below the proven {lower:e}");
+}
+
+/// A triangle's vertex touching a cone's rim, shapes 60 m across (`f64`): the polish accepted
+/// witnesses that missed the depth by up to the length tolerance, and the one on the triangle
+/// was left 7.3e-8 off it.
+#[test]
+fn a_triangle_vertex_on_a_cone_rim_has_its_witness_on_the_triangle() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    let seed = 0x7f7c_d4d6_d37d_092e;
+    let (pa, a, pb, b) = case3("triangle", "cone", "touching", seed);
+    let c = generated("triangle", "cone", "touching", seed, false);
+    let k = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    let p = kollide_hostile::geom::V::<3>::new(k.point_a.x, k.point_a.y, k.point_a.z);
+    let off = outside_by(&body(&c.a, &c.pose_a), &p, &sample_dirs::<3>(256));
+    assert!(k.separation.abs() < 1e-6, "the case is touching: {k:?}");
+    assert!(off.abs() < 1e-8, "point_a {off:e} off the triangle: {k:?}");
+}

@@ -129,10 +129,10 @@ where
     // accuracy asked of it, and the other argument order stops elsewhere in that band; Newton's
     // method on the generators settles it. Not where the target is within a few dozen ulps of
     // the scale (`f32`): neither method resolves it in that arithmetic, and the contact query
-    // settles curved `f32` pairs again in `f64`. Only for overlapping cores (EPA's depth
-    // positive): the separated ones polished from GJK's normal feed the casts' Newton steps on
-    // the time, and there it moved a cast at a large curved shape off touching.
-    let resolvable = tol > N::EPSILON * N::lit(64.0) * scale && e.depth > N::zero();
+    // settles curved `f32` pairs again in `f64`. Separated cores as well: a cone's apex
+    // 1e-6 from another cone's side stopped at a residual just under `accept`, with a distance
+    // 1.2e-9 of the size short.
+    let resolvable = tol > N::EPSILON * N::lit(64.0) * scale;
     if c.residual > accept || (c.residual > tol && resolvable) {
         c = refined(cso, c, scale, accept, tol);
     }

@@ -655,9 +655,12 @@ impl<N: Scalar> Pair<N> {
     }
 
     /// The relative tolerance to which a polished curved contact's witnesses must agree with
-    /// its depth: the length tolerance, or what the support points' rounding allows.
+    /// its depth: half the length tolerance, or half what the support points' rounding allows.
+    /// Half, because a witness that misses by the tolerance lies up to that far off its shape
+    /// (a triangle's vertex touching a cone's rim, 1.2e-9 of the size off the triangle), and the
+    /// length tolerance is the error a query may have, not a budget for one step of it.
     fn polish_tolerance(&self, settings: &QuerySettings<N>) -> N {
-        settings.tolerances.relative_length.max_of(self.noise.sqrt() * N::lit(0.1))
+        settings.tolerances.relative_length.max_of(self.noise.sqrt() * N::lit(0.1)) * N::lit(0.5)
     }
 }
 
