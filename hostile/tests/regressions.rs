@@ -581,3 +581,30 @@ fn a_triangle_vertex_on_a_cone_rim_has_its_witness_on_the_triangle() {
     assert!(k.separation.abs() < 1e-6, "the case is touching: {k:?}");
     assert!(off.abs() < 1e-8, "point_a {off:e} off the triangle: {k:?}");
 }
+
+/// Two touching 1000-vertex hulls pushed apart along a direction (`f32`): the cast's normal
+/// missed its depth, and the pair query at the exit point walked both hulls in full (over a
+/// millisecond) for an exit 6.7e-5 off, with witnesses as far apart. The same cast in `f64` on
+/// the same support points attains its normal; this checks that it is the one that answers.
+#[test]
+fn an_f32_push_between_large_hulls_is_settled_by_the_cast_in_f64() {
+    use kollide::narrowphase::directional_penetration;
+    use kollide_hostile::run::Motion;
+    let seed = 0x1476_c81b_27db_9bdb;
+    let (pa, a, pb, b) = case3_in::<f32>("polyhedron", "polyhedron", "hull1000", seed, true);
+    let (pa64, a64, pb64, b64) =
+        case3_in::<f64>("polyhedron", "polyhedron", "hull1000", seed, true);
+    let c = generated("polyhedron", "polyhedron", "hull1000", seed, true);
+    let m = Motion::of::<f32>(&c);
+    let dir64 = Vec3::new(m.dir[0], m.dir[1], m.dir[2]);
+    let s = QuerySettings::default();
+    let h = directional_penetration(&pa, &a, &pb, &b, &dir64.map(|x| x as f32), &s)
+        .expect("overlapping");
+    let exact =
+        directional_penetration(&pa64, &a64, &pb64, &b64, &dir64, &QuerySettings::default())
+            .expect("overlapping");
+    // Exits about 7 m deep, on hulls 7 m across: a few f32 ulps of the depth.
+    assert!((f64::from(h.t) - exact.t).abs() < 1e-5, "t {} against {}", h.t, exact.t);
+    let gap = (h.point_b - h.point_a).norm();
+    assert!(gap < 1e-5, "witnesses {gap:e} apart: {h:?}");
+}

@@ -457,9 +457,11 @@ where
     })
 }
 
-/// `r`, or for an `f32` cast that stalled, the same cast settled in `f64` ([`widened_cast`]).
-/// Callers run [`ray_cast_cso`] themselves and pass its answer: with the cast inside the helper,
-/// the compiler laid the cast's loop out worse in some builds.
+/// `r`, or the same cast settled in `f64` ([`widened_cast`]) for an `f32` cast that stalled,
+/// or, between shapes whose exact fallback is `costly` (large hulls, whose pair query walks both
+/// in full), whose normal is [`unattained`] at its hit: that rerun is kept only where its own
+/// normal attains. Callers run [`ray_cast_cso`] themselves and pass its answer: with the cast
+/// inside the helper, the compiler laid the cast's loop out worse in some builds.
 #[inline(always)]
 fn settled<N, const D: usize, C>(
     r: RawCast<N, D>,
@@ -468,16 +470,30 @@ fn settled<N, const D: usize, C>(
     dir: &Vector<N, D>,
     limits: &Limits<N>,
     apart: Apart<'_, N, D>,
+    costly: bool,
 ) -> Option<RawCast<N, D>>
 where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
 {
-    if r.stalled && N::EPSILON.to_f64() > 1e-10 {
-        widened_cast(cso, origin, dir, limits, apart)
-    } else {
-        Some(r)
+    if N::EPSILON.to_f64() < 1e-10 {
+        return Some(r);
     }
+    if r.stalled {
+        return widened_cast(cso, origin, dir, limits, apart);
+    }
+    let (margin, tolerance) = (limits.margin, limits.tolerance);
+    let attains = |r: &RawCast<N, D>| {
+        let hit = origin + dir * r.t.min_of(limits.max_t);
+        !unattained(cso, &hit, &r.normal, margin, tolerance)
+    };
+    if costly && !attains(&r) {
+        // `f32` rounding between large hulls: the `f64` rerun costs a cast, where the caller's
+        // pair query would walk both hulls in full (two touching 1000-vertex hulls: 6 M
+        // instructions, over a millisecond).
+        return Some(widened_cast(cso, origin, dir, limits, apart).filter(attains).unwrap_or(r));
+    }
+    Some(r)
 }
 
 /// The closest point to the origin of a simplex, computed for a facet (an edge in 2D, a triangle
@@ -727,7 +743,7 @@ where
         };
         let r =
             ray_cast_cso::<N, D, _, Vector<N, D>>(&cso, &origin, &dir, &limits, settings, &apart)?;
-        let r = settled(r, &cso, &origin, &dir, &limits, &apart)?;
+        let r = settled(r, &cso, &origin, &dir, &limits, &apart, false)?;
         (
             r.t,
             rounded_normal::<N, D, P, S>(shape, &(origin + dir * r.t), r.normal, settings),
@@ -861,7 +877,7 @@ where
     let r =
         ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &zero, &rel, &limits, settings, &apart)?;
     let RawCast { t, normal: n, closest: w, status, .. } =
-        settled(r, &md, &zero, &rel, &limits, &apart)?;
+        settled(r, &md, &zero, &rel, &limits, &apart, false)?;
     if !finite_input(vel_a, vel_b, max_toi) {
         return None;
     }
@@ -1063,25 +1079,9 @@ where
     let back = -d;
     let r =
         ray_cast_cso::<N, D, _, SupportPoint<N, D>>(&md, &start, &back, &limits, settings, &apart)?;
-    let r = settled(r, &md, &start, &back, &limits, &apart)?;
     let curved = crate::query::curved(a) || crate::query::curved(b);
-    let r = if N::EPSILON.to_f64() > 1e-10
-        && !curved
-        && crate::query::exact_is_costly(a, b)
-        && unattained(&md, &(d * (far - r.t).max_of(N::zero())), &r.normal, margin, tolerance)
-    {
-        // `f32` rounding between large hulls: the same cast in `f64` on the same support points
-        // first, kept when its normal attains its depth. The pair query below walks both hulls
-        // in full (two touching 1000-vertex hulls: 6 M instructions, over a millisecond).
-        widened_cast(&md, &start, &back, &limits, &apart)
-            .filter(|w| {
-                let x = d * (far - w.t).max_of(N::zero());
-                !unattained(&md, &x, &w.normal, margin, tolerance)
-            })
-            .unwrap_or(r)
-    } else {
-        r
-    };
+    let costly = !curved && crate::query::exact_is_costly(a, b);
+    let r = settled(r, &md, &start, &back, &limits, &apart, costly)?;
     let RawCast { t: s, normal: n, closest: w, status, .. } = r;
     let t = (far - s).max_of(N::zero());
     if t > N::zero()
