@@ -608,3 +608,26 @@ fn an_f32_push_between_large_hulls_is_settled_by_the_cast_in_f64() {
     let gap = (h.point_b - h.point_a).norm();
     assert!(gap < 1e-5, "witnesses {gap:e} apart: {h:?}");
 }
+
+/// Two 3 m segments passing 5.2e-9 from each other (`f64`): the cast stalled at their closest
+/// approach, and the pair query there was reported as a hit although the shapes were apart and
+/// drawing away.
+#[test]
+fn segments_passing_close_by_are_a_miss() {
+    use kollide_hostile::run::Motion;
+    let seed = 0xa65e_e26a_e346_2f5f;
+    let (pa, a, pb, b) = case3("segment", "segment", "touching", seed);
+    let m = Motion::of::<f64>(&generated("segment", "segment", "touching", seed, false));
+    let (va, vb) = (Vec3::from(m.vel_a), Vec3::from(m.vel_b));
+    let s = QuerySettings::default();
+    // The oracle: the distance is convex in time; sampled about its least value, it stays
+    // above 5e-9.
+    let at = |t: f64| {
+        let (a_t, b_t) = (pa.translated(&(va * t)), pb.translated(&(vb * t)));
+        closest_points(&a_t, &a, &b_t, &b, &s).separation
+    };
+    let least = (0..=200).map(|k| at(2e-10 * f64::from(k))).fold(f64::MAX, f64::min);
+    assert!(least > 5e-9 && least < 6e-9, "the pair passes close by: {least:e}");
+    let hit = shape_cast(&pa, &va, &a, &pb, &vb, &b, 1.0, &s);
+    assert!(hit.is_none(), "{hit:?}");
+}
