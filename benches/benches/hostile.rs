@@ -4,9 +4,8 @@
 //! The inputs come from the hostile suite's own generator (`kollide-hostile`), class
 //! `hull1000`: two 1000-vertex hulls (polygons in 2D, polyhedra in 3D) that are coincident,
 //! nested, or touching, in `f32` and `f64`; and the curved pairs whose EPA runs longest
-//! (cylinder–cone and capsule–capsule, coincident, and the slowest coincident cones found); a box touching a 1000-vertex hull; and a
-//! small 1000-vertex hull deep in a large one, and two touching ones that stall `f32` GJK. Group `hostile/<dim>-<pair>-<config>-<scalar>`,
-//! one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
+//! (cylinder–cone and capsule–capsule, coincident); and single cases pinned for what they once
+//! cost ([`PINNED`]). Group `hostile/<dim>-<pair>-<config>-<scalar>`, one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
 //! single call per query over all its cases; that is a spot check, this is the measurement.
 
 use std::hint::black_box;
@@ -148,74 +147,105 @@ fn curved(c: &mut Criterion) {
     }
 }
 
-/// `hostile/3d-cuboid-hull-touching-<scalar>`: a box against a 1000-vertex hull, touching, the
-/// slowest pair of the suite's CI slice before the exact test of large hulls against small
-/// polytopes pruned its edge pairs by their Gauss-map arcs (`sat_large.rs`).
-fn hull_and_box(c: &mut Criterion) {
-    const SLOWEST: u64 = 0x7d9d_9a8f_5fae_8178;
-    let k = generate::<3>(Kind::Cuboid, Kind::Hull, Class::Hull1000, SLOWEST, true);
-    bench_3d::<f32>(c, "hostile/3d-cuboid-hull-touching-f32", &k);
-    let k = generate::<3>(Kind::Cuboid, Kind::Hull, Class::Hull1000, SLOWEST, false);
-    bench_3d::<f64>(c, "hostile/3d-cuboid-hull-touching-f64", &k);
+/// A single case of the suite, kept for what it once cost: `hostile/<name>-<scalar>`, in `f32`
+/// and, when `f64` is set, in `f64` as well.
+struct Pinned {
+    name: &'static str,
+    dim: usize,
+    kinds: (Kind, Kind),
+    class: Class,
+    seed: u64,
+    f64: bool,
 }
 
-/// `hostile/3d-hull-deep-in-hull-<scalar>`: a 1000-vertex hull 55 deep in one 52 times its
-/// size, which in `f32` went to the exact test of both hulls (1.4 ms a contact) before a depth
-/// was held to the length tolerance relative to itself.
-fn hull_deep_in_hull(c: &mut Criterion) {
-    const DEEP: u64 = 0xc636_ab45_62de_1c3d;
-    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, DEEP, true);
-    bench_3d::<f32>(c, "hostile/3d-hull-deep-in-hull-f32", &k);
-    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, DEEP, false);
-    bench_3d::<f64>(c, "hostile/3d-hull-deep-in-hull-f64", &k);
+/// The pinned cases, each with why it is here.
+const PINNED: [Pinned; 6] = [
+    // A box against a 1000-vertex hull, touching: the slowest pair of the suite's CI slice before
+    // the exact test of large hulls against small polytopes pruned its edge pairs by their
+    // Gauss-map arcs (`sat_large.rs`).
+    Pinned {
+        name: "3d-cuboid-hull-touching",
+        dim: 3,
+        kinds: (Kind::Cuboid, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0x7d9d_9a8f_5fae_8178,
+        f64: true,
+    },
+    // A 1000-vertex hull 55 deep in one 52 times its size, which in `f32` went to the exact test
+    // of both hulls (1.4 ms a contact) before a depth was held to the length tolerance relative
+    // to itself.
+    Pinned {
+        name: "3d-hull-deep-in-hull",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0xc636_ab45_62de_1c3d,
+        f64: true,
+    },
+    // Two touching 1000-vertex hulls on which `f32` GJK stalls: `distance` and `contact` went to
+    // the exact test of both hulls (1.2–1.4 ms) before the stalled run was repeated in `f64`
+    // first.
+    Pinned {
+        name: "3d-hulls-touching-stalled",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0x3587_192b_bab5_0984,
+        f64: false,
+    },
+    // Two coincident cones whose `f32` contact took 1.3 ms in the hostile suite (seed 999,
+    // 2026-11-27): EPA on the curved difference runs to its cap, and `f32` runs it a second time
+    // in `f64`.
+    Pinned {
+        name: "3d-cone-cone-slowest",
+        dim: 3,
+        kinds: (Kind::Cone, Kind::Cone),
+        class: Class::Coincident,
+        seed: 0x3dc7_42dc_1288_0cbc,
+        f64: true,
+    },
+    // A 1000-point hull against a small segment whose `f32` directional penetration went to the
+    // exact test and tried every axis against every vertex (1.1 ms) before 2D pairs with a vertex
+    // loop walked it at a smaller size.
+    Pinned {
+        name: "2d-hull-segment-slowest",
+        dim: 2,
+        kinds: (Kind::Hull, Kind::Segment),
+        class: Class::Hull1000,
+        seed: 0xb333_184c_d10c_6653,
+        f64: false,
+    },
+    // Two 1000-vertex hulls (the small one nested) whose `f32` directional penetration ended on a
+    // normal that missed its depth, so that the pair query at its `t` settled it, in the exact
+    // test of both hulls (1.34 ms in the suite, minimum of three calls; hostile seed 7070) before
+    // the cast was repeated in `f64` first.
+    Pinned {
+        name: "3d-hulls-directional-slowest",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0x1476_c81b_27db_9bdb,
+        f64: false,
+    },
+];
+
+/// `hostile/<name>-<scalar>` for each of [`PINNED`].
+fn pinned(c: &mut Criterion) {
+    for p in &PINNED {
+        let ((a, b), class, seed) = (p.kinds, p.class, p.seed);
+        let group = |scalar: &str| format!("hostile/{}-{scalar}", p.name);
+        if p.dim == 2 {
+            bench_2d::<f32>(c, &group("f32"), &generate::<2>(a, b, class, seed, true));
+            if p.f64 {
+                bench_2d::<f64>(c, &group("f64"), &generate::<2>(a, b, class, seed, false));
+            }
+        } else {
+            bench_3d::<f32>(c, &group("f32"), &generate::<3>(a, b, class, seed, true));
+            if p.f64 {
+                bench_3d::<f64>(c, &group("f64"), &generate::<3>(a, b, class, seed, false));
+            }
+        }
+    }
 }
 
-/// `hostile/3d-hulls-touching-stalled-f32`: two touching 1000-vertex hulls on which `f32` GJK
-/// stalls; `distance` and `contact` went to the exact test of both hulls (1.2–1.4 ms) before the
-/// stalled run was repeated in `f64` first.
-fn hulls_touching_stalled(c: &mut Criterion) {
-    const STALLED: u64 = 0x3587_192b_bab5_0984;
-    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, STALLED, true);
-    bench_3d::<f32>(c, "hostile/3d-hulls-touching-stalled-f32", &k);
-}
-
-/// `hostile/3d-cone-cone-slowest-<scalar>`: two coincident cones whose `f32` contact took
-/// 1.3 ms in the hostile suite (seed 999, 2026-11-27): EPA on the curved difference runs to
-/// its cap, and `f32` runs it a second time in `f64`.
-fn cone_cone_slowest(c: &mut Criterion) {
-    const SLOWEST: u64 = 0x3dc7_42dc_1288_0cbc;
-    let k = generate::<3>(Kind::Cone, Kind::Cone, Class::Coincident, SLOWEST, true);
-    bench_3d::<f32>(c, "hostile/3d-cone-cone-slowest-f32", &k);
-    let k = generate::<3>(Kind::Cone, Kind::Cone, Class::Coincident, SLOWEST, false);
-    bench_3d::<f64>(c, "hostile/3d-cone-cone-slowest-f64", &k);
-}
-
-/// `hostile/2d-hull-segment-slowest-f32`: a 1000-point hull against a small segment whose `f32`
-/// directional penetration went to the exact test and tried every axis against every vertex
-/// (1.1 ms) before 2D pairs with a vertex loop walked it at a smaller size.
-fn hull_segment_slowest(c: &mut Criterion) {
-    const SLOWEST: u64 = 0xb333_184c_d10c_6653;
-    let k = generate::<2>(Kind::Hull, Kind::Segment, Class::Hull1000, SLOWEST, true);
-    bench_2d::<f32>(c, "hostile/2d-hull-segment-slowest-f32", &k);
-}
-
-/// `hostile/3d-hulls-directional-slowest-f32`: two 1000-vertex hulls (the small one nested)
-/// whose `f32` directional penetration ended on a normal that missed its depth, so that the pair
-/// query at its `t` settled it, in the exact test of both hulls (1.34 ms in the suite, minimum of
-/// three calls; hostile seed 7070) before the cast was repeated in `f64` first.
-fn hulls_directional_slowest(c: &mut Criterion) {
-    const SLOWEST: u64 = 0x1476_c81b_27db_9bdb;
-    let k = generate::<3>(Kind::Hull, Kind::Hull, Class::Hull1000, SLOWEST, true);
-    bench_3d::<f32>(c, "hostile/3d-hulls-directional-slowest-f32", &k);
-}
-
-short_bench_group!(
-    super::hulls,
-    super::curved,
-    super::hull_and_box,
-    super::hull_deep_in_hull,
-    super::hulls_touching_stalled,
-    super::cone_cone_slowest,
-    super::hull_segment_slowest,
-    super::hulls_directional_slowest
-);
+short_bench_group!(super::hulls, super::curved, super::pinned);
