@@ -801,6 +801,13 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     /// Hill climbing; also returns the number of dot products computed (four per block of
     /// neighbours, padding included).
     fn climb(&self, dir: &Vec3<N>, start: u32) -> (u32, usize) {
+        // Every vertex ties on a zero or NaN direction (a cast's first support with no relative
+        // motion along an axis asks for it): the lowest index is the answer, where the plateau
+        // walk would visit the whole hull.
+        let len2 = dir.norm_squared();
+        if len2 == N::zero() || len2.is_nan_value() {
+            return (0, 0);
+        }
         let dot = |i: u32| self.vertices[i as usize].coords.dot(dir);
         let (mut v, mut best) = self.start(dir, start);
         let mut dots = 1usize;
@@ -1401,6 +1408,18 @@ mod tests {
         let mean = total as f64 / calls as f64;
         assert!(mean < 20.0, "warm hill climbing used {mean} dot products per call");
         assert!(worst_cold < 256, "even a cold climb beats the scan: {worst_cold}");
+    }
+
+    #[test]
+    fn a_zero_direction_costs_no_climb() {
+        // Every vertex ties on it: the plateau walk visited all of them, each against the list
+        // of those seen (a millisecond on 1000 vertices).
+        let shape = ConvexPolyhedron::<f64>::from_points(&sphere_points(256)).unwrap();
+        for hint in [0, 17, u32::MAX] {
+            assert_eq!(shape.climb(&Vec3::zeros(), hint), (0, 0));
+            assert_eq!(shape.climb(&v3(f64::NAN, 0.0, 0.0), hint), (0, 0));
+        }
+        assert_eq!(shape.support_vertex(&Vec3::zeros()), 0);
     }
 
     #[test]
