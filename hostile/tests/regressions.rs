@@ -631,3 +631,28 @@ fn segments_passing_close_by_are_a_miss() {
     let hit = shape_cast(&pa, &va, &a, &pb, &vb, &b, 1.0, &s);
     assert!(hit.is_none(), "{hit:?}");
 }
+
+/// A ball touching a rounded box's face, pushed out along a direction (`f32`): the pair is
+/// within the touching band, so the push is 0, and the cast's normal there was a support
+/// direction 5e-4 rad off the face's, which tilts the gap along it by the face's width times
+/// that. The normal must be the contact's.
+#[test]
+fn a_touching_push_out_gets_the_contact_normal() {
+    use kollide::narrowphase::directional_penetration;
+    use kollide_hostile::run::Motion;
+    let seed = 0xde4f_2e82_b21e_4f59;
+    let c = generated("ball", "rounded", "touching", seed, true);
+    let (Ok(Built3::S(a)), Ok(Built3::R(b))) = (build3::<f32>(&c.a), build3::<f32>(&c.b)) else {
+        panic!("a ball and a rounded box");
+    };
+    let (pa, pb): (Iso3<f32>, Iso3<f32>) = (pose3(&c.pose_a), pose3(&c.pose_b));
+    let m = Motion::of::<f32>(&c);
+    let dir = Vec3::new(m.dir[0] as f32, m.dir[1] as f32, m.dir[2] as f32);
+    let s = QuerySettings::default();
+    let h = directional_penetration(&pa, &a, &pb, &b, &dir, &s).expect("touching");
+    let contact = closest_points(&pa, &a, &pb, &b, &s);
+    assert_eq!(h.t, 0.0, "the shapes only touch: {h:?}");
+    assert!(contact.separation.abs() < 1e-6, "{contact:?}");
+    let turn = (h.normal - contact.normal).norm();
+    assert!(turn < 1e-5, "normal {:?} against the contact's {:?}", h.normal, contact.normal);
+}

@@ -485,7 +485,7 @@ where
     let (margin, tolerance) = (limits.margin, limits.tolerance);
     let attains = |r: &RawCast<N, D>| {
         let hit = origin + dir * r.t.min_of(limits.max_t);
-        !unattained(cso, &hit, &r.normal, margin, tolerance)
+        !unattained(cso, &hit, &r.normal, (margin, tolerance), origin.norm())
     };
     if costly && !attains(&r) {
         // `f32` rounding between large hulls: the `f64` rerun costs a cast, where the caller's
@@ -894,7 +894,7 @@ where
     if t > N::zero()
         && (stalled
             || ((limits.margin > N::zero() || curved)
-                && unattained(&md, &(rel * t), &n, limits.margin, tolerance))
+                && unattained(&md, &(rel * t), &n, (limits.margin, tolerance), N::zero()))
             || (curved && (wb + rel * t - wa).norm() > N::lit(4.0) * tolerance))
     {
         let steps = if curved || stalled { 2 } else { 0 };
@@ -923,15 +923,24 @@ where
 /// callers then ask the pair query at the contact for its normal and witnesses. `shape_cast`
 /// asks only for pairs with a radius or a curved core: sharp polytopes have not needed it in
 /// the hostile suite, and the query is 4 % of a cast between 32-vertex hulls.
+///
+/// The gap is judged beyond its own rounding too: `x` was reached from a ray's start `reach`
+/// away, and the gap is two dot products of points and a normal, each rounded to `ε`: about
+/// `2ε (|x| + |s| + reach)` for the support point `s`. In `f32` that can be the larger of the
+/// two bounds (a directional cast between 1000-vertex hulls 5 cm across starts a metre out,
+/// and read −6e-8 against a tolerance of 1.7e-8 where its normal attains in `f64`; the pair
+/// query that followed took over a millisecond).
 fn unattained<N: Scalar, const D: usize, C: Cso<N, D> + ?Sized>(
     cso: &C,
     x: &Vector<N, D>,
     n: &Vector<N, D>,
-    margin: N,
-    tolerance: N,
+    (margin, tolerance): (N, N),
+    reach: N,
 ) -> bool {
-    let gap = x.dot(n) - cso.support(n).point.dot(n) - margin;
-    gap < -N::lit(2.0) * tolerance
+    let s = cso.support(n).point;
+    let gap = x.dot(n) - s.dot(n) - margin;
+    let rounding = N::lit(2.0) * N::EPSILON * (x.norm() + s.norm() + reach);
+    gap < -N::lit(2.0) * tolerance - rounding
 }
 
 /// How a cast moves the shapes: each at its velocity (world frame), for times up to `max_t`,
@@ -1105,9 +1114,11 @@ where
     let r = settled(r, &md, &start, &back, &limits, &apart, costly)?;
     let RawCast { t: s, normal: n, closest: w, status, .. } = r;
     let t = (far - s).max_of(N::zero());
-    if t > N::zero()
-        && ((curved && status != Status::Converged)
-            || unattained(&md, &(d * t), &n, margin, tolerance))
+    // At `t = 0` too: shapes that only touch exit at once, and the cast's normal there is any
+    // support direction near the contact (5e-4 rad off a rounded box's face in `f32`, which
+    // tilts the gap by the face's width times that).
+    if (curved && status != Status::Converged)
+        || unattained(&md, &(d * t), &n, (margin, tolerance), far)
     {
         let vel_b = pos_a.transform_vector(&d);
         let steps = if curved { 2 } else { 0 };
