@@ -20,7 +20,7 @@
 //! Why these numbers:
 //! * **Small end.** The length tolerance of a query ([`crate::Tolerances::length`], the accuracy
 //!   goal of its depths, distances and points) is `relative_length · max(scale, 1)`, so it never
-//!   falls below `relative_length` (`3.5e-5` in `f32`, `1.5e-9` in `f64`). At
+//!   falls below `relative_length` (`3.5e-5` in `f32`, `7.5e-10` in `f64`). At
 //!   [`Scalar::MIN_SIZE`] it is at most a few percent of the smallest shape (3.5 % in `f32`,
 //!   1.5 % in `f64`); smaller shapes would sit entirely inside it. (The narrowphase's touching
 //!   band, the gap below which shapes count as touching, is a hundredth of `relative_length`

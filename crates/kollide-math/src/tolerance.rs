@@ -37,13 +37,15 @@ pub struct Tolerances<N> {
 impl<N: Scalar> Tolerances<N> {
     /// The defaults for this scalar type.
     ///
-    /// `relative_length` is about `2^(mantissa_bits / 2)` ulps: `~1e-4` in `f32` would be too
-    /// coarse for an accuracy goal of `1e-4`, so it uses `sqrt(eps) * 0.1` (`~3.5e-5` for `f32`,
-    /// `~1.5e-9` for `f64`).
+    /// `relative_length` is about `2^(mantissa_bits / 2)` ulps, a tenth of `sqrt(eps)` in `f32`
+    /// (`~3.5e-5`) and a twentieth in `f64` (`~7.5e-10`): each under the accuracy kollide
+    /// promises for the type (`1e-9` of the shapes' size in `f64`, which a tenth, `1.5e-9`, let
+    /// near-tied features and stalled refinements miss by up to its own width).
     pub fn new() -> Self {
         let eps = N::EPSILON;
+        let fraction = if eps.to_f64() < 1e-10 { 0.05 } else { 0.1 };
         Self {
-            relative_length: eps.sqrt() * N::lit(0.1),
+            relative_length: eps.sqrt() * N::lit(fraction),
             parallel_cosine: eps.sqrt() * N::lit(10.0),
             sat_relative_bias: N::lit(0.95),
             sat_absolute_bias: N::lit(0.01),

@@ -517,7 +517,7 @@ mod tests {
         // Nearly collinear, relative to the size: rejected at any scale.
         for scale in [1e-3, 1.0, 1e3] {
             let thin =
-                Triangle::new(p2::<N>(0.0, 0.0), p2(scale, 0.0), p2(0.5 * scale, 1e-9 * scale));
+                Triangle::new(p2::<N>(0.0, 0.0), p2(scale, 0.0), p2(0.5 * scale, 5e-10 * scale));
             assert_eq!(thin, Err(ShapeError::Degenerate("collinear")));
             let fine =
                 Triangle::new(p2::<N>(0.0, 0.0), p2(scale, 0.0), p2(0.5 * scale, 1e-3 * scale));
