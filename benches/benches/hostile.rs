@@ -159,7 +159,7 @@ struct Pinned {
 }
 
 /// The pinned cases, each with why it is here.
-const PINNED: [Pinned; 6] = [
+const PINNED: [Pinned; 8] = [
     // A box against a 1000-vertex hull, touching: the slowest pair of the suite's CI slice before
     // the exact test of large hulls against small polytopes pruned its edge pairs by their
     // Gauss-map arcs (`sat_large.rs`).
@@ -226,6 +226,29 @@ const PINNED: [Pinned; 6] = [
         class: Class::Hull1000,
         seed: 0x1476_c81b_27db_9bdb,
         f64: false,
+    },
+    // A 1000-vertex hull pushed out of one 45 times its size (`f32`, hostile seed 4242; case
+    // `0x8271e1e5e59004c4` is another): the cast's normal attains its depth, but the `f32` check
+    // of it read the rounding of the cast's start a metre out as a miss, and the pair query at
+    // the exit walked both hulls (1.3–2.1 ms) before the check allowed for that rounding.
+    Pinned {
+        name: "3d-hulls-directional-rounding",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0x8d07_50e9_14ca_0e30,
+        f64: false,
+    },
+    // Two overlapping 1000-vertex hulls cast at each other (hostile seed 4242): the cast asked
+    // for a support point along a zero direction, on which every vertex ties, and the climb's
+    // walk of that plateau visited the whole hull (about 1 ms a cast in both scalars).
+    Pinned {
+        name: "3d-hulls-overlapping-cast",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0xf731_f439_8f49_92f4,
+        f64: true,
     },
 ];
 
