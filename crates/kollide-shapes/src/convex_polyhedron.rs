@@ -801,9 +801,9 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     /// Hill climbing; also returns the number of dot products computed (four per block of
     /// neighbours, padding included).
     fn climb(&self, dir: &Vec3<N>, start: u32) -> (u32, usize) {
-        // Every vertex ties on a zero or NaN direction (a cast's first support with no relative
-        // motion along an axis asks for it): the lowest index is the answer, where the plateau
-        // walk would visit the whole hull.
+        // Every vertex ties on a zero or NaN direction (a cast between overlapping hulls asks
+        // for one): the lowest index is the answer, where the plateau walk would visit the
+        // whole hull.
         let len2 = dir.norm_squared();
         if len2 == N::zero() || len2.is_nan_value() {
             return (0, 0);
