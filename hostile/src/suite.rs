@@ -121,6 +121,9 @@ pub fn fmt_desc<const D: usize>(d: &Desc<D>) -> String {
     }
 }
 
+/// A pose as the queries got it (rounded to the scalar, the rotation already off unit by its
+/// ulps): the translation, and the rotation's `(cos, sin)` in 2D or quaternion `[w, i, j, k]`
+/// in 3D, to rebuild without normalising (`UnitQuaternion::new_unchecked`).
 fn fmt_pose<const D: usize>(p: &PoseDesc<D>) -> String {
     let rot =
         if D == 2 { format!("({:?}, {:?})", p.rot[0], p.rot[1]) } else { format!("{:?}", p.rot) };
@@ -216,9 +219,9 @@ where
         "seed={:#018x} A={} @ {} B={} @ {} vel_a={} vel_b={} dir={} ray={}+t{}",
         case.seed,
         fmt_desc(&a),
-        fmt_pose(&case.pose_a),
+        fmt_pose(&pa),
         fmt_desc(&b),
-        fmt_pose(&case.pose_b),
+        fmt_pose(&pb),
         fv(&m.vel_a),
         fv(&m.vel_b),
         fv(&m.dir),

@@ -12,7 +12,10 @@ use kollide_math::{Iso3, Point3, Vec3};
 use kollide_narrowphase::{
     QuerySettings, ShapeContact, closest_points, contact, directional_penetration, shape_cast,
 };
-use kollide_shapes::{Capsule, Cone, Cuboid, Cylinder, Rounded, Shape3, SupportMap};
+use kollide_shapes::{
+    Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Rounded, Shape3, SupportMap,
+};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -339,4 +342,56 @@ fn a_capsule_a_hair_off_a_large_side_gets_the_side_normal() {
     // The direction between the nearest points was off by 5e-12 of the size here (2e-9 in a
     // hostile-suite case); the side's normal by 3e-13.
     assert!(worst_seen < 1e-12, "off by {worst_seen:e} of the size");
+}
+
+/// A 2 µm cylinder touching a 2 cm hull, from the hostile suite (seed 6161, issue 12): GJK
+/// stalled next to the boundary with a direction 0.3 rad off the contact normal, and the polish
+/// from it settled on a local minimum, reporting the touching pair 1.3e-8 deep; the shape cast
+/// that asked stopped 6.5e-11 short of the contact on that answer. EPA's normal, through the
+/// origin, now seeds the polish where its support gap is the larger.
+#[test]
+fn a_tiny_cylinder_touching_a_hull_is_not_reported_deep() {
+    let hull = ConvexPolyhedron::from_points(&[
+        Point3::new(0.013342083806009753, -0.0064227275431656084, 0.00335195852212356),
+        Point3::new(-0.0004653839141333675, 0.014265256455295819, 0.0041808839048166875),
+        Point3::new(-0.007884659030377496, -0.0039301749298407025, 0.007460052544282144),
+        Point3::new(-0.0060897237546452794, 0.005247611899177044, -0.013977065635023336),
+        Point3::new(0.006494032822286173, -0.006132746710647654, 0.012974788379484513),
+        Point3::new(0.01664919245486064, 0.0018988334637511795, 0.005913105155988044),
+        Point3::new(0.007180135611431797, 0.0004140280722321784, 0.005595144499652329),
+    ])
+    .unwrap();
+    let (a, b): (Shape3<f64>, Shape3<f64>) =
+        (hull.into(), Cylinder::new(1.3643235803036478e-6, 1.1707516418456276e-6).unwrap().into());
+    let pose = |t: [f64; 3], [w, i, j, k]: [f64; 4]| {
+        Iso3::from_parts(
+            Translation3::new(t[0], t[1], t[2]),
+            UnitQuaternion::new_unchecked(Quaternion::new(w, i, j, k)),
+        )
+    };
+    let pa = pose(
+        [-0.012973630742814149, -0.00464641171434093, -0.003307183248915968],
+        [0.711777330073809, 0.4427442265042453, -0.2718034430222195, 0.47272980723815666],
+    );
+    let pb = pose(
+        [-0.00777429822285463, -0.0023898740326153485, 0.013535792536011284],
+        [0.08717370500565844, 0.6341463511039201, 0.4118553149529495, -0.6485632968972088],
+    );
+    let vb = Vec3::new(-0.00849738009697444, -0.005946324258661381, -0.02869008367490073);
+    let s = QuerySettings::<f64>::default();
+    let scale = a.bounding_radius();
+    // At the time of contact the cast found before the fix too; the pair touches there.
+    let t = 6.569896128130434e-6;
+    let touching = Iso3::from_parts((pb.translation.vector + vb * t).into(), pb.rotation);
+    let cp = closest_points(&pa, &a, &touching, &b, &s);
+    let identity = (cp.point_b - cp.point_a - cp.normal * cp.separation).norm();
+    let sa = pa * a.local_support_point(&pa.inverse_transform_vector(&cp.normal));
+    let sb = touching * b.local_support_point(&touching.inverse_transform_vector(&-cp.normal));
+    let gap = (sb - sa).dot(&cp.normal);
+    let off_b = sdf(&b, &touching.inverse_transform_point(&cp.point_b)).abs();
+    assert!(cp.separation.abs() < 1e-9 * scale, "{cp:?}");
+    assert!(identity.max((gap - cp.separation).abs()).max(off_b) < 1e-9 * scale, "{cp:?}");
+    // The time of impact is at least the hostile oracle's lower bound.
+    let hit = shape_cast(&pa, &Vec3::zeros(), &a, &pb, &vb, &b, 1.0, &s).unwrap();
+    assert!(hit.t >= 6.5698913969836095e-6 && hit.t <= 6.5699e-6, "{hit:?}");
 }
