@@ -831,6 +831,42 @@ fn ray_ball<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(
     (t <= max_t).then(|| (t, normalize_or_zero(&(m + dir * t))))
 }
 
+/// [`directional_penetration`] of two balls (centre `ca` of A, `m` from it to B's, unit `d`,
+/// radii `ra`, `rb`), in closed form: the larger root of `|m + t d|² = (ra + rb)²`, where B's
+/// centre leaves the ball of radius `ra + rb` about A's. The root is taken without cancellation
+/// as in [`ray_ball`]: `−b + √h²` when `b = m·d < 0`, and `−c / (b + √h²)` otherwise
+/// (`c = |m|² − (ra + rb)² ≤ 0`, `h²` the discriminant from `m`'s part across `d`).
+fn balls_pushed_apart<N: Scalar, const D: usize>(
+    ca: Point<N, D>,
+    m: Vector<N, D>,
+    d: &Vector<N, D>,
+    (ra, rb): (N, N),
+) -> CastHit<N, D> {
+    let r = ra + rb;
+    let b = m.dot(d);
+    let h2 = (r * r - (m - d * b).norm_squared()).max_of(N::zero());
+    let t = if b < N::zero() {
+        h2.sqrt() - b
+    } else {
+        let c = m.norm_squared() - r * r;
+        let denominator = b + h2.sqrt();
+        if denominator > N::zero() { -c / denominator } else { N::zero() }
+    };
+    let t = t.max_of(N::zero());
+    let moved = m + d * t;
+    // `|moved| = ra + rb > 0` but for rounding; `+x` stands in should it vanish.
+    let n = moved
+        .try_normalize(N::zero())
+        .unwrap_or_else(|| Vector::from_fn(|k, _| if k == 0 { N::one() } else { N::zero() }));
+    CastHit {
+        t,
+        normal: n,
+        point_a: ca + n * ra,
+        point_b: ca + moved - n * rb,
+        status: Status::Converged,
+    }
+}
+
 /// Time of impact of B moving linearly with `vel_b` against A moving with `vel_a` (both world
 /// velocities, constant over the cast). Returns the first `t` in `[0, max_toi]` at which the shapes
 /// touch, with the contact points at that time and the normal from A to B; `None` when they do
@@ -1093,6 +1129,9 @@ where
     }
     if !crate::intersection_test(pos_a, a, pos_b, b, None, settings).intersecting {
         return None;
+    }
+    if let Some((ca, m)) = crate::query::point_cores(pos_a, a, pos_b, b) {
+        return Some(balls_pushed_apart(ca, m, &(dir / len), (a.radius(), b.radius())));
     }
     let pos_ab = pos_a.inv_compose(pos_b);
     let d = pos_a.inverse_transform_vector(dir) / len;

@@ -1639,6 +1639,66 @@ fn directional_penetration_f32() {
     assert!(checked > 300 && apart > 100, "{checked} checked, {apart} apart");
 }
 
+/// Directional penetration of overlapping balls, 2D and 3D: the exit root of the quadratic
+/// `|Δc + t·d| = r_a + r_b` in `f64`, with the witnesses touching after the push (the hostile
+/// suite, seed 8080: two `f32` balls of 8 mm and 6 mm 7.8e-6 deep were pushed apart by the
+/// general cast with witnesses 1.1e-7 apart). Held to a few dozen ulps of the coordinates, and
+/// every overlap, nested, concentric, touching and deep, must be pushed out.
+fn ball_directional<N: Scalar>(seed: u64, cases: usize, dim: usize) -> usize {
+    let mut rng = rng(seed);
+    let s = QuerySettings::<N>::default();
+    let mut checked = 0;
+    for i in 0..cases {
+        let (sa, sb) = pair_sizes(&mut rng);
+        let (ra, rb) = (rd::<N>(sa), rd::<N>(sb));
+        let ca = center(&mut rng, dim, sa).map(rd::<N>);
+        let depth: f64 = [0.0, 1e-6, 0.3, 0.99, 1.0][i % 5];
+        let offset = unit(&mut rng, dim) * (ra + rb) * (1.0 - depth);
+        let cb = (ca + offset).map(rd::<N>);
+        let d = unit(&mut rng, dim).map(rd::<N>);
+        let m = cb - ca;
+        if m.norm() > ra + rb {
+            continue;
+        }
+        // The exit root along the unit direction, from the quadratic in `f64`.
+        let u = d / d.norm();
+        let (b, c) = (m.dot(&u), m.norm_squared() - (ra + rb).powi(2));
+        let exit = -b + (b * b - c).sqrt();
+        let got = if dim == 3 {
+            let (a, bb) = (Ball::<N, 3>::new(N::lit(ra)).unwrap(), Ball::new(N::lit(rb)).unwrap());
+            let (pa, pb) = (iso3_at::<N>(&ca), iso3_at::<N>(&cb));
+            directional_penetration(&pa, &a, &pb, &bb, &n3::<N>(&d), &s).map(lift3)
+        } else {
+            let (a, bb) = (Ball::<N, 2>::new(N::lit(ra)).unwrap(), Ball::new(N::lit(rb)).unwrap());
+            let (pa, pb) = (iso2_at::<N>(&ca), iso2_at::<N>(&cb));
+            directional_penetration(&pa, &a, &pb, &bb, &n2::<N>(&d), &s).map(lift2)
+        };
+        let ulps = 64.0 * N::EPSILON.to_f64() * (ca.norm() + cb.norm() + ra + rb);
+        let Some(h) = got else {
+            // Touching, to rounding: nothing to push.
+            assert!(m.norm() >= ra + rb - ulps, "overlapping balls not pushed: {m:?} {d:?}");
+            continue;
+        };
+        let ctx = || format!("ra {ra:e} rb {rb:e} m {m:?} d {d:?}: {h:?}");
+        let (t, n, pa, pb, status) = h;
+        assert_eq!(status, Status::Converged, "{}", ctx());
+        assert!((t - exit).abs() <= ulps / n.dot(&u).max(1e-3), "t vs exit {exit}: {}", ctx());
+        assert!((pb - pa).norm() <= ulps, "witnesses apart: {}", ctx());
+        let moved = m + u * t;
+        assert!((n - moved / moved.norm()).norm() <= 1e-3, "normal: {}", ctx());
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn ball_directional_penetration() {
+    for dim in [2, 3] {
+        assert!(ball_directional::<f64>(50 + dim as u64, 2_000, dim) > 1_500);
+        assert!(ball_directional::<f32>(60 + dim as u64, 2_000, dim) > 1_500);
+    }
+}
+
 /// Rays at boxes, `f64`, 2D and 3D: the closed form (the slab test of `Cuboid`'s
 /// `local_core_ray`) gives the entry time to rounding and the face's exact normal, where the
 /// cast by GJK stops within its tolerance of the surface. Against the slab intervals of this

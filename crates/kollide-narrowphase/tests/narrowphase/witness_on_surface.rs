@@ -221,3 +221,39 @@ fn long_segment_through_a_tiny_triangle_3d() {
     // A ten-billionth of the pair's size, as the other tests here hold.
     assert!(worst < 1e-9 * 8.0, "a point {worst:e} off its shape");
 }
+
+/// A 1.5 mm triangle sunk in a 16 m cone, 25 m from the origin, in `f32` (the hostile suite,
+/// seed 6161): the Minkowski difference's faces are slivers, and EPA's face there gave
+/// witnesses that missed its depth by four times it. Rebuilt about their midpoint, `point_a`
+/// lay 1e-3 off the triangle, most of its size. The `f64` rerun's witnesses are now preferred
+/// when the `f32` answer's witnesses miss its depth.
+#[test]
+fn a_tiny_triangle_in_a_large_cone_keeps_its_point_on_the_triangle_f32() {
+    use kollide_shapes::Cone;
+    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let pose = |t: [f32; 3], [w, i, j, k]: [f32; 4]| {
+        Iso3::from_parts(
+            Translation3::new(t[0], t[1], t[2]),
+            UnitQuaternion::new_unchecked(Quaternion::new(w, i, j, k)),
+        )
+    };
+    let t = [
+        Point3::new(0.0006519953f32, -0.0005011578, -0.00029804595),
+        Point3::new(0.001588683, 0.0009728564, -0.0008450879),
+        Point3::new(0.0005714062, 0.0010004218, -0.0012444098),
+    ];
+    let tri = Triangle::new(t[0], t[1], t[2]).unwrap();
+    let cone = Cone::new(9.493364f32, 15.975359).unwrap();
+    // The rotations as the hostile suite built them, a few ulps off unit: `[w, i, j, k]`.
+    let pa =
+        pose([-13.49702, 0.85150117, -20.820469], [0.38542965, 0.7391953, -0.387999, 0.3930536]);
+    let pb =
+        pose([-11.205106, 4.7396584, -24.947226], [0.5263727, -0.06912408, 0.099159025, 0.8416182]);
+    let c = contact(&pa, &tri, &pb, &cone, 0.0, &QuerySettings::<f32>::default()).unwrap();
+    assert!(c.separation < 0.0, "{c:?}");
+    let p = pa.inverse_transform_point(&c.point_a).map(f64::from);
+    let [t0, t1, t2] = t.map(|v| v.map(f64::from));
+    let off = point_triangle(&p, &t0, &t1, &t2);
+    // The hostile suite's `f32` tolerance: 1e-3 of a hundredth of the pair's size (16 m).
+    assert!(off < 1.6e-4, "point_a {off:e} off the triangle: {c:?}");
+}
