@@ -798,8 +798,8 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         (v, self.vertices[v as usize].coords.dot(dir))
     }
 
-    /// Hill climbing; also returns the number of dot products computed (four per block of
-    /// neighbours, padding included).
+    /// Hill climbing; also returns its cost: the number of dot products computed (four per
+    /// block of neighbours, padding included) and of comparisons with the plateau's list.
     fn climb(&self, dir: &Vec3<N>, start: u32) -> (u32, usize) {
         // Every vertex ties on a zero or NaN direction (a cast between overlapping hulls asks
         // for one): the lowest index is the answer, where the plateau walk would visit the
@@ -827,14 +827,23 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         };
         if tie {
             // Walk the plateau of exactly equal dot products for its lowest index (inline
-            // storage: a face's worth of tied vertices needs no allocation).
-            let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::smallvec![v];
+            // storage: a face's worth of tied vertices needs no allocation). The plateau is the
+            // set of maximisers, so a plateau too large for that storage (a cylinder's cap of
+            // hundreds of vertices along its axis) is settled by a scan of every vertex, which
+            // gives the same vertex in linear time where the walk's list of those seen costs
+            // time quadratic in the plateau's size.
+            let mut seen: smallvec::SmallVec<[u32; PLATEAU]> = smallvec::smallvec![v];
             let mut head = 0;
             let mut lowest = v;
             while head < seen.len() {
+                if seen.len() > PLATEAU {
+                    let n = self.vertices.len();
+                    return (scan_vertices(&self.vertices, dir), dots + n);
+                }
                 let u = seen[head];
                 head += 1;
                 for &w in self.vertex_neighbors(u as usize) {
+                    dots += seen.len();
                     if !seen.contains(&w) {
                         dots += 1;
                         if dot(w) == best {
@@ -862,6 +871,9 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         best
     }
 }
+
+/// The most tied vertices that [`ConvexPolyhedron::climb`] walks before it scans them all.
+const PLATEAU: usize = 16;
 
 /// The lowest index among the vertices maximising `v · dir` (vertex 0 for a zero or NaN
 /// direction), by a linear scan in four interleaved lanes: each lane keeps the lowest index of
@@ -1420,6 +1432,30 @@ mod tests {
             assert_eq!(shape.climb(&v3(f64::NAN, 0.0, 0.0), hint), (0, 0));
         }
         assert_eq!(shape.support_vertex(&Vec3::zeros()), 0);
+    }
+
+    #[test]
+    fn a_large_plateau_costs_a_scan_not_a_square() {
+        // Two rings of 500 vertices: along the axis a whole cap ties.
+        let ring = |y: f64| {
+            (0..500).map(move |k| {
+                let a = k as f64 * core::f64::consts::TAU / 500.0;
+                Point3::new(a.cos(), y, a.sin())
+            })
+        };
+        let pts: Vec<_> = ring(-1.0).chain(ring(1.0)).collect();
+        let shape = ConvexPolyhedron::<f64>::from_points(&pts).unwrap();
+        let n = shape.vertices().len();
+        assert_eq!(n, 1000);
+        for (dir, y) in [(v3(0.0, 1.0, 0.0), 1.0), (v3(0.0, -2.0, 0.0), -1.0)] {
+            let lowest = (0..n).find(|&i| shape.vertices()[i].y == y).unwrap() as u32;
+            for hint in [0, 600, u32::MAX] {
+                let (v, dots) = shape.climb(&dir, hint);
+                assert_eq!(v, lowest);
+                // The walk compared each of 500 tied vertices with the list of those seen.
+                assert!(dots < 4 * n, "cost {dots}");
+            }
+        }
     }
 
     #[test]
