@@ -4,21 +4,23 @@
 //! The inputs come from the hostile suite's own generator (`kollide-hostile`), class
 //! `hull1000`: two 1000-vertex hulls (polygons in 2D, polyhedra in 3D) that are coincident,
 //! nested, or touching, in `f32` and `f64`; and the curved pairs whose EPA runs longest
-//! (cylinder–cone and capsule–capsule, coincident); and single cases pinned for what they once
-//! cost ([`PINNED`]). Group `hostile/<dim>-<pair>-<config>-<scalar>`, one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
+//! (cylinder–cone and capsule–capsule, coincident); single cases pinned for what they once
+//! cost ([`PINNED`]); and two 1000-vertex hulls of a cylinder stacked cap on cap, whose caps of
+//! 500 vertices make the largest faces a hull of that size can have. Group `hostile/<dim>-<pair>-<config>-<scalar>`, one function per query. The suite's runner (`cargo xtask hostile`) also reports the slowest
 //! single call per query over all its cases; that is a spot check, this is the measurement.
 
 use std::hint::black_box;
 
 use criterion::Criterion;
-use kollide::math::{Iso2, Iso3, Pose, Scalar, Vector};
+use kollide::math::{Iso2, Iso3, Point3, Pose, Scalar, Vector};
 use kollide::narrowphase::{
     QuerySettings, Ray, closest_points, contact, directional_penetration, distance,
     intersection_test, manifold2, manifold3, ray_cast, shape_cast,
 };
-use kollide::shapes::SupportMap;
+use kollide::shapes::{ConvexPolyhedron, Shape3, SupportMap};
 use kollide_benches::one_iteration;
 use kollide_hostile::cases::{Case, Class, Kind, case_seed, generate};
+use kollide_hostile::geom::V;
 use kollide_hostile::run::{Built3, MakePose, Motion, build2, build3, round};
 
 /// The seed of the benchmark's cases.
@@ -271,4 +273,34 @@ fn pinned(c: &mut Criterion) {
     }
 }
 
-short_bench_group!(super::hulls, super::curved, super::pinned);
+/// `hostile/3d-cylinder-hulls-stacked-<scalar>`: two 1000-vertex hulls of a cylinder (two rings
+/// of 500 points), one resting 0.1 deep on the other's cap, axes aligned. Every vertex of a cap
+/// ties along the axis (the climb's plateau), and the manifold clips a 500-gon against the 500
+/// side planes of the other.
+fn stacked_cylinders(c: &mut Criterion) {
+    fn run<N: Scalar>(c: &mut Criterion, name: &str) {
+        let ring = |y: f64| {
+            (0..500).map(move |k| {
+                let a = k as f64 * core::f64::consts::TAU / 500.0;
+                Point3::new(N::lit(a.cos()), N::lit(y), N::lit(a.sin()))
+            })
+        };
+        let pts: Vec<_> = ring(-1.0).chain(ring(1.0)).collect();
+        let hull: Shape3<N> =
+            ConvexPolyhedron::from_points(&pts).expect("a cylinder's hull").into();
+        let (pa, pb) = (Iso3::identity(), Iso3::translation(N::zero(), N::lit(1.9), N::zero()));
+        let m = Motion {
+            vel_a: V::<3>::zeros(),
+            vel_b: V::<3>::new(0.3, -1.0, 0.2),
+            dir: V::<3>::new(0.0, 1.0, 0.0),
+            ray_origin: V::<3>::new(0.2, 5.0, 0.1),
+            ray_dir: V::<3>::new(0.0, -1.0, 0.0),
+        };
+        let man = || manifold3::<N, ()>(&pa, &hull, &pb, &hull, N::zero()).len();
+        bench_queries(c, name, (&pa, &hull), (&pb, &hull), &m, Some(&man));
+    }
+    run::<f32>(c, "hostile/3d-cylinder-hulls-stacked-f32");
+    run::<f64>(c, "hostile/3d-cylinder-hulls-stacked-f64");
+}
+
+short_bench_group!(super::hulls, super::curved, super::pinned, super::stacked_cylinders);
