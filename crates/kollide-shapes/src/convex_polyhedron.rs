@@ -783,8 +783,8 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     }
 
     /// Where a climb begins: the hint when it is in range and `dir` is within a cone around
-    /// the hint's vertex normal, otherwise the vertex of `dir`'s cell in the [`StartMap`]; with
-    /// its dot product.
+    /// the hint's vertex normal, otherwise the higher (along `dir`) of the hint and the vertex
+    /// of `dir`'s cell in the [`StartMap`]; with its dot product.
     #[inline]
     fn start(&self, dir: &Vec3<N>, hint: u32) -> (u32, N) {
         if let Some(n) = self.cache.vertex_normals.get(hint as usize) {
@@ -795,7 +795,14 @@ impl<N: Scalar> ConvexPolyhedron<N> {
         }
         // A zero or NaN direction has no cell; any vertex is then as good as another.
         let v = StartMap::cell(dir).and_then(|c| self.cache.starts.get(c)).map_or(0, |&v| v);
-        (v, self.vertices[v as usize].coords.dot(dir))
+        let from_cell = (v, self.vertices[v as usize].coords.dot(dir));
+        // A hint outside its cone can still be the better start: on a cylinder hull the vertex
+        // normals lean 45° between cap and side, and a climb around the side from the last
+        // side face's vertex is a step where the cell's vertex is several.
+        match self.vertices.get(hint as usize).map(|p| p.coords.dot(dir)) {
+            Some(d) if d > from_cell.1 => (hint, d),
+            _ => from_cell,
+        }
     }
 
     /// Hill climbing; also returns its cost: the number of dot products computed (four per

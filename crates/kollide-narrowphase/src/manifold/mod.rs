@@ -34,6 +34,7 @@ mod capsule_capsule;
 mod circle;
 mod clip;
 mod clip3;
+mod clip3_convex;
 mod convex_convex;
 mod cuboid_cuboid;
 #[cfg(test)]

@@ -272,6 +272,9 @@ fn best_of<N: Scalar>(x: (N, usize), y: (N, usize)) -> (N, usize) {
 /// vertex, in lanes) rather than climbed (a few hundred per climb, whatever the size).
 const SCAN_UP_TO: usize = 64;
 
+/// How many faces' separations [`climb_faces`] keeps for revisits.
+const SEEN_FACES: usize = 32;
+
 /// Most steps [`climb_faces`] takes (each a scan of the other hull per neighbouring face).
 const MAX_FACE_STEPS: usize = 16;
 
@@ -287,10 +290,13 @@ fn climb_faces<N: Scalar>(
     other: &ConvexPolyhedron<N>,
     pos: &Iso3<N>,
 ) -> (N, usize) {
-    // Every face's separation once: the climbs revisit faces (the face they came from, the
-    // faces around a vertex, the other climb's path). Any face seen before is no better than
-    // the best so far, so a revisit never changes the path, only saves the scan.
-    let mut seen: SmallVec<[(usize, N, u32); 32]> = SmallVec::new();
+    // The first faces' separations are kept: the climbs revisit faces (the face they came
+    // from, the faces around a vertex, the other climb's path). Any face seen before is no
+    // better than the best so far, so a revisit never changes the path, only saves the scan.
+    // The list stops growing when full: a face with hundreds of edges (a cylinder hull's cap)
+    // would make each lookup a long search and the list spill to the heap, where a scan from a
+    // neighbour's deepest vertex costs a few steps.
+    let mut seen: SmallVec<[(usize, N, u32); SEEN_FACES]> = SmallVec::new();
     // (The rotation as a matrix: a third of the arithmetic of the quaternion's, per face.)
     let rot = pos.rotation.to_rotation_matrix();
     let mut separation = |f: usize, hint: u32| {
@@ -298,24 +304,31 @@ fn climb_faces<N: Scalar>(
             return (sep, v);
         }
         let (sep, v) = face_separation(p, f, other, (pos, &rot), hint);
-        seen.push((f, sep, v));
+        if seen.len() < SEEN_FACES {
+            seen.push((f, sep, v));
+        }
         (sep, v)
     };
     let mut climbs = starts.map(|start| {
         let (sep, hint) = separation(start, u32::MAX);
         (sep, start, hint)
     });
-    for climb in &mut climbs {
+    // (Two climbs from one face would take the same path.)
+    let distinct = if starts[0] == starts[1] { 1 } else { 2 };
+    for climb in &mut climbs[..distinct] {
         let (mut best, mut hint) = ((climb.0, climb.1), climb.2);
         for _ in 0..MAX_FACE_STEPS {
             let here = best.1;
-            let from = hint;
+            // Neighbouring faces have nearby deepest vertices, and so do faces next to each
+            // other around this one: each climb starts at the previous neighbour's deepest
+            // vertex. (Starting every climb at this face's would walk half the other hull per
+            // neighbour around a large face, such as a cylinder hull's cap.)
+            let mut from = hint;
             for &e in p.face_edges(here) {
                 let [f0, f1] = p.edges()[e as usize].faces;
                 let f = if f0 as usize == here { f1 } else { f0 } as usize;
-                // Neighbouring faces have nearby deepest vertices: each climb starts at this
-                // face's.
                 let (sep, v) = separation(f, from);
+                from = v;
                 if sep > best.0 {
                     (best, hint) = ((sep, f), v);
                 }
