@@ -258,7 +258,8 @@ fn apart_axes<N: Scalar, const D: usize>(
     placed: &[Vector<f64, D>],
 ) -> Vec<Vector<f64, D>> {
     let (na, nb) = (va.len(), placed.len());
-    let edges = if D == 3 { a.edge_count() * nb + b.edge_count() * na } else { 0 };
+    let edges =
+        if D == 3 { a.boundary_edge_count() * nb + b.boundary_edge_count() * na } else { 0 };
     if (na * nb + edges) * (na + nb) > APART_BUDGET {
         return Vec::new();
     }
@@ -273,12 +274,15 @@ fn apart_axes<N: Scalar, const D: usize>(
             let p = w - along(&w);
             p - along(&p)
         };
-        for i in 0..a.edge_count() {
-            let [s, e] = a.edge(i);
+        // Every edge: a box lists one edge per direction for the crossings, but a vertex can
+        // face any of its twelve (a triangle's corner 2e-5 from a box's far edge got the best
+        // crossing's separation, 1e-4 short, and a witness 3e-7 off the box).
+        for i in 0..a.boundary_edge_count() {
+            let [s, e] = a.boundary_edge(i);
             axes.extend(placed.iter().map(|q| square(&va[s], &va[e], q)));
         }
-        for j in 0..b.edge_count() {
-            let [s, e] = b.edge(j);
+        for j in 0..b.boundary_edge_count() {
+            let [s, e] = b.boundary_edge(j);
             axes.extend(va.iter().map(|p| -square(&placed[s], &placed[e], p)));
         }
     }

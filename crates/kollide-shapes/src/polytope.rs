@@ -36,6 +36,17 @@ pub trait Polytope<N: Scalar, const D: usize> {
         let _ = i;
         [0, 0]
     }
+    /// The number of edges of the boundary, each listed (`0` in 2D). A pair apart can have its
+    /// closest points on a vertex and any edge, where the separating axis test needs only one
+    /// edge per direction.
+    fn boundary_edge_count(&self) -> usize {
+        self.edge_count()
+    }
+    /// The end points of boundary edge `i` (see [`Self::boundary_edge_count`]), as vertex
+    /// indices.
+    fn boundary_edge(&self, i: usize) -> [usize; 2] {
+        self.edge(i)
+    }
     /// The shape itself when it is a [`ConvexPolyhedron`](crate::ConvexPolyhedron), whose face
     /// and edge adjacency lets the exact test of large pairs walk its Gauss map instead of
     /// trying every axis against every vertex.
@@ -92,6 +103,17 @@ impl<N: Scalar, const D: usize> Polytope<N, D> for crate::Cuboid<N, D> {
     fn edge(&self, i: usize) -> [usize; 2] {
         // Vertex 0 is (−,−,−); flipping bit `i` moves along axis `i`.
         [0, 1 << i]
+    }
+    fn boundary_edge_count(&self) -> usize {
+        if D == 3 { 12 } else { 0 }
+    }
+    fn boundary_edge(&self, i: usize) -> [usize; 2] {
+        // Four edges along each axis `k`, from the vertices whose bit `k` is clear: the other
+        // two bits of such a vertex are those of `j`, spread around bit `k`.
+        let (k, j) = (i / 4, i % 4);
+        let low = j & ((1 << k) - 1);
+        let v = ((j >> k) << (k + 1)) | low;
+        [v, v | (1 << k)]
     }
 }
 
@@ -157,5 +179,29 @@ impl<N: Scalar> Polytope<N, 3> for crate::ConvexPolyhedron<N> {
     }
     fn polyhedron(&self) -> Option<&crate::ConvexPolyhedron<N>> {
         Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kollide_math::Vec3;
+
+    #[test]
+    fn a_box_lists_each_of_its_twelve_edges() {
+        let b = crate::Cuboid::new(Vec3::new(1.0, 2.0, 3.0)).unwrap();
+        let p: &dyn Polytope<f64, 3> = &b;
+        let mut edges: Vec<[usize; 2]> =
+            (0..p.boundary_edge_count()).map(|i| p.boundary_edge(i)).collect();
+        for &[s, e] in &edges {
+            // Along one axis, the box's full length on it.
+            assert_eq!((s ^ e).count_ones(), 1, "{s} {e}");
+            let k = (s ^ e).trailing_zeros() as usize;
+            let d = p.vertex(e) - p.vertex(s);
+            assert!((d[k] - 2.0 * b.half_extents()[k]).abs() < 1e-12, "{s} {e}");
+        }
+        edges.sort();
+        edges.dedup();
+        assert_eq!(edges.len(), 12);
     }
 }
