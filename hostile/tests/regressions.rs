@@ -674,3 +674,43 @@ fn a_corner_by_a_far_box_edge_gets_its_distance_and_points() {
     let beyond = (0..3).map(|k| q[k].abs() - cuboid.half_extents()[k]).fold(f64::MIN, f64::max);
     assert!(beyond.abs() < 1e-9, "point_b {beyond:e} off the box: {c:?}");
 }
+
+/// A 47 m sliver triangle 8.6e-3 deep in a rounded box 0.03 thick, nearly parallel to it
+/// (`f32`): EPA's witnesses were clamped to its face, and the move onto both contact features
+/// clipped the triangle's long edge by the box's face as a closed polygon of two points, which
+/// left three collinear ones; every point of their line passed the inside test of the nearest
+/// point, so the hint was kept 0.21 beyond the face's end, and the witness on the box lay 0.21
+/// off it. The separation was right; both points must lie on their shapes.
+#[test]
+fn an_f32_sliver_triangle_in_a_thin_rounded_box_has_its_witnesses_on_both_shapes() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs, signed_distance};
+    let seed = 0x3948_2678_1d80_a951;
+    let c = generated("triangle", "rounded", "sliver", seed, true);
+    let (Ok(Built3::S(a)), Ok(Built3::R(b))) = (build3::<f32>(&c.a), build3::<f32>(&c.b)) else {
+        panic!("a triangle and a rounded box");
+    };
+    // The oracle sees the shapes and poses as `f32` builds them, as the suite does.
+    let (pa, pose_a) = <Iso3<f32> as MakePose<f32, 3>>::make(&c.pose_a);
+    let (pb, pose_b) = <Iso3<f32> as MakePose<f32, 3>>::make(&c.pose_b);
+    let round = |x: f64| f64::from(x as f32);
+    let (ba, bb) = (body(&c.a.map(&round), &pose_a), body(&c.b.map(&round), &pose_b));
+    let dirs = sample_dirs::<3>(512);
+    let truth = signed_distance(&ba, &bb, &dirs);
+    assert!(truth.exact && (truth.lo + 8.5865e-3).abs() < 1e-7, "8.6e-3 deep: {truth:?}");
+    let v = |p: &Point3<f32>| {
+        kollide_hostile::geom::V::<3>::new(f64::from(p.x), f64::from(p.y), f64::from(p.z))
+    };
+    // The hostile suite's `f32` tolerance: 1e-3 of a hundredth of the pair's size (23.5).
+    let scale = f64::from(a.bounding_radius().max(b.bounding_radius()));
+    let tol = 1e-3 * 0.01 * scale;
+    let s = QuerySettings::default();
+    let k = contact(&pa, &a, &pb, &b, 0.0, &s).expect("overlapping");
+    let cp = closest_points(&pa, &a, &pb, &b, &s);
+    for k in [k, cp] {
+        assert!((f64::from(k.separation) - truth.lo).abs() < tol, "{k:?}\n{truth:?}");
+        let (oa, ob) =
+            (outside_by(&ba, &v(&k.point_a), &dirs), outside_by(&bb, &v(&k.point_b), &dirs));
+        assert!(oa.abs() < tol && ob.abs() < tol, "off A by {oa:e}, off B by {ob:e}: {k:?}");
+    }
+}
