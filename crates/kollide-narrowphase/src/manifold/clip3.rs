@@ -80,6 +80,14 @@ pub struct SidePlane<N: Scalar> {
     pub end: FeatureId,
 }
 
+impl<N: Scalar> SidePlane<N> {
+    /// How far `p` lies beyond the plane (negative on the face's side).
+    #[inline]
+    pub fn distance(&self, p: &Point3<N>) -> N {
+        self.normal.dot(&p.coords) - self.offset
+    }
+}
+
 /// A polygon (or chain) being clipped, in inline storage.
 pub type ClipPolygon<N> = SmallVec<[ClipVertex3<N>; 16]>;
 
@@ -102,7 +110,7 @@ pub fn clip_polygon_to_plane<N: Scalar>(
         return;
     }
     let plane = &planes[index];
-    let dist = |v: &ClipVertex3<N>| plane.normal.dot(&v.p.coords) - plane.offset;
+    let dist = |v: &ClipVertex3<N>| plane.distance(&v.p);
     let crossing = |prev: &ClipVertex3<N>, cur: &ClipVertex3<N>, dp: N, dc: N| {
         crossing(prev, cur, dp, dc, planes, index, incident_face)
     };
@@ -198,7 +206,7 @@ pub fn clip_polygon<N: Scalar>(
         // A plane with every point on its inner side would hand the polygon back unchanged: the
         // test reads the points, where the pass copies each (two large faces resting on each
         // other, whose side planes mostly leave the incident face whole).
-        if a.iter().all(|v| plane.normal.dot(&v.p.coords) - plane.offset <= N::zero()) {
+        if a.iter().all(|v| plane.distance(&v.p) <= N::zero()) {
             continue;
         }
         clip_polygon_to_plane(&a, closed, planes, k, incident_face, &mut b);
@@ -312,8 +320,7 @@ mod tests {
             for i in 0..planes.len() {
                 clip_polygon_to_plane(&every, true, &planes, i, FeatureId::Face(7), &mut out);
                 core::mem::swap(&mut every, &mut out);
-                let inside =
-                    |v: &ClipVertex3<f64>| planes[i].normal.dot(&v.p.coords) <= planes[i].offset;
+                let inside = |v: &ClipVertex3<f64>| planes[i].distance(&v.p) <= 0.0;
                 skipped += usize::from(input.iter().all(inside));
             }
             assert_eq!(clip_polygon(&input, true, &planes, FeatureId::Face(7)), every);

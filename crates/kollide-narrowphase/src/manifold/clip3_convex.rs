@@ -53,7 +53,7 @@ pub(super) fn clip_convex<N: Scalar>(
     let tol = scale * N::EPSILON * N::lit(64.0);
     let mut top: Option<usize> = None;
     for (k, plane) in planes.iter().enumerate() {
-        let dist = |v: &ClipVertex3<N>| plane.normal.dot(&v.p.coords) - plane.offset;
+        let dist = |v: &ClipVertex3<N>| plane.distance(&v.p);
         let gentle = k > 0 && planes[k - 1].normal.dot(&plane.normal) >= N::lit(-0.5);
         let (s, ds) = match top {
             Some(t) if gentle => ring.climb(t, forward, &dist, tol),

@@ -284,7 +284,7 @@ struct PolygonRim<'a, N: Scalar> {
 impl<N: Scalar> PolygonRim<'_, N> {
     /// How far `q` lies beyond the side plane `s` without its slack (negative inside).
     fn excess(&self, s: &SidePlane<N>, q: &Point3<N>) -> N {
-        s.normal.dot(&q.coords) - (s.offset - self.slack)
+        s.distance(q) + self.slack
     }
 
     /// Whether `p` surely lies within every side plane without slack, to `tol`, found in
