@@ -714,3 +714,38 @@ fn an_f32_sliver_triangle_in_a_thin_rounded_box_has_its_witnesses_on_both_shapes
         assert!(oa.abs() < tol && ob.abs() < tol, "off A by {oa:e}, off B by {ob:e}: {k:?}");
     }
 }
+
+/// `f32`, a capsule 1.6e-2 deep in a hull of 1000 points 0.06 across (seed 6161): the witnesses
+/// were moved onto both contact features, taken as every vertex within the length tolerance of
+/// its supporting plane, floored at a size of 1 (3.5e-5). On the dense hull that was a cloud of
+/// vertices down to 3.5e-5 below the plane, and the common point lifted onto the plane lay
+/// 2.8e-5 outside the hull. The features are now held to the pair's own size.
+#[test]
+fn an_f32_capsule_in_a_small_dense_hull_has_its_witness_on_the_hull() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    let c = generated("capsule", "polyhedron", "hull1000", 0x56d9_583f_92af_0f4b, true);
+    let (Ok(Built3::S(a)), Ok(Built3::S(b))) = (build3::<f32>(&c.a), build3::<f32>(&c.b)) else {
+        panic!("a capsule and a hull");
+    };
+    // The oracle sees the shapes and poses as `f32` builds them, as the suite does.
+    let (pa, pose_a) = <Iso3<f32> as MakePose<f32, 3>>::make(&c.pose_a);
+    let (pb, pose_b) = <Iso3<f32> as MakePose<f32, 3>>::make(&c.pose_b);
+    let round = |x: f64| f64::from(x as f32);
+    let (ba, bb) = (body(&c.a.map(&round), &pose_a), body(&c.b.map(&round), &pose_b));
+    let dirs = sample_dirs::<3>(512);
+    let v = |p: &Point3<f32>| {
+        kollide_hostile::geom::V::<3>::new(f64::from(p.x), f64::from(p.y), f64::from(p.z))
+    };
+    let s = QuerySettings::default();
+    let k = contact(&pa, &a, &pb, &b, 0.0, &s).expect("overlapping");
+    let cp = closest_points(&pa, &a, &pb, &b, &s);
+    for k in [k, cp] {
+        // The hostile suite's `f32` tolerance: 1e-3 of the depth, 1.6e-5.
+        let tol = 1e-3 * f64::from(k.separation).abs();
+        assert!((f64::from(k.separation) + 1.62e-2).abs() < 1e-4, "{k:?}");
+        let (oa, ob) =
+            (outside_by(&ba, &v(&k.point_a), &dirs), outside_by(&bb, &v(&k.point_b), &dirs));
+        assert!(oa < tol && ob < tol, "off A by {oa:e}, off B by {ob:e}: {k:?}");
+    }
+}

@@ -445,14 +445,22 @@ where
     let (ra, rb) = (a.radius(), b.radius());
     let n = c.normal;
     let core_a = c.point_a - n * ra;
+    // The features are the vertices within `tol` below each supporting plane, and the common
+    // point is lifted onto the planes: a witness can lie as far off its shape as the lowest
+    // vertex taken is below the plane, so `tol` is held to the pair's own size, without the
+    // floor of `Tolerances::length` at a size of 1. With that floor, a dense hull 0.06 across
+    // lent its face every vertex within 3.5e-5 of the plane, half a thousandth of its size,
+    // and the witness lifted above them lay that far outside it.
+    let reach = pos_ab.translation().norm() + pair.scale;
+    let rounding = N::lit(8.0) * N::EPSILON * reach;
     let tol = if pair.curved {
-        // A curved feature is listed exactly (not filtered from rounded vertices), and its
-        // points are held to the pair's own size: a tenth of the length tolerance, no floor.
-        let reach = pos_ab.translation().norm() + pair.scale;
-        settings.tolerances.relative_length * N::lit(0.1) * pair.scale
-            + N::lit(8.0) * N::EPSILON * reach
+        // A curved feature is listed exactly (not filtered from rounded vertices): a tenth of
+        // the length tolerance.
+        settings.tolerances.relative_length * N::lit(0.1) * pair.scale + rounding
     } else {
-        settings.tolerances.length(pair.scale)
+        // Vertices rounded in `N` and a normal tilted by its own rounding spread a flat face
+        // by up to the length tolerance of its size.
+        settings.tolerances.relative_length * pair.scale + rounding
     };
     match crate::witness::on_features(a, b, pos_ab, &n, c.separation + ra + rb, &core_a, tol) {
         Some((pa, pb)) => {
