@@ -748,4 +748,25 @@ fn an_f32_capsule_in_a_small_dense_hull_has_its_witness_on_the_hull() {
             (outside_by(&ba, &v(&k.point_a), &dirs), outside_by(&bb, &v(&k.point_b), &dirs));
         assert!(oa < tol && ob < tol, "off A by {oa:e}, off B by {ob:e}: {k:?}");
     }
+
+/// A cylinder's cap rim touching a cone near the end of its side (`f64`, 1.3e-10 apart): GJK
+/// stalled, and the best normal was a flat one of the cone's side, whose witness on the cone
+/// was the rim point projected onto the side's plane. That fell past the end of the side,
+/// 2.1e-9 off the cone; GJK's witnesses, in both shapes, agree with the distance and are kept.
+#[test]
+fn witnesses_of_a_rim_on_a_cone_rim_lie_on_the_cone() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    let seed = 0x208a_96a7_02d4_affb;
+    let (pa, a, pb, b) = case3("cylinder", "cone", "touching", seed);
+    let c = generated("cylinder", "cone", "touching", seed, false);
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let k = closest_points(&pa, &a, &pb, &b, &QuerySettings::default());
+    assert!(k.separation.abs() < 1e-9, "the case touches: {k:?}");
+    let v = |p: Point3<f64>| kollide_hostile::geom::V::<3>::new(p.x, p.y, p.z);
+    let dirs = sample_dirs::<3>(256);
+    let (off_a, off_b) =
+        (outside_by(&ba, &v(k.point_a), &dirs), outside_by(&bb, &v(k.point_b), &dirs));
+    let scale = a.bounding_radius().max(b.bounding_radius());
+    assert!(off_a.abs().max(off_b.abs()) < 1e-9 * scale, "{off_a:e} {off_b:e}: {k:?}");
 }

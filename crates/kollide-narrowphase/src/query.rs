@@ -922,8 +922,16 @@ where
     // and the rim's support point slides by its radius times that. GJK's witnesses, the
     // closest points of its simplex, do not depend on the normal; where they agree better with
     // the polished distance and normal, they are kept.
+    //
+    // A flat part's normal ([`least_on_flat_normals`], marked clamped) comes with witnesses
+    // that agree with its distance by construction, but only one of them is a support point:
+    // the other is its projection onto the other shape's support plane, which lies off that
+    // shape where the projection falls beyond the flat part (a cylinder's rim just past the end of a
+    // cone's side: 2.1e-9 off the cone). GJK's witnesses lie in both shapes, so within
+    // the polish's accuracy of the distance they lie on them; they are kept then.
     let miss = |a: Vector<N, D>, b: Vector<N, D>| ((a - b) - p.normal * p.depth).norm();
-    if miss(wa, wb) < miss(p.point_a, p.point_b) {
+    let gjk_miss = miss(wa, wb);
+    if gjk_miss < miss(p.point_a, p.point_b) || (p.clamped && gjk_miss <= relative * scale) {
         (p.point_a, p.point_b) = (wa, wb);
     }
     let (pa, pb) = about_midpoint(&p);
