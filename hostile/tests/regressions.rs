@@ -748,6 +748,7 @@ fn an_f32_capsule_in_a_small_dense_hull_has_its_witness_on_the_hull() {
             (outside_by(&ba, &v(&k.point_a), &dirs), outside_by(&bb, &v(&k.point_b), &dirs));
         assert!(oa < tol && ob < tol, "off A by {oa:e}, off B by {ob:e}: {k:?}");
     }
+}
 
 /// A cylinder's cap rim touching a cone near the end of its side (`f64`, 1.3e-10 apart): GJK
 /// stalled, and the best normal was a flat one of the cone's side, whose witness on the cone
@@ -769,4 +770,30 @@ fn witnesses_of_a_rim_on_a_cone_rim_lie_on_the_cone() {
         (outside_by(&ba, &v(k.point_a), &dirs), outside_by(&bb, &v(k.point_b), &dirs));
     let scale = a.bounding_radius().max(b.bounding_radius());
     assert!(off_a.abs().max(off_b.abs()) < 1e-9 * scale, "{off_a:e} {off_b:e}: {k:?}");
+}
+
+/// A hull's face over a triangle's, 2.6° from each other and 12° from the normal of an
+/// edge-on-edge contact 1.4e-7 deep (`f64`): the manifold's clip, its side planes moved out by
+/// the slack, kept the hull's corner the slackened planes made inside the triangle, and put it
+/// back on the true corner, 1.8e-8 beyond the triangle's edge (and 4e-9 deeper than the exact
+/// contact). A reference corner off the incident face now goes to the face clipped without
+/// slack, here empty: the exact contact alone.
+#[test]
+fn a_hull_corner_past_a_triangle_edge_is_not_a_manifold_point() {
+    use kollide::narrowphase::manifold3;
+    use kollide_hostile::cases::body;
+    let seed = 0xc85e_7add_101d_934c;
+    let (pa, a, pb, b) = case3("polyhedron", "triangle", "near", seed);
+    let c = generated("polyhedron", "triangle", "near", seed, false);
+    let (ba, bb) = (body(&c.a, &c.pose_a), body(&c.b, &c.pose_b));
+    let exact = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).unwrap();
+    assert!((exact.separation + 1.4148e-7).abs() < 1e-11, "{exact:?}");
+    let m = manifold3::<f64, ()>(&pa, &a, &pb, &b, 0.0);
+    assert!(!m.contacts().is_empty());
+    let v = |p: Point3<f64>| kollide_hostile::geom::V::<3>::new(p.x, p.y, p.z);
+    for k in m.contacts() {
+        let (oa, ob) = (ba.sdf_upper(&v(k.point_a)), bb.sdf_upper(&v(k.point_b)));
+        assert!(oa.abs().max(ob.abs()) < 1e-12, "off by {oa:e} and {ob:e}: {k:?}");
+        assert!(k.separation >= exact.separation - 1e-12, "deeper than exact: {k:?}");
+    }
 }

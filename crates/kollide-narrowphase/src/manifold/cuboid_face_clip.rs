@@ -55,7 +55,9 @@ use kollide_math::{Iso3, Point3, Scalar, Vec3};
 use kollide_shapes::{Cuboid, FeatureId};
 
 use super::cuboid_cuboid::cuboid_edge_id_const;
-use super::face_clip::{IncidentPlane, SlackRim, newell_normal, settle_slack_point};
+use super::face_clip::{
+    IncidentPlane, SlackRim, newell_normal, settle_slack_corner, settle_slack_point,
+};
 
 /// Faces whose normals are anti-parallel within this cosine (about 8°) count as resting on each
 /// other and get the clipping slack (the value of [`super::face_clip`]).
@@ -402,11 +404,17 @@ pub(crate) fn cuboid_face_contact<N: Scalar>(
         let mut p = clipped.p[i];
         let (a, b) = (clipped.a[i], clipped.b[i]);
         if fix_corners && b == inc_code && a < EDGE {
-            // A reference corner: back onto the true corner's line along n.
+            // A reference corner: back onto the true corner's line along n, which need not be
+            // on the incident face ([`settle_slack_corner`]).
             let c = r.vertex(u32::from(a));
             p = c + n * (inc_normal.dot(&(corners[0] - c)) / inc_denom);
-        }
-        if slack > zero {
+            if slack > zero {
+                match settle_slack_corner(&mut rim, p, &incident_plane) {
+                    Some(q) => p = q,
+                    None => continue,
+                }
+            }
+        } else if slack > zero {
             match settle_slack_point(&mut rim, p, &n, &incident_plane) {
                 Some(q) => p = q,
                 None => continue,
