@@ -310,32 +310,24 @@ impl<N: Scalar> PolygonRim<'_, N> {
 
     /// Whether `p` surely lies within every side plane without slack, to `tol`, found in
     /// `O(log m)` steps rather than a test of every plane (which made the slack rule `O(n·m)`
-    /// on two large faces resting on each other). The corners seen along `dir` make a fan of
-    /// triangles from the first one; a binary search on the turn from the first corner to `p`
-    /// finds the triangle `p` is in, and `p` is inside the face if it is inside the rim edge
-    /// across that triangle (with its two neighbours, for rounding at the corners). `false`
-    /// when `p` is outside the fan, or beyond one of those edges.
+    /// on two large faces resting on each other): `p` is inside the face if it is inside the rim
+    /// edge across its triangle of the corners' fan ([`fan_triangle`]), with that edge's two
+    /// neighbours for rounding at the corners. `false` when `p` is outside the fan, or beyond
+    /// one of those edges.
     fn surely_within(&self, p: &Point3<N>, tol: N) -> bool {
-        let c = self.corners;
-        let m = c.len();
-        if m < 3 {
-            return false;
-        }
-        let turn = |u: Vec3<N>, v: Vec3<N>| u.cross(&v).dot(&self.dir);
-        let q = p - c[0];
-        if turn(c[1] - c[0], q) < N::zero() || turn(q, c[m - 1] - c[0]) < N::zero() {
-            return false;
-        }
-        let (mut lo, mut hi) = (1, m - 1);
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if turn(c[mid] - c[0], q) >= N::zero() {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        [lo - 1, lo, lo + 1].iter().all(|&k| self.excess(&self.planes[k], p) <= tol)
+        fan_triangle(self.corners, &self.dir, p).is_some_and(|k| {
+            [k - 1, k, k + 1].iter().all(|&k| self.excess(&self.planes[k], p) <= tol)
+        })
+    }
+
+    /// How far `p` lies outside incident edge `k` (from point `k` to `k + 1`; zero for an
+    /// edge of no length).
+    fn outside_edge(&self, k: usize, p: &Point3<N>) -> N {
+        let v = self.incident.vertices;
+        let (a, b) = (v[k], v[(k + 1) % v.len()]);
+        let out = (b - a).cross(&self.inc_normal);
+        let len = out.norm();
+        if len > N::zero() { out.dot(&(p - a)) / len } else { N::zero() }
     }
 
     /// The nearest point to `p` within every side plane (without slack, to `tol`): `p` moved
@@ -400,14 +392,15 @@ impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
     }
 
     fn off_face(&self, p: &Point3<N>) -> N {
+        // Inside the edge across its triangle of the face's fan (and that edge's neighbours),
+        // `p` is on the face: `O(log n)` for the corners of a large reference face, which all
+        // lie on a large incident one.
         let v = self.incident.vertices;
-        let n = v.len();
-        (0..n).fold(N::zero(), |off, k| {
-            let (a, b) = (v[k], v[(k + 1) % n]);
-            let out = (b - a).cross(&self.inc_normal);
-            let len = out.norm();
-            if len > N::zero() { off.max_of(out.dot(&(p - a)) / len) } else { off }
-        })
+        let inside = |k: usize| self.outside_edge(k, p) <= N::zero();
+        if fan_triangle(v, &self.inc_normal, p).is_some_and(|k| (k - 1..=k + 1).all(inside)) {
+            return N::zero();
+        }
+        (0..v.len()).fold(N::zero(), |off, k| off.max_of(self.outside_edge(k, p)))
     }
 
     fn exact_clip(&mut self) -> &[Point3<N>] {
@@ -423,6 +416,33 @@ impl<N: Scalar> SlackRim<N> for PolygonRim<'_, N> {
                 .collect()
         })
     }
+}
+
+/// The triangle of the fan of the convex polygon `corners` (counter-clockwise about `axis`)
+/// from its first corner that `p` lies in, seen along `axis`: the `k` in `1..m − 1` with `p`
+/// between the rays to corners `k` and `k + 1`, found by a binary search on the turn from the
+/// first corner to `p`. Inside that triangle's far edge, `p` is inside the polygon. `None` for
+/// fewer than 3 corners, or `p` outside the fan.
+fn fan_triangle<N: Scalar>(corners: &[Point3<N>], axis: &Vec3<N>, p: &Point3<N>) -> Option<usize> {
+    let (c, m) = (corners, corners.len());
+    if m < 3 {
+        return None;
+    }
+    let turn = |u: Vec3<N>, v: Vec3<N>| u.cross(&v).dot(axis);
+    let q = p - c[0];
+    if turn(c[1] - c[0], q) < N::zero() || turn(q, c[m - 1] - c[0]) < N::zero() {
+        return None;
+    }
+    let (mut lo, mut hi) = (1, m - 1);
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if turn(c[mid] - c[0], q) >= N::zero() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
 }
 
 /// The point of the boundary of the convex polygon `poly` (in one plane with `p`) nearest to
@@ -533,5 +553,40 @@ mod tests {
             }
         }
         assert!(sure > 7_000 && inside > 7_000, "{sure} {inside}");
+    }
+
+    #[test]
+    fn off_face_agrees_with_a_test_of_every_edge() {
+        let (planes, corners) = ellipse_rim(0.0);
+        let ids = [FeatureId::Unknown; 40];
+        let incident = IncidentFeature {
+            vertices: &corners,
+            vertex_ids: &ids,
+            edge_ids: &ids,
+            id: FeatureId::Face(1),
+            radius: 0.0,
+        };
+        let rim = PolygonRim {
+            planes: &planes,
+            corners: &corners,
+            dir: -Vec3::z(),
+            slack: 0.0,
+            input: &[],
+            closed: true,
+            incident: &incident,
+            inc_normal: Vec3::z(),
+            exact: None,
+        };
+        let mut on = 0;
+        for i in 0..20_000 {
+            let (u, v) = ((i as f64 * 0.618_034).fract(), (i as f64 * 0.754_877).fract());
+            let a = u * core::f64::consts::TAU;
+            let r = 1.3 * v;
+            let p = Point3::new(0.2 + 1.7 * r * a.cos(), -0.1 + 0.4 * r * a.sin(), 0.0);
+            let every = (0..40).fold(0.0_f64, |off, k| off.max(rim.outside_edge(k, &p)));
+            assert!((rim.off_face(&p) - every).abs() < 1e-15, "point {i} {p:?}");
+            on += usize::from(every == 0.0);
+        }
+        assert!(on > 8_000, "{on}");
     }
 }
