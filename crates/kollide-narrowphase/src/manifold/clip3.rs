@@ -184,7 +184,7 @@ const LARGE_CLIP: usize = 256;
 /// Clips `input` against every plane of `planes` in turn and returns what is left.
 ///
 /// A closed polygon against many planes (two large faces, such as the caps of cylinder hulls,
-/// resting on each other) is clipped by [`clip_convex`], which gives the same points and ids
+/// resting on each other) is clipped in `clip3_convex.rs`, which gives the same points and ids
 /// in the same cyclic order, possibly from another first point, in `O(n + m)` instead of
 /// `O(n·m)`.
 pub fn clip_polygon<N: Scalar>(
