@@ -797,3 +797,27 @@ fn a_hull_corner_past_a_triangle_edge_is_not_a_manifold_point() {
         assert!(k.separation >= exact.separation - 1e-12, "deeper than exact: {k:?}");
     }
 }
+
+/// A rounded box 1.5e-4 across 1e-5 into the side of a cone 1e4 times larger (`f64`): the
+/// core's corner is 2.8e-6 from the cone's side, with the far end of one of its edges 2.6e-6
+/// below the support plane. The refinement took the edge and the cone's generator as the
+/// contact's active set, its solution gave the edge's far end a negative weight, and it gave
+/// up; GJK's witnesses, a chord between two rim points, were kept, and both contact points
+/// came out 2.5e-8 off their shapes. The refinement now drops that generator and solves again.
+#[test]
+fn a_tiny_rounded_box_corner_by_a_cone_side_has_its_points_on_both() {
+    use kollide_hostile::cases::body;
+    use kollide_hostile::oracle::{outside_by, sample_dirs};
+    let c = generated("rounded", "cone", "ratio1e4", 0x7f57_c5fc_8993_d196, false);
+    let (Ok(Built3::R(a)), Ok(Built3::S(b))) = (build3::<f64>(&c.a), build3::<f64>(&c.b)) else {
+        panic!("a rounded box and a cone");
+    };
+    let (pa, pb) = (pose3::<f64>(&c.pose_a), pose3::<f64>(&c.pose_b));
+    let k = contact(&pa, &a, &pb, &b, 0.0, &QuerySettings::default()).expect("overlapping");
+    assert!(k.separation < -1e-5 && k.separation > -1.1e-5, "{k:?}");
+    let dirs = sample_dirs::<3>(256);
+    let v = |p: Point3<f64>| kollide_hostile::geom::V::<3>::new(p.x, p.y, p.z);
+    let off_a = outside_by(&body(&c.a, &c.pose_a), &v(k.point_a), &dirs);
+    let off_b = outside_by(&body(&c.b, &c.pose_b), &v(k.point_b), &dirs);
+    assert!(off_a.abs() < 1e-12 && off_b.abs() < 1e-12, "{off_a:e}, {off_b:e} off: {k:?}");
+}

@@ -92,17 +92,47 @@ where
     N: Scalar,
     C: Cso<N, D> + ?Sized,
 {
-    let (ga, gb) = active_sets(cso, n, spread, scale)?;
-    let mut sys = System { ga, gb, n: *n, lambda: SmallVec::new(), mu: SmallVec::new() };
-    sys.lambda.resize(sys.ga.len(), N::one() / N::lit(sys.ga.len() as f64));
-    sys.mu.resize(sys.gb.len(), N::one() / N::lit(sys.gb.len() as f64));
-    for _ in 0..MAX_STEPS {
-        let turn = sys.newton_step()?;
-        if turn <= N::EPSILON * N::lit(4.0) {
-            break;
+    let (mut ga, mut gb) = active_sets(cso, n, spread, scale)?;
+    // An active-set method: a generator whose weight comes out negative is not part of the
+    // contact (a box's vertex listed with its edge's other end, 2.6e-6 below the plane, where
+    // only the vertex touches a cone's side), and the system is solved again without it.
+    for _ in 0..=MAX_DROPS {
+        let mut sys = System { ga, gb, n: *n, lambda: SmallVec::new(), mu: SmallVec::new() };
+        sys.lambda.resize(sys.ga.len(), N::one() / N::lit(sys.ga.len() as f64));
+        sys.mu.resize(sys.gb.len(), N::one() / N::lit(sys.gb.len() as f64));
+        for _ in 0..MAX_STEPS {
+            let turn = sys.newton_step()?;
+            if turn <= N::EPSILON * N::lit(4.0) {
+                break;
+            }
+        }
+        match sys.answer(cso) {
+            Ok(c) => return Some(c),
+            Err(Drop::A(i)) => {
+                ga = sys.ga;
+                ga.remove(i);
+                gb = sys.gb;
+            }
+            Err(Drop::B(i)) => {
+                gb = sys.gb;
+                gb.remove(i);
+                ga = sys.ga;
+            }
+            Err(Drop::None) => return None,
         }
     }
-    sys.answer(cso)
+    None
+}
+
+/// Generators dropped from an active set at most before [`refine`] gives up.
+const MAX_DROPS: usize = 2;
+
+/// Which generator a failed solve should drop: the one with the most negative weight, when its
+/// shape lists another; `None` when nothing can be dropped.
+enum Drop {
+    A(usize),
+    B(usize),
+    None,
 }
 
 /// The generators of A and of B within `spread` of their support planes along `n`, the nearest
@@ -294,12 +324,28 @@ impl<N: Scalar, const D: usize> System<N, D> {
         Some(turn.norm())
     }
 
-    /// The refined contact, checked against a fresh support query along its normal; `None`
-    /// when a weight is negative (a witness off its core: the active set was wrong).
-    fn answer<C: Cso<N, D> + ?Sized>(&self, cso: &C) -> Option<Candidate<N, D>> {
+    /// The refined contact, checked against a fresh support query along its normal; when a
+    /// weight is negative (a witness off its core: the active set was wrong), the generator
+    /// to drop.
+    fn answer<C: Cso<N, D> + ?Sized>(&self, cso: &C) -> Result<Candidate<N, D>, Drop> {
+        if self.lambda.iter().chain(&self.mu).any(|w| !w.is_finite_value()) {
+            return Err(Drop::None);
+        }
         let slack = N::lit(-1e-9);
-        if self.lambda.iter().chain(&self.mu).any(|w| *w < slack || !w.is_finite_value()) {
-            return None;
+        let least = |w: &SmallVec<[N; 4]>| {
+            let i = (0..w.len())
+                .min_by(|&i, &j| w[i].partial_cmp(&w[j]).unwrap_or(core::cmp::Ordering::Equal))?;
+            (w[i] < slack).then_some((i, w[i]))
+        };
+        match (least(&self.lambda), least(&self.mu)) {
+            (None, None) => {}
+            (Some((i, x)), b) if b.is_none_or(|(_, y)| x <= y) => {
+                return Err(if self.ga.len() > 1 { Drop::A(i) } else { Drop::None });
+            }
+            (_, Some((j, _))) => {
+                return Err(if self.gb.len() > 1 { Drop::B(j) } else { Drop::None });
+            }
+            (Some(_), None) => unreachable!("covered by the guard"),
         }
         let n = self.n;
         let (pa, pb) = self.points(&n);
@@ -312,7 +358,7 @@ impl<N: Scalar, const D: usize> System<N, D> {
         let b = weighted(&pb, &clamp(&self.mu)).coords;
         let depth = n.dot(&cso.support(&n).point);
         let residual = ((a - b) - n * depth).norm();
-        Some(Candidate { normal: n, depth, a, b, residual })
+        Ok(Candidate { normal: n, depth, a, b, residual })
     }
 }
 
