@@ -945,7 +945,37 @@ where
     // Witnesses are at the start poses; move them to the time of impact in the world.
     let pa = pos_a.transform_point(&wa) + vel_a * t;
     let pb = pos_a.transform_point(&wb) + vel_a * t + pos_a.transform_vector(&(rel * t));
-    Some(CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status })
+    let hit = CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status };
+    let miss = (wb + rel * t - wa).norm();
+    if t > N::zero() && miss > N::lit(4.0) * tolerance {
+        // A sharp pair whose witnesses miss each other although the cast converged: its last
+        // simplex is a sliver far from the origin, whose weights rounding gets wrong along the
+        // support plane (a 25 m box cast onto a parallel rounded plate in `f32`: 8.2e-4 apart).
+        let motion = Motion { vel_a: *vel_a, vel_b: *vel_b, max_t: max_toi, tolerance, steps: 0 };
+        let other = pair_hit(t, (pos_a, a), (pos_b, b), &motion, status, settings);
+        return Some(nearer_witnesses(hit, other, miss, false));
+    }
+    Some(hit)
+}
+
+/// The cast's `hit`, or the pair query's `other` at the same time where its witnesses meet
+/// better than the hit's, which `miss` apart: all of it on a `curved` pair (the cast's normal
+/// is as far off as its witnesses there), the witnesses alone on a sharp one (whose converged
+/// cast has the better normal: the pair query near touching is the noisier of the two on two
+/// slivers).
+fn nearer_witnesses<N: Scalar, const D: usize>(
+    hit: CastHit<N, D>,
+    other: CastHit<N, D>,
+    miss: N,
+    curved: bool,
+) -> CastHit<N, D> {
+    if (other.point_b - other.point_a).norm() >= miss {
+        hit
+    } else if curved {
+        other
+    } else {
+        CastHit { point_a: other.point_a, point_b: other.point_b, ..hit }
+    }
 }
 
 /// Whether a cast's normal `n` misses the contact it stopped at: with B moved by `x` (the ray's
@@ -1171,16 +1201,17 @@ where
     let hit = CastHit { t, normal: pos_a.transform_vector(&n), point_a: pa, point_b: pb, status };
     // With B moved by t·d, the witnesses should differ by the radii along the normal.
     let miss = (d * t - w.point - n * margin).norm();
-    if curved && t > N::zero() && miss > N::lit(2.0) * tolerance {
-        // The cast stopped on a chord of support points whose closest point lies off the ray's
-        // point by the chord's sag, and its witnesses (the chord's points) miss each other by
-        // as much; the pair query at the exit point is kept where its witnesses meet better.
+    if t > N::zero() && miss > N::lit(2.0) * tolerance {
+        // The cast's closest point lies off the ray's point, and its witnesses miss each other
+        // by as much: on a curved pair by a chord's sag, on a sharp one by rounding where the
+        // simplex is a sliver far from the origin (two nearly parallel 28 m plates in `f32`:
+        // 7.8e-4 along the plane, which the support gap cannot see). The pair query at the
+        // exit point is kept where its witnesses meet better.
         let vel_b = pos_a.transform_vector(&d);
-        let motion = Motion { vel_a: Vector::zeros(), vel_b, max_t: far, tolerance, steps: 2 };
+        let steps = if curved { 2 } else { 0 };
+        let motion = Motion { vel_a: Vector::zeros(), vel_b, max_t: far, tolerance, steps };
         let other = pair_hit(t, (pos_a, a), (pos_b, b), &motion, status, settings);
-        if (other.point_b - other.point_a).norm() < miss {
-            return Some(other);
-        }
+        return Some(nearer_witnesses(hit, other, miss, curved));
     }
     Some(hit)
 }
