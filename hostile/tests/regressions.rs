@@ -822,24 +822,23 @@ fn a_tiny_rounded_box_corner_by_a_cone_side_has_its_points_on_both() {
     assert!(off_a.abs() < 1e-12 && off_b.abs() < 1e-12, "{off_a:e}, {off_b:e} off: {k:?}");
 }
 
-/// The rounded boxes of generated case `seed` in `f32` (from inputs `f32` holds exactly), with
-/// the case's motion.
-fn rounded_pair_f32(
-    a: &str,
-    seed: u64,
-) -> (
-    Iso3<f32>,
-    Built3<f32>,
-    Iso3<f32>,
-    Rounded<Cuboid<f32, 3>, f32>,
-    kollide_hostile::run::Motion<3>,
-) {
+/// Generated case `seed` in the sliver class, A of the kind named `a` and B a rounded box, built
+/// in `f32` from inputs `f32` holds exactly.
+struct SliverF32 {
+    pa: Iso3<f32>,
+    a: Built3<f32>,
+    pb: Iso3<f32>,
+    b: Rounded<Cuboid<f32, 3>, f32>,
+    m: kollide_hostile::run::Motion<3>,
+}
+
+fn rounded_pair_f32(a: &str, seed: u64) -> SliverF32 {
     let c = generated(a, "rounded", "sliver", seed, true);
     let (Ok(sa), Ok(Built3::R(b))) = (build3::<f32>(&c.a), build3::<f32>(&c.b)) else {
         panic!("B is a rounded box");
     };
     let m = kollide_hostile::run::Motion::of::<f32>(&c);
-    (pose3(&c.pose_a), sa, pose3(&c.pose_b), b, m)
+    SliverF32 { pa: pose3(&c.pose_a), a: sa, pb: pose3(&c.pose_b), b, m }
 }
 
 /// Two nearly parallel rounded plates 28 m across, 30 m from the origin, pushed apart along a
@@ -849,7 +848,7 @@ fn rounded_pair_f32(
 #[test]
 fn an_f32_push_between_parallel_plates_has_witnesses_that_meet() {
     use kollide::narrowphase::directional_penetration;
-    let (pa, a, pb, b, m) = rounded_pair_f32("rounded", 0x3efa_67c8_de1c_ace1);
+    let SliverF32 { pa, a, pb, b, m } = rounded_pair_f32("rounded", 0x3efa_67c8_de1c_ace1);
     let Built3::R(a) = a else { panic!("A is a rounded box") };
     let dir = Vec3::new(m.dir[0] as f32, m.dir[1] as f32, m.dir[2] as f32);
     let h = directional_penetration(&pa, &a, &pb, &b, &dir, &QuerySettings::default())
@@ -862,7 +861,7 @@ fn an_f32_push_between_parallel_plates_has_witnesses_that_meet() {
 /// cast's witnesses were 8.2e-4 apart at the hit.
 #[test]
 fn an_f32_cast_onto_a_parallel_plate_has_witnesses_that_meet() {
-    let (pa, a, pb, b, m) = rounded_pair_f32("cuboid", 0x4ff3_6e30_a214_036e);
+    let SliverF32 { pa, a, pb, b, m } = rounded_pair_f32("cuboid", 0x4ff3_6e30_a214_036e);
     let Built3::S(a) = a else { panic!("A is a box") };
     let v = |x: &kollide_hostile::geom::V<3>| Vec3::new(x[0] as f32, x[1] as f32, x[2] as f32);
     let s = QuerySettings::default();
