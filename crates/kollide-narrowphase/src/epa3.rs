@@ -206,7 +206,8 @@ pub(crate) fn run<N: Scalar>(
         }
         let w = support(&face.normal);
         let d = face.normal.dot(&w.point);
-        if d - face.dist <= tol || poly.verts.iter().any(|v| v.point == w.point) {
+        let known = |i: &u16| poly.verts[*i as usize].point == w.point;
+        if d - face.dist <= tol || face.v.iter().any(known) {
             status = Status::Converged;
             break;
         }
@@ -224,6 +225,15 @@ pub(crate) fn run<N: Scalar>(
         if m < 3 || horizon[m - 1].1 != horizon[0].0 || horizon.windows(2).any(|e| e[0].1 != e[1].0)
         {
             status = Status::Degenerate;
+            break;
+        }
+        // A support point already in the polytope ends the expansion as the face's own
+        // support would: it adds nothing. Only the faces around the carved hole can hold it
+        // (a vertex elsewhere lies behind the popped face's plane, which `w` is beyond by more
+        // than `tol`), so the horizon is searched, not every vertex: a scan of all of them made
+        // EPA quadratic in its iterations.
+        if horizon.iter().any(|e| poly.verts[e.0 as usize].point == w.point) {
+            status = Status::Converged;
             break;
         }
         let first = poly.faces.len();
