@@ -161,7 +161,7 @@ struct Pinned {
 }
 
 /// The pinned cases, each with why it is here.
-const PINNED: [Pinned; 8] = [
+const PINNED: [Pinned; 10] = [
     // A box against a 1000-vertex hull, touching: the slowest pair of the suite's CI slice before
     // the exact test of large hulls against small polytopes pruned its edge pairs by their
     // Gauss-map arcs (`sat_large.rs`).
@@ -204,6 +204,26 @@ const PINNED: [Pinned; 8] = [
         kinds: (Kind::Cone, Kind::Cone),
         class: Class::Coincident,
         seed: 0x3dc7_42dc_1288_0cbc,
+        f64: true,
+    },
+    // The slowest curved pairs of hostile seed 8484 (2026-11-29, minimum of five calls): two
+    // coincident cones (`f32` contact 1.14 ms) and a cylinder in a cone (`f32` contact 1.07 ms),
+    // whose EPA runs to its cap on a ring of equally deep normals; it scanned every vertex of
+    // its polytope for each new support point before it looked at the horizon's alone.
+    Pinned {
+        name: "3d-cone-cone-slowest-8484",
+        dim: 3,
+        kinds: (Kind::Cone, Kind::Cone),
+        class: Class::Coincident,
+        seed: 0xffee_98cc_81e8_1e2a,
+        f64: true,
+    },
+    Pinned {
+        name: "3d-cylinder-cone-slowest-8484",
+        dim: 3,
+        kinds: (Kind::Cylinder, Kind::Cone),
+        class: Class::Coincident,
+        seed: 0xdc92_08b4_8818_5edf,
         f64: true,
     },
     // A 1000-point hull against a small segment whose `f32` directional penetration went to the
