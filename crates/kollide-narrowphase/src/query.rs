@@ -583,7 +583,7 @@ where
     };
     let margin64 = if margin >= N::MAX.sqrt() { f64::MAX } else { margin.to_f64() };
     let dir = pos_ab.translation().map(|x| x.to_f64());
-    let c = contact_on(&wide, dir, &pair64, margin64, &QuerySettings::<f64>::default())?;
+    let c = contact_on(&wide, dir, &pair64, margin64, &widened_settings(pair.curved))?;
     let narrow = |v: Vector<f64, D>| v.map(N::lit);
     Some(LocalContact {
         point_a: Point::from(narrow(c.point_a.coords)),
@@ -594,6 +594,26 @@ where
         clamped: c.clamped,
         spread: N::lit(c.spread),
     })
+}
+
+/// EPA iterations at most of the `f64` run on an `f32` curved pair ([`widened`]).
+const WIDENED_CURVED_EPA_ITERATIONS: u32 = 256;
+
+/// The settings of the `f64` run on `f32` shapes: `f64`'s defaults, with EPA capped at
+/// [`WIDENED_CURVED_EPA_ITERATIONS`] on a curved pair. There EPA only brings the normal into
+/// the basin of the polish, which settles the depth (`crate::polish`); where every normal of a
+/// ring is as deep (coincident cones), its polytope never meets the tolerance and runs to the
+/// cap, and the second half of a 512-iteration run cost half the query (two coincident cones in
+/// `f32`: 2.27 M instructions a contact, 1.22 M with 256). The answer is rounded to `f32`; the
+/// hostile suite's 1000-vertex hulls against cones and cylinders, whose EPA takes longest to find
+/// the basin, were answered wrongly with a cap of 64 and rightly with 128 and 192.
+fn widened_settings(curved: bool) -> QuerySettings<f64> {
+    let settings = QuerySettings::<f64>::default();
+    if curved {
+        QuerySettings { epa_max_iterations: WIDENED_CURVED_EPA_ITERATIONS, ..settings }
+    } else {
+        settings
+    }
 }
 
 /// Polytopes of more vertices than this make the exact test ([`exact`]) cost more than a run
