@@ -54,9 +54,8 @@ pub fn segments_closest<N: Scalar, const D: usize>(
             s = geom::clamp(-c / a, zero, one);
         } else {
             let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let s0 =
-                if denom > zero { geom::clamp((b * f - c * e) / denom, zero, one) } else { zero };
+            let (denom, num) = s_fraction(&d1, &d2, &r, (a, b, c, e, f));
+            let s0 = if denom > zero { geom::clamp(num / denom, zero, one) } else { zero };
             let t0 = (b * s0 + f) / e;
             if t0 < zero {
                 t = zero;
@@ -71,6 +70,37 @@ pub fn segments_closest<N: Scalar, const D: usize>(
         }
     }
     (s, t, p1 + d1 * s, q1 + d2 * t)
+}
+
+/// The denominator `a·e − b²` and numerator `b·f − c·e` of the unconstrained `s` (see the module
+/// docs), in 2D and 3D through cross products: `|d1 × d2|²` and `(d1 × d2)·(d2 × r)` by
+/// Lagrange's identity. From the dot products, both are differences of nearly equal products for
+/// nearly parallel segments, their rounding relative to `sin²` of the angle between them, where
+/// a cross product's is relative to its `sin`: the nearly parallel edges of two box plates 60 m
+/// long, 100 m from the origin in `f32`, had their closest points 0.068 m off along them, and the
+/// contact's points missed `separation · normal` by 7.2e-4 (5.3e-6 through cross products).
+#[inline]
+fn s_fraction<N: Scalar, const D: usize>(
+    d1: &Vector<N, D>,
+    d2: &Vector<N, D>,
+    r: &Vector<N, D>,
+    (a, b, c, e, f): (N, N, N, N, N),
+) -> (N, N) {
+    let cross2 = |u: &Vector<N, D>, v: &Vector<N, D>| u[0] * v[1] - u[1] * v[0];
+    match D {
+        2 => {
+            let n = cross2(d1, d2);
+            (n * n, n * cross2(d2, r))
+        }
+        3 => {
+            let cross3 = |u: &Vector<N, D>, v: &Vector<N, D>| {
+                [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], cross2(u, v)]
+            };
+            let (n, g) = (cross3(d1, d2), cross3(d2, r));
+            (n[0] * n[0] + n[1] * n[1] + n[2] * n[2], n[0] * g[0] + n[1] * g[1] + n[2] * g[2])
+        }
+        _ => (a * e - b * b, b * f - c * e),
+    }
 }
 
 /// The point of segment `ab` closest to `p`, with its parameter in `[0, 1]`.

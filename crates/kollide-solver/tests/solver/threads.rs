@@ -132,7 +132,7 @@ fn a_coloured_2d_pyramid_solves_on_threads_bit_identically() {
 #[test]
 fn a_3d_pyramid_is_bit_identical_with_one_two_and_three_threads() {
     let h = same_for_any_thread_count(|| pyramid3(14), 20, true, false);
-    assert_eq!(h, 0x2644_88b6_69c0_da8a, "pin the 3D reference hash: {h:#x}");
+    assert_eq!(h, 0x14a8_263b_c740_fc23, "pin the 3D reference hash: {h:#x}");
 }
 
 /// Adds `count` chains of eight links, hinged from pins above the pyramid and released
@@ -185,7 +185,7 @@ fn a_coloured_2d_pyramid_with_chains_is_bit_identical_with_one_two_and_three_thr
 #[test]
 fn a_3d_pyramid_with_chains_is_bit_identical_with_one_two_and_three_threads() {
     let h = same_for_any_thread_count(|| chains3(pyramid3(14), 4), 60, true, true);
-    assert_eq!(h, 0x9f8b_e9d4_ba11_30f4, "pin the jointed 3D reference hash: {h:#x}");
+    assert_eq!(h, 0xd5c2_583b_fbdb_bfa8, "pin the jointed 3D reference hash: {h:#x}");
 }
 
 #[test]
