@@ -108,17 +108,17 @@ where
         }
         match sys.answer(cso) {
             Ok(c) => return Some(c),
-            Err(Drop::A(i)) => {
+            Err(Inactive::A(i)) => {
                 ga = sys.ga;
                 ga.remove(i);
                 gb = sys.gb;
             }
-            Err(Drop::B(i)) => {
+            Err(Inactive::B(i)) => {
                 gb = sys.gb;
                 gb.remove(i);
                 ga = sys.ga;
             }
-            Err(Drop::None) => return None,
+            Err(Inactive::None) => return None,
         }
     }
     None
@@ -127,9 +127,9 @@ where
 /// Generators dropped from an active set at most before [`refine`] gives up.
 const MAX_DROPS: usize = 2;
 
-/// Which generator a failed solve should drop: the one with the most negative weight, when its
-/// shape lists another; `None` when nothing can be dropped.
-enum Drop {
+/// Which generator a failed solve found inactive and should drop: the one with the most negative
+/// weight, when its shape lists another; `None` when nothing can be dropped.
+enum Inactive {
     A(usize),
     B(usize),
     None,
@@ -327,9 +327,9 @@ impl<N: Scalar, const D: usize> System<N, D> {
     /// The refined contact, checked against a fresh support query along its normal; when a
     /// weight is negative (a witness off its core: the active set was wrong), the generator
     /// to drop.
-    fn answer<C: Cso<N, D> + ?Sized>(&self, cso: &C) -> Result<Candidate<N, D>, Drop> {
+    fn answer<C: Cso<N, D> + ?Sized>(&self, cso: &C) -> Result<Candidate<N, D>, Inactive> {
         if self.lambda.iter().chain(&self.mu).any(|w| !w.is_finite_value()) {
-            return Err(Drop::None);
+            return Err(Inactive::None);
         }
         let slack = N::lit(-1e-9);
         let least = |w: &SmallVec<[N; 4]>| {
@@ -337,15 +337,15 @@ impl<N: Scalar, const D: usize> System<N, D> {
                 .min_by(|&i, &j| w[i].partial_cmp(&w[j]).unwrap_or(core::cmp::Ordering::Equal))?;
             (w[i] < slack).then_some((i, w[i]))
         };
-        match (least(&self.lambda), least(&self.mu)) {
-            (None, None) => {}
-            (Some((i, x)), b) if b.is_none_or(|(_, y)| x <= y) => {
-                return Err(if self.ga.len() > 1 { Drop::A(i) } else { Drop::None });
-            }
-            (_, Some((j, _))) => {
-                return Err(if self.gb.len() > 1 { Drop::B(j) } else { Drop::None });
-            }
-            (Some(_), None) => unreachable!("covered by the guard"),
+        let worst = match (least(&self.lambda), least(&self.mu)) {
+            (None, None) => None,
+            (Some((i, x)), Some((_, y))) if x <= y => Some(Inactive::A(i)),
+            (Some((i, _)), None) => Some(Inactive::A(i)),
+            (_, Some((j, _))) => Some(Inactive::B(j)),
+        };
+        if let Some(w) = worst {
+            let listed = if matches!(w, Inactive::A(_)) { self.ga.len() } else { self.gb.len() };
+            return Err(if listed > 1 { w } else { Inactive::None });
         }
         let n = self.n;
         let (pa, pb) = self.points(&n);
