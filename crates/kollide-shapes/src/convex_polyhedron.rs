@@ -181,6 +181,8 @@ struct QueryCache<N: Scalar> {
     vertex_normals: Vec<Vec3<N>>,
     /// The largest vertex norm ([`SupportMap::bounding_radius`]).
     bounding_radius: N,
+    /// [`ConvexPolyhedron::face_flatness`].
+    flatness: N,
     /// The support vertex of the centre direction of every cell of the [`StartMap`]: hill
     /// climbing without a usable hint starts from the cell that the query direction falls in.
     starts: Vec<u32>,
@@ -616,10 +618,15 @@ impl<N: Scalar> ConvexPolyhedron<N> {
             block_offsets.push(blocks.len() as u32);
         }
         let mut vertex_normals = vec![Vec3::zeros(); nv];
+        let mut flatness = N::zero();
         for (f, n) in normals.iter().enumerate() {
+            let (mut lo, mut hi) = (N::MAX, -N::MAX);
             for &v in &face_vertices[face_offsets[f] as usize..face_offsets[f + 1] as usize] {
                 vertex_normals[v as usize] += n.into_inner();
+                let h = n.dot(&vertices[v as usize].coords);
+                (lo, hi) = (lo.min_of(h), hi.max_of(h));
             }
+            flatness = flatness.max_of(hi - lo);
         }
         for n in &mut vertex_normals {
             *n = n.try_normalize(N::zero()).unwrap_or_else(Vec3::zeros);
@@ -630,6 +637,7 @@ impl<N: Scalar> ConvexPolyhedron<N> {
                 block_offsets,
                 vertex_normals,
                 bounding_radius,
+                flatness,
                 starts: Vec::new(),
                 sat: SatTables::new(&vertices, &normals, &edges),
             }),
@@ -697,6 +705,18 @@ impl<N: Scalar> ConvexPolyhedron<N> {
     #[inline]
     pub fn edge_lengths(&self) -> &[N] {
         &self.cache.sat.lengths
+    }
+
+    /// How far the vertices of a face may lie from one plane: the largest spread, over the
+    /// faces, of `normal · v` over the face's vertices.
+    ///
+    /// A face of [`Self::from_points`] merges triangles that are coplanar within the hull's
+    /// tolerance, so its vertices lie on its plane only to within that tolerance (zero up to
+    /// rounding for boxes and for hulls whose faces are exact triangles). Separations measured
+    /// against face planes, as the separating axis test measures them, are exact to this much.
+    #[inline]
+    pub fn face_flatness(&self) -> N {
+        self.cache.flatness
     }
 
     /// The mean of the vertices.

@@ -159,9 +159,23 @@ fn certified<N: Scalar>(
     let best = sat.edge.map_or(sat.face_a.0.max_of(sat.face_b.0), |e| {
         e.0.max_of(sat.face_a.0).max_of(sat.face_b.0)
     });
-    let tol = bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2);
+    let tol = certificate_tolerance(a, b);
     let proven = best >= c.separation - tol && (!two_sided || best <= c.separation + tol);
     proven.then_some(sat)
+}
+
+/// How far a candidate's separation may differ from a separation measured on the vertices
+/// (EPA's, or the gap of the support points along an edge pair's axis) and still be taken as
+/// the same: a hundredth of the bias tolerance, plus what the faces' planes leave open.
+///
+/// EPA and the support gap measure the hull of the vertices; the candidates, like the full
+/// test, measure against the stored faces, whose planes hold their vertices only to the faces'
+/// flatness ([`ConvexPolyhedron::face_flatness`]: triangles merged within the hull's
+/// tolerance). A face of either shape can be off by its flatness, and so can the plane of the
+/// facet hidden inside a merged face that EPA found: twice the sum.
+fn certificate_tolerance<N: Scalar>(a: &ConvexPolyhedron<N>, b: &ConvexPolyhedron<N>) -> N {
+    let flatness = (a.face_flatness() + b.face_flatness()) * N::lit(2.0);
+    bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2) + flatness
 }
 
 /// The best face of A and of B and the best edge pair around the support vertices along the
@@ -190,7 +204,7 @@ pub(crate) fn candidates<N: Scalar>(
             return true;
         }
         let gap = support_gap(a, b, pos_ab, &(pos_ab.rotation * l));
-        (gap - sep).abs() <= bias_tolerance(a.bounding_radius(), b.bounding_radius()) * N::lit(1e-2)
+        (gap - sep).abs() <= certificate_tolerance(a, b)
     });
     Some(Sat { face_a, face_b, edge })
 }
