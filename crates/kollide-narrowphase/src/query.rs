@@ -230,7 +230,7 @@ where
         GjkOutcome::Separated { v, .. } => (v.norm() <= radii, g.status),
     };
     if status != Status::Converged
-        && let Some(s) = exact(pos_a, a, pos_b, b)
+        && let Some(s) = exact(pos_a, a, pos_b, b, None)
     {
         // GJK stalled without a proof either way: the exact answer decides.
         (intersecting, status) = (s.separation <= radii + touch, Status::Converged);
@@ -378,7 +378,7 @@ where
         }
     }
     if (c.status != Status::Converged || coarse)
-        && let Some(s) = exact(pos_a, a, pos_b, b)
+        && let Some(s) = exact(pos_a, a, pos_b, b, Some(pos_a.transform_vector(&c.normal)))
     {
         // GJK or EPA stalled on rounding, or could not resolve the smaller shape: the exact
         // answer replaces their estimate.
@@ -1142,7 +1142,7 @@ where
     if g.status != Status::Converged
         && N::EPSILON.to_f64() < 1e-10
         && matches!(g.outcome, GjkOutcome::Separated { .. })
-        && let Some(s) = exact(pos_a, a, pos_b, b)
+        && let Some(s) = exact(pos_a, a, pos_b, b, None)
     {
         // GJK stalled on rounding short of a proven distance: the exact answer replaces its
         // estimate. (A stall at a touch is a distance of zero to rounding, left as it is.) In

@@ -72,20 +72,28 @@ fn sat<N: Scalar, const D: usize>(
     rot_a: &[Vector<f64, D>; D],
     rot_b: &[Vector<f64, D>; D],
     t: Vector<f64, D>,
+    hint: Option<Vector<f64, D>>,
 ) -> Option<SatContact<f64, D>> {
     let (va, vb) = (rotated(a, rot_a), rotated(b, rot_b));
     // Apart, the usual case of a stalled `f32` distance: GJK in `f64` on the same vertices
     // answers at a fraction of the cost of every axis, when it converges with a separating plane.
     let placed: Vec<Vector<f64, D>> = vb.iter().map(|p| p + t).collect();
     let cloud = cloud_distance(&va, &placed, &t);
-    if let Some(Cloud::Tight(c)) = cloud {
+    if let Cloud::Tight(c) = cloud {
         return Some(c);
     }
     let axes = a.normal_count() + b.normal_count() + a.edge_count() * b.edge_count();
     let looped = D == 2 && (a.is_ccw_loop() || b.is_ccw_loop());
     let budget = if looped { LOOP_BUDGET } else { WORK_BUDGET };
     let best = if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > budget {
-        let large = sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t));
+        // GJK's bound, with the stalled query's normal, lets a large pair try the features
+        // around that normal before the full walk.
+        let upper = match cloud {
+            Cloud::Bound(upper) => Some(upper),
+            _ => None,
+        };
+        let pair = large_pair(a, b, rot_a, rot_b, &va, &vb, t);
+        let large = sat_large::best_axis(&pair, hint.zip(upper));
         large.or_else(|| {
             let (na, nb) = (turned_normals(a, rot_a), turned_normals(b, rot_b));
             sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)
@@ -99,7 +107,7 @@ fn sat<N: Scalar, const D: usize>(
     // when a face or an edge pair holds the closest points (then its axis is the exact normal),
     // short of it when a vertex faces a vertex or an edge. Below GJK's proven bound it is the
     // latter, and GJK's answer stands.
-    if let Some(Cloud::Noisy(c, lower_bound)) = cloud
+    if let Cloud::Noisy(c, lower_bound) = cloud
         && s < lower_bound
     {
         return Some(c);
@@ -289,6 +297,20 @@ fn apart_axes<N: Scalar, const D: usize>(
     axes
 }
 
+/// [`crate::sat_large`]'s answer given a normal and an upper bound on the signed distance
+/// (`near`), for the tests.
+#[cfg(test)]
+pub(crate) fn large_near<N: Scalar>(
+    a: &dyn Polytope<N, 3>,
+    b: &dyn Polytope<N, 3>,
+    (rot_a, rot_b): (&[Vector<f64, 3>; 3], &[Vector<f64, 3>; 3]),
+    t: Vector<f64, 3>,
+    near: (Vector<f64, 3>, f64),
+) -> Option<(f64, Vector<f64, 3>)> {
+    let (va, vb) = (rotated(a, rot_a), rotated(b, rot_b));
+    sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t), Some(near))
+}
+
 /// Both ways to the exact answer, whatever the budget: [`crate::sat_large`]'s (in 2D,
 /// [`crate::sat_loop`]'s) and (with `every`) every axis against every vertex, for the tests that
 /// compare them.
@@ -304,7 +326,7 @@ pub(crate) fn large_and_every_axis<N: Scalar, const D: usize>(
     let (va, vb) = (rotated(a, rot_a), rotated(b, rot_b));
     let (na, nb) = (turned_normals(a, rot_a), turned_normals(b, rot_b));
     [
-        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t))
+        sat_large::best_axis(&large_pair(a, b, rot_a, rot_b, &va, &vb, t), None)
             .or_else(|| sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)),
         every.then(|| every_axis(a, b, rot_a, rot_b, (&va, &vb), &t)).flatten(),
     ]
@@ -335,8 +357,9 @@ impl<const D: usize> crate::Cso<f64, D> for Clouds<'_, D> {
 }
 
 /// The distance of two disjoint polytopes given by their vertices (in one frame), by GJK in
-/// `f64`, with the unit normal from A to B and the closest points; `None` unless GJK found a
-/// separating plane (touching, overlapping, or stalled early: SAT decides those).
+/// `f64`, with the unit normal from A to B and the closest points when GJK found a separating
+/// plane; otherwise (touching, overlapping, or stalled early: SAT decides those) only an upper
+/// bound on the signed distance ([`Cloud::Bound`]).
 ///
 /// A run that converged, or stalled with its bounds bracketing the distance to a ten-billionth
 /// of the clouds' size, is as good as exact ([`Cloud::Tight`]): SAT would give only a lower
@@ -349,12 +372,15 @@ fn cloud_distance<const D: usize>(
     a: &[Vector<f64, D>],
     b: &[Vector<f64, D>],
     dir: &Vector<f64, D>,
-) -> Option<Cloud<D>> {
+) -> Cloud<D> {
     let settings = crate::QuerySettings::<f64>::default();
     let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
-    let crate::GjkOutcome::Separated { v, lower_bound } = g.outcome else { return None };
+    let crate::GjkOutcome::Separated { v, lower_bound } = g.outcome else {
+        // The origin is in a simplex of points of `A − B`: the shapes overlap or touch.
+        return Cloud::Bound(0.0);
+    };
     if lower_bound <= 0.0 {
-        return None;
+        return Cloud::Bound(v.norm());
     }
     let size = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
     let dist = v.norm();
@@ -369,10 +395,14 @@ fn cloud_distance<const D: usize>(
     let own = -a.iter().map(|p| p.dot(&n)).fold(f64::MIN, f64::max)
         - b.iter().map(|p| -p.dot(&n)).fold(f64::MIN, f64::max);
     if (g.status == crate::Status::Converged || gap <= 1e-10 * size) && dist - own <= 1e-10 * size {
-        return Some(Cloud::Tight(c));
+        return Cloud::Tight(c);
     }
     let reach = g.simplex.points().iter().map(|p| (p.point - v).norm()).fold(0.0, f64::max);
-    (gap <= 16.0 * f64::EPSILON * size * reach / dist).then_some(Cloud::Noisy(c, lower_bound))
+    if gap <= 16.0 * f64::EPSILON * size * reach / dist {
+        Cloud::Noisy(c, lower_bound)
+    } else {
+        Cloud::Bound(dist)
+    }
 }
 
 /// What [`cloud_distance`] settled.
@@ -382,6 +412,10 @@ enum Cloud<const D: usize> {
     /// The distance and closest points, with a normal off by the rounding of a short `v` in long
     /// coordinates, and the lower bound proven.
     Noisy(SatContact<f64, D>, f64),
+    /// No separating plane (touching, overlapping, or stalled early: SAT decides), only an
+    /// upper bound on the signed distance: `|v|` for a point of `A − B` at that distance from
+    /// the origin, zero when the origin is in GJK's simplex.
+    Bound(f64),
 }
 
 /// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane
@@ -451,6 +485,7 @@ pub(crate) fn exact<N, const D: usize, P, A, B>(
     a: &A,
     pos_b: &P,
     b: &B,
+    hint: Option<Vector<N, D>>,
 ) -> Option<SatContact<N, D>>
 where
     N: Scalar,
@@ -470,7 +505,9 @@ where
             (None, Some(pb), Some(ca), _) => (ca, pb),
             _ => return None,
         };
-    let r = sat(pa, pb, &pos_a.rotation_columns_f64(), &pos_b.rotation_columns_f64(), tb - ta)?;
+    let rotations = (pos_a.rotation_columns_f64(), pos_b.rotation_columns_f64());
+    let hint = hint.map(|n| n.map(|x| x.to_f64()));
+    let r = sat(pa, pb, &rotations.0, &rotations.1, tb - ta, hint)?;
     let world = |p: &Vector<f64, D>| (p + ta).map(N::lit);
     Some(SatContact {
         separation: N::lit(r.separation),

@@ -25,6 +25,8 @@
 //! [`crate::sat`].
 
 use kollide_math::{Iso3, Scalar, Vec3, Vector};
+
+use crate::manifold::Sat;
 use kollide_shapes::{ConvexPolyhedron, PolyhedronEdge, Polytope};
 
 use crate::sat::wide;
@@ -55,8 +57,13 @@ pub(crate) struct Pair<'s, N: Scalar, const D: usize> {
 
 /// The best axis (from A to B, in the test's frame) of a 3D pair of which at least one is a
 /// [`ConvexPolyhedron`], with its separation; `None` in 2D or when neither shape is one.
+///
+/// `near` is a normal (from A to B, in the test's frame) that the stalled query found, with an
+/// upper bound on the signed distance that GJK proved: two large hulls try the features around
+/// that normal first ([`Pair3::proven_near`]).
 pub(crate) fn best_axis<N: Scalar, const D: usize>(
     pair: &Pair<'_, N, D>,
+    near: Option<(Vector<f64, D>, f64)>,
 ) -> Option<(f64, Vector<f64, D>)> {
     if D != 3 {
         return None;
@@ -67,7 +74,9 @@ pub(crate) fn best_axis<N: Scalar, const D: usize>(
     let (ha, hb) = (pair.a.shape.polyhedron(), pair.b.shape.polyhedron());
     let (na, nb) = (pair.a.verts.len(), pair.b.verts.len());
     let best = match (ha, hb) {
-        (Some(ha), Some(hb)) if na > SMALL && nb > SMALL => p.walked(ha, hb),
+        (Some(ha), Some(hb)) if na > SMALL && nb > SMALL => {
+            p.walked(ha, hb, near.map(|(n, upper)| (v3(&n), upper)))
+        }
         (Some(h), _) if na >= nb || hb.is_none() => p.hull_and_small(h, true, &Small::of(&pair.b)),
         (_, Some(h)) => p.hull_and_small(h, false, &Small::of(&pair.a)),
         _ => return None,
@@ -147,14 +156,57 @@ impl Pair3 {
         Some(if s >= m { (s, n) } else { (m, -n) })
     }
 
-    /// Two large hulls: the winners of the Gauss-map walk, measured again against every vertex.
+    /// Two large hulls: the winners of the Gauss-map walk, measured again against every vertex;
+    /// or the features around the normal of `near` when they prove the answer.
     fn walked<N: Scalar>(
         &self,
         ha: &ConvexPolyhedron<N>,
         hb: &ConvexPolyhedron<N>,
+        near: Option<(Vec3<f64>, f64)>,
     ) -> Option<(f64, Vec3<f64>)> {
         let pos_ab = relative_pose::<N>(&self.a.rot, &self.b.rot, &self.t);
+        if let Some((n, upper)) = near
+            && let Some(best) = self.proven_near(ha, hb, &pos_ab, &n, upper)
+        {
+            return Some(best);
+        }
         let sat = crate::manifold::sat_walk(ha, hb, &pos_ab, &pos_ab.inverse(), N::MAX).ok()?;
+        self.winners(ha, hb, &sat)
+    }
+
+    /// The best face of A and of B and the edge pair found near the normal `n` (from A to B, in
+    /// the test's frame) by [`crate::manifold::candidates`], when they prove the answer: each
+    /// winner's separation, measured against every vertex, is a lower bound on the signed
+    /// distance, and `upper` is an upper bound (GJK's), so a winner within a ten-billionth of
+    /// the pair's size of it is the best axis, as the walk's winners are. Touching hulls, whose
+    /// GJK and EPA stall on the touch, are proven so at the cost of a few climbs.
+    fn proven_near<N: Scalar>(
+        &self,
+        ha: &ConvexPolyhedron<N>,
+        hb: &ConvexPolyhedron<N>,
+        pos_ab: &Iso3<N>,
+        n: &Vec3<f64>,
+        upper: f64,
+    ) -> Option<(f64, Vec3<f64>)> {
+        let local = (self.a.rot.transpose() * n).map(N::lit);
+        let sat = crate::manifold::candidates(ha, hb, pos_ab, &local)?;
+        let best = self.winners(ha, hb, &sat)?;
+        let extent = |s: &Side| s.verts.iter().map(|p| p.amax()).fold(0.0, f64::max);
+        let size = extent(&self.a).max(extent(&self.b) + self.t.amax());
+        let proven = best.0 >= upper - 1e-10 * size;
+        #[cfg(test)]
+        tests::NEAR.with(|c| c.set(c.get() + usize::from(proven)));
+        proven.then_some(best)
+    }
+
+    /// The axes of a SAT result's winners (A's face, B's face, the edge pair), measured again
+    /// against every vertex: the best of them.
+    fn winners<N: Scalar>(
+        &self,
+        ha: &ConvexPolyhedron<N>,
+        hb: &ConvexPolyhedron<N>,
+        sat: &Sat<N>,
+    ) -> Option<(f64, Vec3<f64>)> {
         let mut best = None;
         let axes = [
             self.a.nrm * wide(&ha.face_normal(sat.face_a.1).into_inner()),
@@ -291,6 +343,8 @@ mod tests {
     thread_local! {
         /// How many times [`best_axis`] ran on this thread.
         pub(super) static RUNS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+        /// How many times [`Pair3::proven_near`] proved its answer on this thread.
+        pub(super) static NEAR: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
     /// `n` points on an ellipsoid with semi-axes `axes`: every one is a vertex of the hull.
@@ -453,5 +507,43 @@ mod tests {
     #[test]
     fn coincident_hulls_answer_exactly_f32() {
         coincident_hulls_answer_exactly::<f32>(false);
+    }
+
+    /// Touching hulls of 1000 vertices (whose GJK and EPA can stall on the touch): given a
+    /// normal near the touch's, as a stalled EPA leaves it, and GJK's bound (zero: its simplex
+    /// holds the origin), the exact test proves the features around that normal instead of
+    /// walking both hulls, and answers as the walk does. A normal far from the touch's proves
+    /// nothing, and the walk runs. (Overlapping pairs are moved apart along the walk's axis by
+    /// their depth, which makes every axis's separation at most zero and that axis's zero.)
+    #[test]
+    fn touching_large_hulls_are_proven_near_the_normal() {
+        use crate::sat::large_near;
+        let mut r = ChaCha8Rng::seed_from_u64(0x70_c41e);
+        let (mut near, mut far, cases) = (0, 0, 8);
+        for k in 0..cases {
+            let a = ellipsoid::<f64>(&mut r, 1000, [1.0, 0.8, 0.6]);
+            let b = ellipsoid::<f64>(&mut r, 1000, [0.7, 0.9, 0.5]);
+            let (pa, pb) = (random_pose::<f64>(&mut r, 0.5), random_pose::<f64>(&mut r, 0.5));
+            let rot = (&pa.rotation_columns_f64(), &pb.rotation_columns_f64());
+            let t = pb.translation() - pa.translation();
+            let (s, n) = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+            let t = t - n * s;
+            let walked = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+            assert!(walked.0.abs() < 1e-12, "case {k}: {walked:?} after the move");
+            // The normal tilted by a milliradian, and by a radian.
+            let mut tilt = |angle: f64| {
+                let side = n.cross(&random_unit(&mut r)).normalize();
+                n * angle.cos() + side * angle.sin()
+            };
+            for (angle, proven) in [(1e-3, &mut near), (1.0, &mut far)] {
+                let before = NEAR.with(|c| c.get());
+                let got = large_near(&a, &b, rot, t, (tilt(angle), 0.0)).unwrap();
+                *proven += NEAR.with(|c| c.get()) - before;
+                assert!((got.0 - walked.0).abs() <= 1e-12, "case {k}: {got:?} vs {walked:?}");
+                assert!(got.1.dot(&walked.1) > 1.0 - 1e-9, "case {k}: {got:?} vs {walked:?}");
+            }
+        }
+        eprintln!("proven near the normal {near} of {cases}, from a radian off {far}");
+        assert!(near == cases && far < cases / 2, "near {near}, far {far} of {cases}");
     }
 }

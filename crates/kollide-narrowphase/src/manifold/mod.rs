@@ -70,8 +70,9 @@ pub use dispatch2::manifold2;
 pub use dispatch3::manifold3;
 pub use face_clip::{IncidentFeature, ReferenceFace, clip_reference_face};
 pub use polygon::{PolygonView, contact_polygons};
-pub(crate) use polyhedron_polyhedron::sat_walk;
+pub(crate) use polyhedra_epa::candidates;
 pub use polyhedron_polyhedron::{PolyhedraCache, contact_polyhedra, contact_polyhedra_cached};
+pub(crate) use polyhedron_polyhedron::{Sat, sat_walk};
 pub use segment_closest::{
     OverlapEnd, clip_parallel_segments, overlap_end_contact, segment_point_closest,
     segments_closest,
