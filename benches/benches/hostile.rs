@@ -226,9 +226,9 @@ const PINNED: [Pinned; 11] = [
         seed: 0xdc92_08b4_8818_5edf,
         f64: true,
     },
-    // Two 1000-vertex hulls whose `f32` manifold takes 1.7 ms in the suite (hostile seed 8484,
-    // minimum of five calls; 5 M instructions, 4.5 M of them in the Gauss-map walk of the SAT
-    // over edge pairs): the slowest query of the suite found, still over its 1 ms goal.
+    // Two coincident 1000-vertex hulls (hostile seed 8484) whose `f32` manifold walked both
+    // Gauss maps in full, over the 1 ms goal, until the certificate of the features around EPA's
+    // normal allowed for the flatness of the hulls' merged faces (docs/performance.md).
     Pinned {
         name: "3d-hulls-manifold-slowest-8484",
         dim: 3,
