@@ -230,7 +230,7 @@ where
         GjkOutcome::Separated { v, .. } => (v.norm() <= radii, g.status),
     };
     if status != Status::Converged
-        && let Some(s) = exact(pos_a, a, pos_b, b, None)
+        && let Some(s) = exact(pos_a, a, pos_b, b, stalled_normal(pos_a, &g.outcome))
     {
         // GJK stalled without a proof either way: the exact answer decides.
         (intersecting, status) = (s.separation <= radii + touch, Status::Converged);
@@ -1031,6 +1031,19 @@ fn inside_bracket<N: Scalar>(bound: N, upper: N, lower_bound: N, touch: N) -> bo
     upper > bound && lower_bound < bound - touch
 }
 
+/// A stalled GJK run's direction from A to B (`−v`, in world axes) for [`exact`], which tries
+/// the features around it before it walks two large hulls in full; `None` when the run ended
+/// inside the difference.
+fn stalled_normal<N: Scalar, const D: usize, P: Pose<N, D>>(
+    pos_a: &P,
+    outcome: &GjkOutcome<N, D>,
+) -> Option<Vector<N, D>> {
+    match outcome {
+        GjkOutcome::Separated { v, .. } => Some(pos_a.transform_vector(&-v)),
+        GjkOutcome::Intersecting => None,
+    }
+}
+
 /// `true` when GJK reported the shapes apart without proving it: it stalled (rounding left it
 /// no progress, or it hit its cap) before finding a separating plane farther than the touching
 /// tolerance.
@@ -1142,7 +1155,7 @@ where
     if g.status != Status::Converged
         && N::EPSILON.to_f64() < 1e-10
         && matches!(g.outcome, GjkOutcome::Separated { .. })
-        && let Some(s) = exact(pos_a, a, pos_b, b, None)
+        && let Some(s) = exact(pos_a, a, pos_b, b, stalled_normal(pos_a, &g.outcome))
     {
         // GJK stalled on rounding short of a proven distance: the exact answer replaces its
         // estimate. (A stall at a touch is a distance of zero to rounding, left as it is.) In

@@ -63,7 +63,10 @@ pub(crate) struct SatContact<N: Scalar, const D: usize> {
 /// columns) and whose positions differ by `t` (B's minus A's), in a frame with the world's axes
 /// and A's position as origin; `None` when the pair is beyond the work budget and neither is a
 /// [`kollide_shapes::ConvexPolyhedron`] ([`crate::sat_large`] takes those) nor, in 2D, a
-/// [`kollide_shapes::ConvexPolygon`] ([`crate::sat_loop`]).
+/// [`kollide_shapes::ConvexPolygon`] ([`crate::sat_loop`]). `hint` is the stalled query's
+/// direction from A to B, if it has one: only a place to start looking, which lets two large
+/// hulls try the features around it before they walk their Gauss maps in full; the answer's
+/// proof comes from GJK's bound, so a poor hint costs time, never correctness.
 #[cold]
 #[inline(never)]
 fn sat<N: Scalar, const D: usize>(
@@ -90,8 +93,10 @@ fn sat<N: Scalar, const D: usize>(
         // around that normal before the full walk.
         let upper = match cloud {
             Cloud::Bound(upper) => Some(upper),
-            _ => None,
+            Cloud::Noisy(c, _) => Some(c.separation),
+            Cloud::Tight(_) => None,
         };
+        let hint = hint.and_then(|n| n.try_normalize(1e-150));
         let pair = large_pair(a, b, rot_a, rot_b, &va, &vb, t);
         let large = sat_large::best_axis(&pair, hint.zip(upper));
         large.or_else(|| {
@@ -477,7 +482,8 @@ fn cross<const D: usize>(u: &Vector<f64, D>, v: &Vector<f64, D>) -> Vector<f64, 
 /// The exact answer for two shapes whose cores are both polytopes (`None` otherwise, or beyond
 /// the work budget), on the cores, in world space. It is computed in `f64` from the poses'
 /// stored numbers ([`Pose::rotation_columns_f64`]), not from the relative pose rounded in `N`:
-/// in `f32` that rounding alone is an ulp of the distance between the shapes' centres.
+/// in `f32` that rounding alone is an ulp of the distance between the shapes' centres. `hint`
+/// is the stalled query's direction from A to B in world axes, as in [`sat`].
 #[cold]
 #[inline(never)]
 pub(crate) fn exact<N, const D: usize, P, A, B>(

@@ -546,4 +546,42 @@ mod tests {
         eprintln!("proven near the normal {near} of {cases}, from a radian off {far}");
         assert!(near == cases && far < cases / 2, "near {near}, far {far} of {cases}");
     }
+
+    /// The queries without a contact normal of their own (`distance`, `intersection_test`,
+    /// `closest_points`) on 1000-vertex hulls touching or a few tenths of a micrometre apart,
+    /// where `f64` GJK stalls: they hand GJK's direction to the exact test, which proves the
+    /// features around it instead of walking both hulls, and answer as the walk does.
+    #[test]
+    fn stalled_distance_queries_are_proven_near_gjk_direction() {
+        use crate::{closest_points, distance, intersection_test};
+        let mut r = ChaCha8Rng::seed_from_u64(0x057a_11ed);
+        let s = QuerySettings::<f64>::default();
+        let (mut runs, mut near) = (0, 0);
+        for k in 0..6 {
+            let a = ellipsoid::<f64>(&mut r, 1000, [1.0, 0.8, 0.6]);
+            let b = ellipsoid::<f64>(&mut r, 1000, [0.7, 0.9, 0.5]);
+            let (pa, pb) = (random_pose::<f64>(&mut r, 0.5), random_pose::<f64>(&mut r, 0.5));
+            let rot = (&pa.rotation_columns_f64(), &pb.rotation_columns_f64());
+            let t = pb.translation() - pa.translation();
+            let (depth, n) = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+            for gap in [0.0, 1e-9, 4e-7] {
+                let moved = pa.translation() + t + n * (gap - depth);
+                let pb = Iso3::from_parts(Translation3::from(moved), pb.rotation);
+                let t = pb.translation() - pa.translation();
+                let walked = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+                let before = (RUNS.with(|c| c.get()), NEAR.with(|c| c.get()));
+                let d = distance(&pa, &a, &pb, &b, &s).0;
+                let cp = closest_points(&pa, &a, &pb, &b, &s);
+                let hit = intersection_test(&pa, &a, &pb, &b, None, &s).intersecting;
+                runs += RUNS.with(|c| c.get()) - before.0;
+                near += NEAR.with(|c| c.get()) - before.1;
+                let case = format!("case {k}, gap {gap:e}: walked {walked:?}");
+                assert!((d - walked.0.max(0.0)).abs() <= 1e-12, "{case}, distance {d:e}");
+                assert!((cp.separation - walked.0).abs() <= 1e-12, "{case}, {cp:?}");
+                assert_eq!(hit, gap == 0.0, "{case}");
+            }
+        }
+        eprintln!("exact tests {runs}, proven near GJK's direction {near}");
+        assert!(runs >= 6 && near == runs, "exact tests {runs}, proven near {near}");
+    }
 }
