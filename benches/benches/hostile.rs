@@ -161,7 +161,7 @@ struct Pinned {
 }
 
 /// The pinned cases, each with why it is here.
-const PINNED: [Pinned; 11] = [
+const PINNED: [Pinned; 12] = [
     // A box against a 1000-vertex hull, touching: the slowest pair of the suite's CI slice before
     // the exact test of large hulls against small polytopes pruned its edge pairs by their
     // Gauss-map arcs (`sat_large.rs`).
@@ -281,6 +281,17 @@ const PINNED: [Pinned; 11] = [
         kinds: (Kind::Hull, Kind::Hull),
         class: Class::Hull1000,
         seed: 0xf731_f439_8f49_92f4,
+        f64: true,
+    },
+    // Two 1000-vertex hulls 4e-7 apart (a sweep of the `hull1000` cases, 2026-12-07): `f64` GJK
+    // stalls with a bracket of 3e-8, and `distance` and `closest_points` walked both Gauss maps
+    // in the exact test (1.0 ms) before they handed it GJK's direction to start from.
+    Pinned {
+        name: "3d-hulls-touching-distance",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0x41fe_efa6_95aa_9948,
         f64: true,
     },
 ];

@@ -61,6 +61,22 @@ fn an_f32_distance_to_a_large_cylinder_is_settled_like_the_contact() {
     assert!((f64::from(d) - exact).abs() < 1e-3 * 0.01 * scale, "{d:e} against {exact:e}");
 }
 
+/// A box 6 mm across sunk 2.8 mm into a capsule of radius 18 (`f32`): GJK on the cores stalled
+/// in its first step with a bracket 15 mm wide, which its acceptance, relative to the cores'
+/// distance of 18, called converged; the radii lay inside the bracket, and `distance` read its
+/// upper end as 3.6 mm apart, where `intersection_test` and `contact` settled the pair.
+#[test]
+fn an_f32_box_sunk_into_a_large_capsule_has_distance_zero() {
+    let (pa, a, pb, b) =
+        case3_in::<f32>("cuboid", "capsule", "ratio1e4", 0xc2dc_94cf_15de_836d, true);
+    let s = QuerySettings::default();
+    let depth = contact(&pa, &a, &pb, &b, 0.0, &s).expect("overlapping").separation;
+    // The oracle's exact depth, to the suite's `f32` tolerance (1e-3 of a hundredth).
+    assert!((depth + 2.7715e-3).abs() < 1e-5, "the exact depth is -2.7715e-3: {depth:e}");
+    assert!(intersection_test(&pa, &a, &pb, &b, None, &s).intersecting);
+    assert_eq!(distance(&pa, &a, &pb, &b, &s).0, 0.0);
+}
+
 /// A 1000-vertex hull sunk 55 deep in one 52 times its size (`f32`): the contact went to the
 /// exact test of both hulls (1.4 ms) because rounding at the large hull's scale exceeds the
 /// small one's length tolerance, though a depth is held to the tolerance relative to itself.
@@ -160,7 +176,8 @@ fn a_push_out_of_a_curved_pair_has_meeting_witnesses() {
 /// from the closed form's nearest points was `(q − p)/d`, its rounding turned it off the
 /// segment's normal plane by `ε·size/d`, and the gap it attains missed the separation by the
 /// segment's length times that (1.5e-9 of the size), moving the segment's witness off its
-/// support plane.
+/// support plane. The same held for a cone's own side normal (a segment 1.1e-6 from a cone 8
+/// across, 2e-9 of the size): the bisection's `t` is set by rounding, and the normal turns with it.
 #[test]
 fn a_segment_grazing_a_rim_gets_a_normal_that_attains_its_distance() {
     use kollide_hostile::cases::body;
@@ -170,6 +187,7 @@ fn a_segment_grazing_a_rim_gets_a_normal_that_attains_its_distance() {
         ("cylinder", "segment", "ulp-rot", 0x37fe_f43e_e4c0_3d0d),
         ("segment", "cylinder", "near", 0x6450_049b_3888_7385),
         ("cone", "segment", "touching", 0x8569_678f_0111_5b5f),
+        ("cone", "segment", "ulp-rot", 0x59e0_b398_09ab_aad3),
     ];
     let s = QuerySettings::<f64>::default();
     for (ka, kb, class, seed) in cases {

@@ -1168,10 +1168,14 @@ where
         GjkOutcome::Separated { v, lower_bound }
             if g.status != Status::Converged
                 || unproven(g.status, lower_bound, touch)
+                || inside_bracket(radii, v.norm(), lower_bound, touch)
                 || loose_bracket(a, b, v.norm() - lower_bound, settings) =>
         {
             // Unproven, or proven apart by a stalled run whose estimate `|v|` can be far above
-            // the distance (it is only an upper bound): the contact query settles it.
+            // the distance (it is only an upper bound), or whose bracket holds the radii: its
+            // width is relative to the cores' distance, and a 6 mm box sunk 2.8 mm into a capsule
+            // of radius 18 (`f32`) stalled with a bracket 15 mm wide and read as 3.6 mm apart.
+            // The contact query settles it.
             match settle(pos_a, a, pos_b, b, settings) {
                 Some(c) => (c.separation.max_of(N::zero()), c.status),
                 None => (N::zero(), g.status),
