@@ -161,7 +161,7 @@ struct Pinned {
 }
 
 /// The pinned cases, each with why it is here.
-const PINNED: [Pinned; 12] = [
+const PINNED: [Pinned; 13] = [
     // A box against a 1000-vertex hull, touching: the slowest pair of the suite's CI slice before
     // the exact test of large hulls against small polytopes pruned its edge pairs by their
     // Gauss-map arcs (`sat_large.rs`).
@@ -293,6 +293,18 @@ const PINNED: [Pinned; 12] = [
         class: Class::Hull1000,
         seed: 0x41fe_efa6_95aa_9948,
         f64: true,
+    },
+    // A 1 mm 1000-vertex hull sunk 6e-8 into one 0.13 across (hostile seed 4747): the `f32`
+    // directional penetration's pair query went to the exact test, whose `f64` GJK found the
+    // origin inside, and walked both hulls (0.92 ms, minimum of five) before EPA on the same
+    // vertices gave the features to prove and the bound to prove them against.
+    Pinned {
+        name: "3d-hulls-overlapping-directional",
+        dim: 3,
+        kinds: (Kind::Hull, Kind::Hull),
+        class: Class::Hull1000,
+        seed: 0x5954_2bb3_1fdc_448b,
+        f64: false,
     },
 ];
 

@@ -91,14 +91,15 @@ fn sat<N: Scalar, const D: usize>(
     let best = if axes.saturating_mul(a.vertex_count() + b.vertex_count()) > budget {
         // GJK's bound, with the stalled query's normal, lets a large pair try the features
         // around that normal before the full walk.
-        let upper = match cloud {
-            Cloud::Bound(upper) => Some(upper),
-            Cloud::Noisy(c, _) => Some(c.separation),
+        let hint = hint.and_then(|n| n.try_normalize(1e-150));
+        let near = match &cloud {
+            Cloud::Bound(upper) => hint.map(|n| (n, *upper)),
+            Cloud::Noisy(c, _) => Some((hint.unwrap_or(c.normal), c.separation)),
+            Cloud::Inside(simplex) => Some(deepest(&va, &placed, simplex, &hint.unwrap_or(t))),
             Cloud::Tight(_) => None,
         };
-        let hint = hint.and_then(|n| n.try_normalize(1e-150));
         let pair = large_pair(a, b, rot_a, rot_b, &va, &vb, t);
-        let large = sat_large::best_axis(&pair, hint.zip(upper));
+        let large = sat_large::best_axis(&pair, near);
         large.or_else(|| {
             let (na, nb) = (turned_normals(a, rot_a), turned_normals(b, rot_b));
             sat_loop::best_axis(a, b, (&va, &vb), (&na, &nb), &t)
@@ -382,7 +383,7 @@ fn cloud_distance<const D: usize>(
     let g = crate::gjk(&Clouds { a, b }, dir, f64::MAX, 0.0, &settings);
     let crate::GjkOutcome::Separated { v, lower_bound } = g.outcome else {
         // The origin is in a simplex of points of `A − B`: the shapes overlap or touch.
-        return Cloud::Bound(0.0);
+        return Cloud::Inside(g.simplex);
     };
     if lower_bound <= 0.0 {
         return Cloud::Bound(v.norm());
@@ -417,10 +418,32 @@ enum Cloud<const D: usize> {
     /// The distance and closest points, with a normal off by the rounding of a short `v` in long
     /// coordinates, and the lower bound proven.
     Noisy(SatContact<f64, D>, f64),
-    /// No separating plane (touching, overlapping, or stalled early: SAT decides), only an
-    /// upper bound on the signed distance: `|v|` for a point of `A − B` at that distance from
-    /// the origin, zero when the origin is in GJK's simplex.
+    /// No separating plane (touching, or stalled early: SAT decides), only an upper bound on
+    /// the signed distance: `|v|`, for a point of `A − B` at that distance from the origin.
     Bound(f64),
+    /// The origin is in GJK's final simplex, of points of `A − B`: the signed distance is at
+    /// most zero, and at most minus the depth of any polytope of such points around the origin
+    /// ([`deepest`]).
+    Inside(crate::Simplex<f64, D>),
+}
+
+/// EPA's normal and depth for the clouds `a` and `b` (B's placed in A's frame) whose
+/// difference holds the origin in GJK's `simplex`, as a place to look and a bound:
+/// `(normal, −depth)`. EPA's polytope has points of `A − B` for vertices, so it lies inside the
+/// difference and the origin is no deeper in it than in the difference: minus its depth is an
+/// upper bound on the signed distance, to EPA's stopping tolerance (a hundredth of the length
+/// tolerance, well under what the features around its normal must prove against it). `fallback`
+/// is EPA's normal for a difference without volume.
+fn deepest<const D: usize>(
+    a: &[Vector<f64, D>],
+    b: &[Vector<f64, D>],
+    simplex: &crate::Simplex<f64, D>,
+    fallback: &Vector<f64, D>,
+) -> (Vector<f64, D>, f64) {
+    let size = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
+    let settings = crate::QuerySettings::<f64>::default();
+    let e = crate::epa(&Clouds { a, b }, simplex, size, fallback, &settings);
+    (e.normal, -e.depth.max(0.0))
 }
 
 /// Witness points for the axis `n` with separation `s`: a point of A on its supporting plane
