@@ -514,6 +514,35 @@ mod tests {
         coincident_hulls_answer_exactly::<f32>(false);
     }
 
+    /// Two 1000-vertex hulls on ellipsoids of about `size`, posed within `size / 2` of the origin.
+    fn hull_pair<N: Scalar>(
+        r: &mut ChaCha8Rng,
+        size: f64,
+    ) -> (ConvexPolyhedron<N>, ConvexPolyhedron<N>, Iso3<N>, Iso3<N>) {
+        let a = ellipsoid::<N>(r, 1000, [size, 0.8 * size, 0.6 * size]);
+        let b = ellipsoid::<N>(r, 1000, [0.7 * size, 0.9 * size, 0.5 * size]);
+        (a, b, random_pose::<N>(r, 0.5 * size), random_pose::<N>(r, 0.5 * size))
+    }
+
+    /// B's pose moved along the walk's best axis to a separation of `gap` (to the rounding of
+    /// `N`), with the walk's answer there (separation, axis).
+    fn moved_to<N: Scalar>(
+        (a, b): (&ConvexPolyhedron<N>, &ConvexPolyhedron<N>),
+        (pa, pb): (&Iso3<N>, &Iso3<N>),
+        gap: f64,
+    ) -> (Iso3<N>, (f64, Vec3<f64>)) {
+        let rot = (&pa.rotation_columns_f64(), &pb.rotation_columns_f64());
+        let walk = |pb: &Iso3<N>| {
+            let t = (pb.translation() - pa.translation()).map(|x| x.to_f64());
+            large_and_every_axis(a, b, rot.0, rot.1, t, false)[0].unwrap()
+        };
+        let (s, n) = walk(pb);
+        let moved = pb.translation().map(|x| x.to_f64()) + n * (gap - s);
+        let pb = Iso3::from_parts(Translation3::from(moved.map(N::lit)), pb.rotation);
+        let walked = walk(&pb);
+        (pb, walked)
+    }
+
     /// Touching hulls of 1000 vertices (whose GJK and EPA can stall on the touch): given a
     /// normal near the touch's, as a stalled EPA leaves it, and GJK's bound (zero: its simplex
     /// holds the origin), the exact test proves the features around that normal instead of
@@ -526,14 +555,13 @@ mod tests {
         let mut r = ChaCha8Rng::seed_from_u64(0x70_c41e);
         let (mut near, mut far, cases) = (0, 0, 8);
         for k in 0..cases {
-            let a = ellipsoid::<f64>(&mut r, 1000, [1.0, 0.8, 0.6]);
-            let b = ellipsoid::<f64>(&mut r, 1000, [0.7, 0.9, 0.5]);
-            let (pa, pb) = (random_pose::<f64>(&mut r, 0.5), random_pose::<f64>(&mut r, 0.5));
-            let rot = (&pa.rotation_columns_f64(), &pb.rotation_columns_f64());
-            let t = pb.translation() - pa.translation();
-            let (s, n) = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
-            let t = t - n * s;
-            let walked = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+            let (a, b, pa, pb) = hull_pair::<f64>(&mut r, 1.0);
+            let (pb, walked) = moved_to((&a, &b), (&pa, &pb), 0.0);
+            let (rot, t) = (
+                (&pa.rotation_columns_f64(), &pb.rotation_columns_f64()),
+                pb.translation() - pa.translation(),
+            );
+            let n = walked.1;
             assert!(walked.0.abs() < 1e-12, "case {k}: {walked:?} after the move");
             // The normal tilted by a milliradian, and by a radian.
             let mut tilt = |angle: f64| {
@@ -563,17 +591,9 @@ mod tests {
         let s = QuerySettings::<f64>::default();
         let (mut runs, mut near) = (0, 0);
         for k in 0..6 {
-            let a = ellipsoid::<f64>(&mut r, 1000, [1.0, 0.8, 0.6]);
-            let b = ellipsoid::<f64>(&mut r, 1000, [0.7, 0.9, 0.5]);
-            let (pa, pb) = (random_pose::<f64>(&mut r, 0.5), random_pose::<f64>(&mut r, 0.5));
-            let rot = (&pa.rotation_columns_f64(), &pb.rotation_columns_f64());
-            let t = pb.translation() - pa.translation();
-            let (depth, n) = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+            let (a, b, pa, pb) = hull_pair::<f64>(&mut r, 1.0);
             for gap in [0.0, 1e-9, 4e-7] {
-                let moved = pa.translation() + t + n * (gap - depth);
-                let pb = Iso3::from_parts(Translation3::from(moved), pb.rotation);
-                let t = pb.translation() - pa.translation();
-                let walked = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+                let (pb, walked) = moved_to((&a, &b), (&pa, &pb), gap);
                 let before = (RUNS.with(|c| c.get()), NEAR.with(|c| c.get()));
                 let d = distance(&pa, &a, &pb, &b, &s).0;
                 let cp = closest_points(&pa, &a, &pb, &b, &s);
@@ -600,18 +620,10 @@ mod tests {
         let mut r = ChaCha8Rng::seed_from_u64(0x0e9a_5eed);
         let (mut runs, mut near) = (0, 0);
         for k in 0..6 {
-            let a = ellipsoid::<f32>(&mut r, 1000, [0.1, 0.08, 0.06]);
-            let b = ellipsoid::<f32>(&mut r, 1000, [0.07, 0.09, 0.05]);
-            let (pa, pb) = (random_pose::<f32>(&mut r, 0.05), random_pose::<f32>(&mut r, 0.05));
-            let rot = (&pa.rotation_columns_f64(), &pb.rotation_columns_f64());
-            let t = (pb.translation() - pa.translation()).map(f64::from);
-            let (depth, n) = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
-            let moved = pa.translation().map(f64::from) + t + n * (-6e-8 - depth);
-            let pb = Iso3::from_parts(Translation3::from(moved.map(|x| x as f32)), pb.rotation);
-            let t = (pb.translation() - pa.translation()).map(f64::from);
-            let walked = large_and_every_axis(&a, &b, rot.0, rot.1, t, false)[0].unwrap();
+            let (a, b, pa, pb) = hull_pair::<f32>(&mut r, 0.1);
+            let (pb, walked) = moved_to((&a, &b), (&pa, &pb), -6e-8);
             let slack = 2.0 * f64::from(a.face_flatness() + b.face_flatness()) + 1e-10;
-            for hint in [None, Some(n.map(|x| x as f32))] {
+            for hint in [None, Some(walked.1.map(|x| x as f32))] {
                 let before = (RUNS.with(|c| c.get()), NEAR.with(|c| c.get()));
                 let got = crate::sat::exact(&pa, &a, &pb, &b, hint).unwrap();
                 runs += RUNS.with(|c| c.get()) - before.0;
