@@ -831,12 +831,13 @@ fn ray_ball<N: Scalar, const D: usize, S: SupportMap<N, D> + ?Sized>(
     (t <= max_t).then(|| (t, normalize_or_zero(&(m + dir * t))))
 }
 
-/// [`directional_penetration`] of two balls (centre `ca` of A, `m` from it to B's, unit `d`,
-/// radii `ra`, `rb`), in closed form: the larger root of `|m + t d|² = (ra + rb)²`, where B's
-/// centre leaves the ball of radius `ra + rb` about A's. The root is taken without cancellation
-/// as in [`ray_ball`]: `−b + √h²` when `b = m·d < 0`, and `−c / (b + √h²)` otherwise
-/// (`c = |m|² − (ra + rb)² ≤ 0`, `h²` the discriminant from `m`'s part across `d`).
-fn balls_pushed_apart<N: Scalar, const D: usize>(
+/// [`directional_penetration`] of two balls (A at `pos_a` with centre `ca`, `m` from it to B's,
+/// unit `d`, radii `ra`, `rb`), in closed form: the larger root of `|m + t d|² = (ra + rb)²`,
+/// where B's centre leaves the ball of radius `ra + rb` about A's. The root is taken without
+/// cancellation as in [`ray_ball`]: `−b + √h²` when `b = m·d < 0`, and `−c / (b + √h²)`
+/// otherwise (`c = |m|² − (ra + rb)² ≤ 0`, `h²` the discriminant from `m`'s part across `d`).
+fn balls_pushed_apart<N: Scalar, const D: usize, P: Pose<N, D>>(
+    pos_a: &P,
     ca: Point<N, D>,
     m: Vector<N, D>,
     d: &Vector<N, D>,
@@ -854,10 +855,9 @@ fn balls_pushed_apart<N: Scalar, const D: usize>(
     };
     let t = t.max_of(N::zero());
     let moved = m + d * t;
-    // `|moved| = ra + rb > 0` but for rounding; `+x` stands in should it vanish.
-    let n = moved
-        .try_normalize(N::zero())
-        .unwrap_or_else(|| Vector::from_fn(|k, _| if k == 0 { N::one() } else { N::zero() }));
+    // `|moved| = ra + rb > 0` but for rounding; should it vanish, the concentric balls' normal.
+    let n =
+        moved.try_normalize(N::zero()).unwrap_or_else(|| crate::query::concentric_normal(pos_a));
     CastHit {
         t,
         normal: n,
@@ -1161,7 +1161,7 @@ where
         return None;
     }
     if let Some((ca, m)) = crate::query::point_cores(pos_a, a, pos_b, b) {
-        return Some(balls_pushed_apart(ca, m, &(dir / len), (a.radius(), b.radius())));
+        return Some(balls_pushed_apart(pos_a, ca, m, &(dir / len), (a.radius(), b.radius())));
     }
     let pos_ab = pos_a.inv_compose(pos_b);
     let d = pos_a.inverse_transform_vector(dir) / len;

@@ -1052,6 +1052,16 @@ fn unproven<N: Scalar>(status: Status, lower_bound: N, touch: N) -> bool {
     status != Status::Converged && lower_bound <= touch
 }
 
+/// The normal of two concentric balls, where every direction is a minimal one: A's local +x,
+/// as GJK and EPA take it.
+pub(crate) fn concentric_normal<N: Scalar, const D: usize, P: Pose<N, D>>(
+    pos_a: &P,
+) -> Vector<N, D> {
+    let mut x = Vector::zeros();
+    x[0] = N::one();
+    pos_a.transform_vector(&x)
+}
+
 /// [`contact`] between two shapes whose cores are points (balls), in closed form, in world space:
 /// `ca` is A's centre and `d` the vector from it to B's centre.
 #[inline]
@@ -1072,15 +1082,7 @@ where
     if margin < N::MAX.sqrt() && separation > margin.max_of(N::zero()) {
         return None;
     }
-    let normal = if dist > N::zero() {
-        d / dist
-    } else {
-        // Concentric balls: every direction is a minimal one; take A's local +x, as GJK and EPA
-        // do.
-        let mut x = Vector::zeros();
-        x[0] = N::one();
-        pos_a.transform_vector(&x)
-    };
+    let normal = if dist > N::zero() { d / dist } else { concentric_normal(pos_a) };
     Some(ShapeContact {
         point_a: ca + normal * ra,
         point_b: ca + d - normal * rb,
