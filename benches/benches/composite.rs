@@ -29,6 +29,7 @@
 //! As in the narrowphase benches, each group prints how far the two libraries' answers are apart
 //! before timing. kollide's contacts may be deeper where its internal-edge rule replaced a
 //! ghost contact by the face's depth (parry has no such rule), so a few differences are expected.
+//! `KOLLIDE_ALT=<rounds>` times the two in turn instead ([`kollide_benches::alternate`]).
 
 use std::hint::black_box;
 
@@ -41,7 +42,9 @@ use kollide::narrowphase::{QuerySettings, Ray};
 use kollide::prelude::*;
 use kollide::shapes::tree::Tree;
 use kollide::shapes::{Aabb, HeightField, TriMesh};
-use kollide_benches::{SEED, counting_instructions, find_crossing, one_iteration, rng};
+use kollide_benches::{
+    SEED, alternate, alternating_rounds, counting_instructions, find_crossing, one_iteration, rng,
+};
 use parry3d::query::RayCast;
 use rand::Rng;
 
@@ -202,10 +205,15 @@ fn group(
             "{name}: {QUERIES} queries; |kollide − parry| > 1e-3 on {differ}, worst {worst:.2e}"
         );
     }
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Elements(QUERIES as u64));
     let batch =
         |f: &dyn Fn(usize) -> f32| one_iteration(|| (0..black_box(QUERIES)).map(f).sum::<f32>());
+    if let Some(rounds) = alternating_rounds(name) {
+        let (mut ours, mut theirs) = (|| batch(&ours), || batch(&theirs));
+        alternate(name, rounds, &mut [("kollide", &mut ours), ("parry", &mut theirs)]);
+        return;
+    }
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(QUERIES as u64));
     g.bench_function("kollide", |b| b.iter(|| batch(&ours)));
     g.bench_function("parry", |b| b.iter(|| batch(&theirs)));
     g.finish();

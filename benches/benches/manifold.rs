@@ -59,9 +59,10 @@
 //! `KOLLIDE_ONLY=<part of a group name>` builds and runs only the groups whose names contain it.
 //!
 //! **Alternating rounds.** With `KOLLIDE_ALT=<rounds>` (and optionally `KOLLIDE_ALT_ONLY=<part of
-//! a group name>`), each group first runs every library's batch in turn, `rounds` times, and
-//! prints the median batch times and the median (and quartiles) of the per-round ratios to
-//! kollide: on a shared machine these ratios repeat far better than separate criterion runs.
+//! a group name>`), each group runs every library's batch in turn, `rounds` times, instead of
+//! criterion's timing, and prints the median batch times and the median (and quartiles) of the
+//! per-round ratios to kollide ([`kollide_benches::alternate`]): on a shared machine these
+//! ratios repeat far better than separate criterion runs.
 
 use std::hint::black_box;
 
@@ -71,7 +72,8 @@ use criterion::{Criterion, Throughput};
 use kollide::narrowphase::{QuerySettings, closest_points, manifold2, manifold3};
 use kollide::prelude::*;
 use kollide_benches::{
-    SEED, counting_instructions, one_iteration, place_pair_2d, place_pair_3d, rng, unit_directions,
+    SEED, alternate, alternating_rounds, counting_instructions, one_iteration, place_pair_2d,
+    place_pair_3d, rng, unit_directions,
 };
 use parry2d::query::ContactManifold as ContactManifold2;
 use parry2d::query::details as p2q;
@@ -533,10 +535,16 @@ fn group<const D: usize>(
     if std::env::var_os("KOLLIDE_ONCE").is_some() {
         return;
     }
-    let only = std::env::var("KOLLIDE_ALT_ONLY").unwrap_or_default();
-    let rounds = std::env::var("KOLLIDE_ALT").ok().and_then(|r| r.parse::<usize>().ok());
-    if let Some(rounds) = rounds.filter(|_| name.contains(&only)) {
-        alternate(name, n, rounds, libs);
+    if let Some(rounds) = alternating_rounds(name) {
+        // (One closure type for every library: each captures its own query.)
+        let mut batches: Vec<_> = libs
+            .iter_mut()
+            .map(|(id, f)| (*id, move || (0..black_box(n)).map(|i| f(i).checksum()).sum::<f32>()))
+            .collect();
+        let mut refs: Vec<(&str, &mut dyn FnMut() -> f32)> =
+            batches.iter_mut().map(|(id, b)| (*id, b as &mut dyn FnMut() -> f32)).collect();
+        alternate(name, rounds, &mut refs);
+        return;
     }
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(n as u64));
@@ -546,41 +554,6 @@ fn group<const D: usize>(
         });
     }
     g.finish();
-}
-
-/// `KOLLIDE_ALT=<rounds>`: before criterion, runs every library's batch in turn, `rounds` times,
-/// and prints each one's median batch time and the median of its per-round ratio to kollide's
-/// (the libraries meet the same load in each round, so the ratios are steadier on a shared
-/// machine).
-fn alternate<const D: usize>(
-    name: &str,
-    n: usize,
-    rounds: usize,
-    libs: &mut [(&str, &mut dyn FnMut(usize) -> Answer<D>)],
-) {
-    let mut times = vec![Vec::with_capacity(rounds); libs.len()];
-    for _ in 0..rounds {
-        for (k, (_, f)) in libs.iter_mut().enumerate() {
-            let t = std::time::Instant::now();
-            black_box((0..black_box(n)).map(|i| f(i).checksum()).sum::<f32>());
-            times[k].push(t.elapsed().as_secs_f64() * 1e6);
-        }
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    for k in 0..libs.len() {
-        let mut ratios: Vec<f64> = times[0].iter().zip(&times[k]).map(|(o, t)| o / t).collect();
-        let (r, t) = (median(&mut ratios), median(&mut times[k].clone()));
-        let mut sorted = ratios.clone();
-        sorted.sort_by(f64::total_cmp);
-        let (q1, q3) = (sorted[sorted.len() / 4], sorted[sorted.len() * 3 / 4]);
-        eprintln!(
-            "ALT {name}/{}: median {t:.1} us; kollide/this median {r:.3} (IQR {q1:.3}-{q3:.3})",
-            libs[k].0
-        );
-    }
 }
 
 fn manifold_2d(c: &mut Criterion) {

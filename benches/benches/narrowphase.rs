@@ -43,6 +43,10 @@
 //! Before timing, each group prints how far kollide's and parry's answers are apart on its batch;
 //! with `KOLLIDE_BENCH_DIFF=1` in the environment it also lists every query where they differ
 //! by more than `1e-3`.
+//!
+//! With `KOLLIDE_ALT=<rounds>` (and optionally `KOLLIDE_ALT_ONLY=<part of a group name>`), each
+//! group runs kollide's and parry's batches in turn, `rounds` times, instead of criterion's
+//! timing, and prints the median of the per-round time ratios ([`kollide_benches::alternate`]).
 
 use std::hint::black_box;
 
@@ -53,8 +57,9 @@ use kollide::narrowphase::{
 };
 use kollide::prelude::*;
 use kollide_benches::{
-    SEED, counting_instructions, find_crossing, one_iteration, place_pair_2d, place_pair_3d,
-    points_in_cube, random_rotation, random_unit, rng, unit_directions,
+    SEED, alternate, alternating_rounds, counting_instructions, find_crossing, one_iteration,
+    place_pair_2d, place_pair_3d, points_in_cube, random_rotation, random_unit, rng,
+    unit_directions,
 };
 use parry2d::query::details as p2q;
 use parry3d::query::details as p3q;
@@ -391,6 +396,11 @@ fn group(
         compare(name, n, &ours, &theirs);
     }
     let passes = passes(name);
+    if let Some(rounds) = alternating_rounds(name) {
+        let (mut ours, mut theirs) = (|| batch(&ours, n, passes), || batch(&theirs, n, passes));
+        alternate(name, rounds, &mut [("kollide", &mut ours), ("parry", &mut theirs)]);
+        return;
+    }
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements((n * passes) as u64));
     g.bench_function("kollide", |b| b.iter(|| batch(&ours, n, passes)));

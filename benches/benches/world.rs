@@ -54,13 +54,20 @@
 //! does (no `--bench` argument) and then skips the warm-up and the settling run: each scene is
 //! built and stepped once per engine. Set `KOLLIDE_WORLD_SECONDS` to change the settling run's
 //! length in full mode.
+//!
+//! **Alternating steps.** With `KOLLIDE_ALT=<rounds>` (and optionally `KOLLIDE_ALT_ONLY=<part of
+//! a group name>`), a group builds and warms up all its engines, then steps each once per round,
+//! in turn, `rounds` times, instead of criterion's timing, and prints the median step times and
+//! per-round ratios to kollide's ([`kollide_benches::alternate`]).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use kollide::prelude::*;
-use kollide_benches::{counting_instructions, listing, one_iteration, wanted};
+use kollide_benches::{
+    alternate, alternating_rounds, counting_instructions, listing, one_iteration, wanted,
+};
 
 use crate::box2d_boxes::{box2d_boxes, box2d_boxes_on_workers};
 
@@ -839,32 +846,69 @@ fn settle<const D: usize, E: Engine<D>>(
     );
 }
 
-/// Times single steps of the engine `make` builds, after the warm-up (none in smoke mode).
-fn time_steps<const D: usize, E: Engine<D>>(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    group: &str,
-    id: &str,
-    make: impl FnOnce() -> E,
-) {
-    if !wanted(group, id) {
-        return;
+/// One group's engines: criterion times single steps of each in turn, or, with
+/// `KOLLIDE_ALT=<rounds>`, every engine is built and warmed up first and then their steps
+/// alternate, one step of each per round ([`alternate`]), so that all meet the same load.
+struct Steps<'c> {
+    group: &'static str,
+    g: criterion::BenchmarkGroup<'c, criterion::measurement::WallTime>,
+    rounds: Option<usize>,
+    engines: Vec<(&'static str, StepFn)>,
+}
+
+/// One engine's timed step, for the alternating rounds.
+type StepFn = Box<dyn FnMut() -> f32>;
+
+impl<'c> Steps<'c> {
+    fn new(c: &'c mut Criterion, group: &'static str) -> Self {
+        let rounds = alternating_rounds(group).filter(|_| full_mode() && !listing());
+        Self { group, g: c.benchmark_group(group), rounds, engines: Vec::new() }
     }
-    if listing() {
-        g.bench_function(id, |b| b.iter(|| ()));
-        return;
-    }
-    let mut engine = make();
-    if full_mode() {
-        for _ in 0..WARM_UP_STEPS {
-            engine.step();
+
+    /// Times the engine `make` builds, after the warm-up (none in smoke mode).
+    fn time<const D: usize, E: Engine<D> + 'static>(
+        &mut self,
+        id: &'static str,
+        make: impl FnOnce() -> E,
+    ) {
+        if !wanted(self.group, id) {
+            return;
         }
+        if listing() {
+            self.g.bench_function(id, |b| b.iter(|| ()));
+            return;
+        }
+        let mut engine = make();
+        if full_mode() {
+            for _ in 0..WARM_UP_STEPS {
+                engine.step();
+            }
+        }
+        if self.rounds.is_some() {
+            self.engines.push((id, Box::new(move || one_step(&mut engine))));
+            return;
+        }
+        self.g.bench_function(id, |b| b.iter(|| one_step(&mut engine)));
     }
-    g.bench_function(id, |b| {
-        b.iter(|| {
-            one_iteration(|| engine.step());
-            black_box(&mut engine);
-        })
-    });
+
+    fn finish(mut self) {
+        if let Some(rounds) = self.rounds.filter(|_| !self.engines.is_empty()) {
+            let mut refs: Vec<(&str, &mut dyn FnMut() -> f32)> = self
+                .engines
+                .iter_mut()
+                .map(|(id, step)| (*id, &mut **step as &mut dyn FnMut() -> f32))
+                .collect();
+            alternate(self.group, rounds, &mut refs);
+        }
+        self.g.finish();
+    }
+}
+
+/// One timed step (the unit of every world benchmark).
+fn one_step<const D: usize, E: Engine<D>>(engine: &mut E) -> f32 {
+    one_iteration(|| engine.step());
+    black_box(engine);
+    0.0
 }
 
 fn world_2d(c: &mut Criterion) {
@@ -876,17 +920,15 @@ fn world_2d(c: &mut Criterion) {
     settle(GROUP, "box2d", &centres, steps, Box2d::new(&centres));
     settle(GROUP, "rapier", &centres, steps, Rapier2::new(&centres));
 
-    let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide", || Kollide2::new(&centres));
-    time_steps(&mut g, GROUP, "kollide-fresh", || Kollide2::new(&centres).fresh());
-    time_steps(&mut g, GROUP, "box2d", || Box2d::new(&centres));
-    time_steps(&mut g, GROUP, "rapier", || Rapier2::new(&centres));
-    time_steps(&mut g, GROUP, "kollide-2threads", || Kollide2::new(&centres).on_threads(2));
-    time_steps(&mut g, GROUP, "box2d-2workers", || Box2d::on_workers(&centres, 2));
-    time_steps(&mut g, GROUP, "kollide-coloured", || Kollide2::new(&centres).coloured());
-    time_steps(&mut g, GROUP, "kollide-coloured-2threads", || {
-        Kollide2::new(&centres).coloured().on_threads(2)
-    });
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide", || Kollide2::new(&centres));
+    g.time("kollide-fresh", || Kollide2::new(&centres).fresh());
+    g.time("box2d", || Box2d::new(&centres));
+    g.time("rapier", || Rapier2::new(&centres));
+    g.time("kollide-2threads", || Kollide2::new(&centres).on_threads(2));
+    g.time("box2d-2workers", || Box2d::on_workers(&centres, 2));
+    g.time("kollide-coloured", || Kollide2::new(&centres).coloured());
+    g.time("kollide-coloured-2threads", || Kollide2::new(&centres).coloured().on_threads(2));
     g.finish();
 }
 
@@ -898,11 +940,11 @@ fn world_3d(c: &mut Criterion) {
     settle(GROUP, "kollide", &centres, steps, Kollide3::new(&centres, ground));
     settle(GROUP, "rapier", &centres, steps, Rapier3::new(&centres, ground));
 
-    let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide", || Kollide3::new(&centres, ground));
-    time_steps(&mut g, GROUP, "kollide-fresh", || Kollide3::new(&centres, ground).fresh());
-    time_steps(&mut g, GROUP, "rapier", || Rapier3::new(&centres, ground));
-    time_steps(&mut g, GROUP, "kollide-2threads", || Kollide3::new(&centres, ground).on_threads(2));
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide", || Kollide3::new(&centres, ground));
+    g.time("kollide-fresh", || Kollide3::new(&centres, ground).fresh());
+    g.time("rapier", || Rapier3::new(&centres, ground));
+    g.time("kollide-2threads", || Kollide3::new(&centres, ground).on_threads(2));
     g.finish();
 }
 
@@ -917,38 +959,38 @@ fn mesh_scene(c: &mut Criterion) {
     let fixed = TriMeshFlags::FIX_INTERNAL_EDGES;
     settle_on_mesh("rapier-internal-edges", n, steps, rapier_mesh(&drops, fixed));
 
-    let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide", || landed(kollide_mesh(&drops)));
-    time_steps(&mut g, GROUP, "rapier", || landed(rapier_mesh(&drops, TriMeshFlags::empty())));
-    time_steps(&mut g, GROUP, "rapier-internal-edges", || landed(rapier_mesh(&drops, fixed)));
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide", || landed(kollide_mesh(&drops)));
+    g.time("rapier", || landed(rapier_mesh(&drops, TriMeshFlags::empty())));
+    g.time("rapier-internal-edges", || landed(rapier_mesh(&drops, fixed)));
     g.finish();
 }
 
 fn joint_grid(c: &mut Criterion) {
     const GROUP: &str = "world2d/joint_grid";
-    let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide", kollide_joint_grid);
-    time_steps(&mut g, GROUP, "box2d", box2d_joint_grid);
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide", kollide_joint_grid);
+    g.time("box2d", box2d_joint_grid);
     g.finish();
 }
 
 fn pyramids_asleep(c: &mut Criterion) {
     const GROUP: &str = "world2d/many_pyramids";
-    let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide", || {
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide", || {
         let all = |k: &Kollide2| k.world.sleeping_bodies() == k.boxes.len();
         until_asleep("kollide", kollide_many_pyramids(true), all)
     });
-    time_steps(&mut g, GROUP, "box2d", || {
+    g.time("box2d", || {
         let all = |b: &Box2d| b.world.awake_body_count().is_ok_and(|n| n == 0);
         until_asleep("box2d", box2d_many_pyramids(true), all)
     });
     // Every box asleep but the restless one (the pyramids' boxes are the scene's first ones).
-    time_steps(&mut g, GROUP, "kollide-one-awake", || {
+    g.time("kollide-one-awake", || {
         let all = |k: &Kollide2| k.world.sleeping_bodies() == k.boxes.len();
         until_asleep("kollide-one-awake", kollide_one_awake(), all)
     });
-    time_steps(&mut g, GROUP, "box2d-one-awake", || {
+    g.time("box2d-one-awake", || {
         let all = |b: &Box2d| b.world.awake_body_count().is_ok_and(|n| n == 1);
         until_asleep("box2d-one-awake", box2d_one_awake(), all)
     });
@@ -957,9 +999,9 @@ fn pyramids_asleep(c: &mut Criterion) {
 
 fn pyramids_awake(c: &mut Criterion) {
     const GROUP: &str = "world2d/asleep_vs_awake";
-    let mut g = c.benchmark_group(GROUP);
-    time_steps(&mut g, GROUP, "kollide-awake", || kollide_many_pyramids(false));
-    time_steps(&mut g, GROUP, "box2d-awake", || box2d_many_pyramids(false));
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide-awake", || kollide_many_pyramids(false));
+    g.time("box2d-awake", || box2d_many_pyramids(false));
     g.finish();
 }
 

@@ -195,6 +195,48 @@ pub fn listing() -> bool {
     std::env::args().any(|a| a == "--list")
 }
 
+/// The number of alternating rounds asked for group `group`: `KOLLIDE_ALT=<rounds>`, for every
+/// group whose name contains `KOLLIDE_ALT_ONLY` (all groups when it is unset). `None` when no
+/// alternating run is asked for (then criterion times the group as usual).
+pub fn alternating_rounds(group: &str) -> Option<usize> {
+    let rounds = std::env::var("KOLLIDE_ALT").ok()?.parse::<usize>().ok().filter(|&r| r > 0)?;
+    let only = std::env::var("KOLLIDE_ALT_ONLY").unwrap_or_default();
+    group.contains(&only).then_some(rounds)
+}
+
+/// Times the libraries of one group in turn, `rounds` times: each round runs every library's
+/// batch once, in the order given (kollide first), and prints, per library, the median batch
+/// time and the median and quartiles of the per-round ratio of kollide's time to its own.
+///
+/// On a shared machine, separate criterion runs of two libraries meet different loads, and
+/// their ratio moves by ±20 %; the libraries of one round meet nearly the same load, so the
+/// median of the per-round ratios repeats far better. Each batch's answers are summed into a
+/// value that is kept from the optimiser, as in criterion's loop.
+pub fn alternate(group: &str, rounds: usize, libs: &mut [(&str, &mut dyn FnMut() -> f32)]) {
+    let mut times = vec![Vec::with_capacity(rounds); libs.len()];
+    for _ in 0..rounds {
+        for (k, (_, batch)) in libs.iter_mut().enumerate() {
+            let t = std::time::Instant::now();
+            std::hint::black_box(batch());
+            times[k].push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    let sorted = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    for (k, (id, _)) in libs.iter().enumerate() {
+        let ratios =
+            sorted(&times[0].iter().zip(&times[k]).map(|(o, t)| o / t).collect::<Vec<_>>());
+        let t = sorted(&times[k])[rounds / 2];
+        let (q1, r, q3) = (ratios[rounds / 4], ratios[rounds / 2], ratios[rounds * 3 / 4]);
+        eprintln!(
+            "ALT {group}/{id}: median {t:.1} us; kollide/this median {r:.3} (IQR {q1:.3}-{q3:.3})"
+        );
+    }
+}
+
 /// The environment variable that `cargo xtask bench --instructions` sets for the bench binaries:
 /// the `group/id` of the one benchmark it counts.
 pub const INSTRUCTIONS_ENV: &str = "KOLLIDE_BENCH_INSTRUCTIONS";

@@ -1023,6 +1023,38 @@ where
         && width > settings.tolerances.relative_length * N::lit(0.1) * scale_of(a, b)
 }
 
+/// The distance of two polytope cores apart, by GJK in `f64` on the `f32` shapes' support
+/// points ([`Widened`]), when that run converges; `None` otherwise.
+///
+/// An `f32` run on cores a millimetre apart stalls with its bracket open wider than its
+/// tolerance: the direction of `v`, a difference of points a metre from the origin, is only good
+/// to `ε·|p|/|v|`, and the lower bound `v·w/|v|` is off by that much times `|w|` (about 1e-5
+/// there). A separating plane is already proven (the lower bound is positive), so only the
+/// number is open, and the same run in `f64` closes the bracket for the cost of one GJK run,
+/// where the contact query's exact test builds both vertex clouds. Its answer is off by the
+/// support points' `f32` rounding, a few ulps of the scale, as the widened contact is.
+#[cold]
+fn widened_distance<N, const D: usize, P, A, B>(a: &A, b: &B, pos_ab: &P, touch: N) -> Option<f64>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    A: SupportMap<N, D> + ?Sized,
+    B: SupportMap<N, D> + ?Sized,
+{
+    let md = MinkowskiDifference::new(a, b, *pos_ab);
+    let wide = Widened::new(&md);
+    let dir = pos_ab.translation().map(|x| x.to_f64());
+    let g = gjk(&wide, &dir, f64::MAX, touch.to_f64(), &QuerySettings::<f64>::default());
+    match g.outcome {
+        GjkOutcome::Separated { v, .. } if g.status == Status::Converged => {
+            #[cfg(test)]
+            tests::WIDENED.with(|c| c.set(c.get() + 1));
+            Some(v.norm())
+        }
+        _ => None,
+    }
+}
+
 /// Whether `bound` (the radii, or the radii plus a margin) lies inside a GJK bracket
 /// `[lower_bound, upper]` on the cores' distance by more than the touching tolerance: the run
 /// proved neither side of it, so its estimate `upper` must not be read as "apart".
@@ -1164,6 +1196,16 @@ where
         // `f32` the contact query below settles it, in `f64` arithmetic first.
         return ((s.separation - radii).max_of(N::zero()), Status::Converged);
     }
+    if N::EPSILON.to_f64() > 1e-10
+        && g.status != Status::Converged
+        && let GjkOutcome::Separated { lower_bound, .. } = g.outcome
+        && lower_bound > touch
+        && !curved(a)
+        && !curved(b)
+        && let Some(d) = widened_distance(a, b, &pos_ab, touch)
+    {
+        return ((N::lit(d) - radii).max_of(N::zero()), Status::Converged);
+    }
     match g.outcome {
         // The cores overlap (or touch), so the whole shapes do: no need for EPA's depth.
         GjkOutcome::Intersecting => (N::zero(), g.status),
@@ -1184,5 +1226,110 @@ where
             }
         }
         GjkOutcome::Separated { v, .. } => ((v.norm() - radii).max_of(N::zero()), g.status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kollide_math::{Iso2, Iso3, Point2, Point3, Vec2, Vec3};
+    use kollide_shapes::{ConvexPolygon, ConvexPolyhedron};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::closest_points;
+
+    thread_local! {
+        /// How many `f32` distances [`widened_distance`] settled on this thread.
+        pub(super) static WIDENED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// The `t` in `[0, 4]` where `f(t)` rises through `target` (bisection; `f` increasing).
+    fn crossing(f: impl Fn(f64) -> f64, target: f64) -> f64 {
+        let (mut lo, mut hi) = (0.0, 4.0);
+        for _ in 0..80 {
+            let mid = 0.5 * (lo + hi);
+            if f(mid) < target { lo = mid } else { hi = mid }
+        }
+        0.5 * (lo + hi)
+    }
+
+    /// `f32` polytopes a millimetre apart, ten metres from the origin, where `f32` GJK stalls with
+    /// its bracket a few micrometres open (see [`widened_distance`]): `distance` settles most of
+    /// them by the `f64` run and answers as `f64` does on the same shapes and poses, to within
+    /// the `f32` support points' rounding. The counter fails the test if that path stops running.
+    #[test]
+    fn f32_distances_a_millimetre_apart_are_settled_by_a_widened_run() {
+        let mut r = ChaCha8Rng::seed_from_u64(0x0d15_7a9c);
+        let (s, s64) = (QuerySettings::<f32>::default(), QuerySettings::<f64>::default());
+        let before = WIDENED.with(|c| c.get());
+        let (mut worst, mut cases) = (0.0f64, 0);
+        let unit = |r: &mut ChaCha8Rng| r.random_range(-1.0..1.0);
+        for k in 0..400 {
+            let polygon = |r: &mut ChaCha8Rng| {
+                let n = r.random_range(3..=16);
+                let pts: Vec<Point2<f32>> = (0..n).map(|_| Point2::new(unit(r), unit(r))).collect();
+                ConvexPolygon::from_hull(&pts).ok()
+            };
+            let (Some(a), Some(b)) = (polygon(&mut r), polygon(&mut r)) else { continue };
+            let wide = |p: &ConvexPolygon<f32>| {
+                let v: Vec<_> = p.vertices().iter().map(|v| v.cast::<f64>()).collect();
+                ConvexPolygon::from_convex_ccw(&v).unwrap()
+            };
+            let (a64, b64) = (wide(&a), wide(&b));
+            let c = Vec2::new(r.random_range(-10.0..10.0), r.random_range(-10.0..10.0));
+            let pa = Iso2::new(c, r.random_range(-3.2..3.2));
+            let (u, angle) = (r.random_range(-3.2f64..3.2), r.random_range(-3.2..3.2));
+            let pb = |t: f64| Iso2::new(c + Vec2::new(u.cos(), u.sin()) * t, angle);
+            let sd = |t: f64| closest_points(&pa, &a64, &pb(t), &b64, &s64).separation;
+            let (pa, pb) = (pa.cast::<f32>(), pb(crossing(sd, 1e-3)).cast::<f32>());
+            let (d, status) = distance(&pa, &a, &pb, &b, &s);
+            let exact = closest_points(&pa.cast(), &a64, &pb.cast(), &b64, &s64).separation;
+            let miss = (f64::from(d) - exact).abs();
+            assert!(status == Status::Converged && miss < 1e-6, "case {k}: {d:e} {exact:e}");
+            (worst, cases) = (worst.max(miss), cases + 1);
+        }
+        let widened = WIDENED.with(|c| c.get()) - before;
+        eprintln!("{cases} pairs, {widened} settled in f64, worst miss {worst:e}");
+        assert!(widened >= cases / 10, "{widened} of {cases} settled by the widened run");
+    }
+
+    /// The same in 3D, on hulls of 8–24 random points a millimetre apart.
+    #[test]
+    fn f32_hull_distances_a_millimetre_apart_are_settled_by_a_widened_run() {
+        let mut r = ChaCha8Rng::seed_from_u64(0x3d15_7a9c);
+        let (s, s64) = (QuerySettings::<f32>::default(), QuerySettings::<f64>::default());
+        let before = WIDENED.with(|c| c.get());
+        let (mut worst, mut cases) = (0.0f64, 0);
+        for k in 0..200 {
+            let unit = |r: &mut ChaCha8Rng| r.random_range(-1.0f32..1.0);
+            let hull = |r: &mut ChaCha8Rng| {
+                let n = r.random_range(8..=24);
+                let pts: Vec<Point3<f32>> =
+                    (0..n).map(|_| Point3::new(unit(r), unit(r), unit(r))).collect();
+                ConvexPolyhedron::from_points(&pts).ok()
+            };
+            let (Some(a), Some(b)) = (hull(&mut r), hull(&mut r)) else { continue };
+            let wide = |p: &ConvexPolyhedron<f32>| {
+                let v: Vec<_> = p.vertices().iter().map(|v| v.cast::<f64>()).collect();
+                ConvexPolyhedron::from_points(&v).unwrap()
+            };
+            let (a64, b64) = (wide(&a), wide(&b));
+            let mut axis = || Vec3::new(unit(&mut r), unit(&mut r), unit(&mut r)).cast::<f64>();
+            let c = axis() * 10.0;
+            let pa = Iso3::new(c, axis() * 3.0);
+            let (u, angle) = (axis().normalize(), axis() * 3.0);
+            let pb = |t: f64| Iso3::new(c + u * t, angle);
+            let sd = |t: f64| closest_points(&pa, &a64, &pb(t), &b64, &s64).separation;
+            let (pa, pb) = (pa.cast::<f32>(), pb(crossing(sd, 1e-3)).cast::<f32>());
+            let (d, status) = distance(&pa, &a, &pb, &b, &s);
+            let exact = closest_points(&pa.cast(), &a64, &pb.cast(), &b64, &s64).separation;
+            let miss = (f64::from(d) - exact).abs();
+            assert!(status == Status::Converged && miss < 1e-6, "case {k}: {d:e} {exact:e}");
+            (worst, cases) = (worst.max(miss), cases + 1);
+        }
+        let widened = WIDENED.with(|c| c.get()) - before;
+        eprintln!("{cases} pairs, {widened} settled in f64, worst miss {worst:e}");
+        assert!(widened >= cases / 10, "{widened} of {cases} settled by the widened run");
     }
 }

@@ -38,8 +38,8 @@ use kollide_manifold::Manifold;
 use kollide_math::{Iso2, Point2, Pose, Scalar, UnitVec2, Vec2};
 
 use super::polygon::{
-    IncidentEdge, PolygonView, ReferenceEdge, b_is_reference, better_edge, clip_edges, deeper_of,
-    exact_fallback, shallower_than_sat, to_world,
+    Clipped, IncidentEdge, PolygonView, ReferenceEdge, b_is_reference, better_edge, clip_edges,
+    deeper_of, exact_fallback, half_max_abs, to_world,
 };
 
 /// The box's four vertices, counter-clockwise from `(−hx, −hy)` (edge `i` joins vertex `i` to
@@ -98,14 +98,12 @@ fn incident_edge<N: Scalar>(m: &Vec2<N>) -> usize {
     if dx < dy || (dx == dy && ex < ey) { ex } else { ey }
 }
 
-/// Steps 3 and 4 with the reference box `r` (at `pos_r`, half extents `hr`, radius `rr`, its best
-/// face `edge` at separation `sep`) and the incident box `i` (placed by `pos_ri` in the reference
-/// box's frame): the world manifold, `flip` when the reference is B; `fallback`'s when clipping
-/// keeps no point.
+/// Step 3 with the reference box of half extents `hr` and radius `rr` (its best face `edge`, at
+/// separation `sep`) and the incident box `i` (placed by `pos_ri` in the reference box's frame):
+/// the incident edge clipped against the reference face, in the reference box's frame.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn face_contact<N: Scalar, U: Copy + Default>(
-    pos_r: &Iso2<N>,
+fn face_clip<N: Scalar>(
     hr: Vec2<N>,
     rr: N,
     edge: usize,
@@ -114,9 +112,7 @@ fn face_contact<N: Scalar, U: Copy + Default>(
     hi: Vec2<N>,
     ri: N,
     margin: N,
-    flip: bool,
-    fallback: impl FnOnce() -> Manifold<N, 2, U>,
-) -> Manifold<N, 2, U> {
+) -> Clipped<N> {
     let n = box_normals::<N>()[edge].into_inner();
     let ie = incident_edge(&pos_ri.inverse_transform_vector(&n));
     let next = (edge + 1) & 3;
@@ -128,11 +124,7 @@ fn face_contact<N: Scalar, U: Copy + Default>(
         ends: [pos_ri.transform_point(&vertex(hi, i1)), pos_ri.transform_point(&vertex(hi, i2))],
         radius: ri,
     };
-    let clipped = clip_edges(&reference, &incident, margin, sep > N::zero());
-    if clipped.len == 0 {
-        return fallback();
-    }
-    to_world(&clipped, pos_r, flip)
+    clip_edges(&reference, &incident, margin, sep > N::zero())
 }
 
 /// The manifold of two boxes with half extents `ha` and `hb` (rounded by `ra` and `rb`, zero for
@@ -184,24 +176,31 @@ pub fn contact_boxes<N: Scalar, U: Copy + Default>(
         let b = PolygonView { vertices: &vb, normals: &normals, radius: rb };
         exact_fallback(pos_a, &a, pos_b, &b, margin)
     };
-    let m = if flip {
-        face_contact(pos_b, hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin, true, fallback)
+    let (clipped, pos_r) = if flip {
+        (face_clip(hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin), pos_b)
     } else {
-        face_contact(pos_a, ha, ra, edge_a, sep_a, &pos_ab, hb, rb, margin, false, fallback)
+        (face_clip(ha, ra, edge_a, sep_a, &pos_ab, hb, rb, margin), pos_a)
     };
+    if clipped.len == 0 {
+        return fallback();
+    }
     // As for the polygons: a face kept by the bias but blind to the overlap yields to the other.
     let scale = || size(ha, ra).max_of(size(hb, rb)) + pos_ab.translation.vector.norm();
-    if shallower_than_sat(&m, sep_a.max_of(sep_b) - radius, scale) {
-        let none = Manifold::new;
-        return deeper_of(m, || {
-            if flip {
-                face_contact(pos_a, ha, ra, edge_a, sep_a, &pos_ab, hb, rb, margin, false, none)
+    let floor = half_max_abs(&pos_ab.translation.vector);
+    if clipped.shallower_than_sat(sep_a.max_of(sep_b) - radius, floor, scale) {
+        return deeper_of(to_world(&clipped, pos_r, flip), || {
+            let other = if flip {
+                face_clip(ha, ra, edge_a, sep_a, &pos_ab, hb, rb, margin)
             } else {
-                face_contact(pos_b, hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin, true, none)
+                face_clip(hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin)
+            };
+            match other.len {
+                0 => Manifold::new(),
+                _ => to_world(&other, if flip { pos_a } else { pos_b }, !flip),
             }
         });
     }
-    m
+    to_world(&clipped, pos_r, flip)
 }
 
 #[cfg(test)]

@@ -320,10 +320,12 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
         // exact closest points or penetration from GJK/EPA as one contact.
         return fallback();
     }
-    let m = if flip { to_world(&clipped, pos_b, true) } else { to_world(&clipped, pos_a, false) };
     let scale = || a.size().max_of(b.size()) + pos_ab.translation.vector.norm();
-    if shallower_than_sat(&m, sep_a.max_of(sep_b) - radius, scale) {
-        return deeper_of(m, || {
+    let floor = half_max_abs(&pos_ab.translation.vector);
+    if clipped.shallower_than_sat(sep_a.max_of(sep_b) - radius, floor, scale) {
+        let first =
+            if flip { to_world(&clipped, pos_b, true) } else { to_world(&clipped, pos_a, false) };
+        return deeper_of(first, || {
             let other = if flip {
                 clip_reference(a, edge_a, b, &pos_ab, margin, sep_a > N::zero())
             } else {
@@ -336,32 +338,20 @@ pub(super) fn contact_sat<N: Scalar, U: Copy + Default>(
             }
         });
     }
-    m
+    // (The manifold is built where the caller wants it: the last expression, not a local
+    // returned later, which would be copied out.)
+    if flip { to_world(&clipped, pos_b, true) } else { to_world(&clipped, pos_a, false) }
 }
 
-/// Whether the face-clipped manifold `m` is shallower than the pair's SAT separation `sat` (the
-/// larger of the two polygons' best face separations, radii included) by more than rounding at
-/// `scale`, the size of the coordinates. The true separation is at most `sat`, so such a
-/// manifold misses overlap. The reference face kept by the bias (step 2) can be blind to it: a
-/// capsule's side, whose rounded end dips into a box's face beyond the side's clipping planes,
-/// keeps only the point on a side plane above it. The other polygon's face sees it. (An
-/// end-to-end contact may rightly be shallower: the closest points of two rounded cores need
-/// not lie on a face axis.)
+/// Half the largest coordinate of `t`: at most `|t|`, without the root (the `floor` of
+/// [`Clipped::shallower_than_sat`] for a scale that adds `|t|` to the shapes' sizes).
 #[inline(always)]
-pub(super) fn shallower_than_sat<N: Scalar, U: Copy + Default>(
-    m: &Manifold<N, 2, U>,
-    sat: N,
-    scale: impl FnOnce() -> N,
-) -> bool {
-    let deepest = deepest(m);
-    let face = m.contacts().first().is_some_and(|c| {
-        matches!(c.id.a, FeatureId::Edge(_)) || matches!(c.id.b, FeatureId::Edge(_))
-    });
-    deepest > sat && face && deepest > sat + N::EPSILON * N::lit(64.0) * scale()
+pub(super) fn half_max_abs<N: Scalar>(t: &Vec2<N>) -> N {
+    t.x.abs().max_of(t.y.abs()) * N::lit(0.5)
 }
 
 /// The deeper of `first` and the manifold `other` builds on the other polygon's face (see
-/// [`shallower_than_sat`]; rare, so out of line).
+/// [`Clipped::shallower_than_sat`]; rare, so out of line).
 #[cold]
 #[inline(never)]
 pub(super) fn deeper_of<N: Scalar, U: Copy + Default>(
@@ -468,6 +458,33 @@ pub(super) struct Clipped<N: Scalar> {
 }
 
 impl<N: Scalar> Clipped<N> {
+    /// Whether these face-clipped points are shallower than the pair's SAT separation `sat` (the
+    /// larger of the two polygons' best face separations, radii included) by more than rounding
+    /// at `scale`, the size of the coordinates. The true separation is at most `sat`, so such a
+    /// manifold misses overlap. The reference face kept by the bias (step 2) can be blind to it:
+    /// a capsule's side, whose rounded end dips into a box's face beyond the side's clipping
+    /// planes, keeps only the point on a side plane above it. The other polygon's face sees it.
+    /// (An end-to-end contact may rightly be shallower: the closest points of two rounded cores
+    /// need not lie on a face axis.)
+    ///
+    /// `floor` is a lower bound on the scale, cheaper than `scale()` (which scans the vertices):
+    /// the test against it comes first and is implied by the test against the scale, so it
+    /// decides nothing, and the usual case (points as deep as the SAT to rounding) skips the
+    /// scan. The points are tested before they become a manifold, so that the manifold is built
+    /// once, in its caller's place.
+    #[inline(always)]
+    pub(super) fn shallower_than_sat(&self, sat: N, floor: N, scale: impl FnOnce() -> N) -> bool {
+        let deepest = if self.len > 1 { self.seps[0].min_of(self.seps[1]) } else { self.seps[0] };
+        let id = self.ids[0];
+        let face = matches!(id.a, FeatureId::Edge(_)) || matches!(id.b, FeatureId::Edge(_));
+        let rounding = N::EPSILON * N::lit(64.0);
+        self.len > 0
+            && deepest > sat
+            && face
+            && deepest > sat + rounding * floor
+            && deepest > sat + rounding * scale()
+    }
+
     fn none(normal: Vec2<N>) -> Self {
         let zero = N::zero();
         let ids = [ContactId::default(); 2];
