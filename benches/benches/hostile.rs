@@ -228,7 +228,7 @@ const PINNED: [Pinned; 13] = [
     },
     // Two coincident 1000-vertex hulls (hostile seed 8484) whose `f32` manifold walked both
     // Gauss maps in full, over the 1 ms goal, until the certificate of the features around EPA's
-    // normal allowed for the flatness of the hulls' merged faces (docs/performance.md).
+    // normal allowed for the flatness of the hulls' merged faces.
     Pinned {
         name: "3d-hulls-manifold-slowest-8484",
         dim: 3,

@@ -13,8 +13,8 @@
 //! several hundred to a few thousand leaves, and the pairs of the bodies that moved are searched
 //! again. The bodies are spread thinly (a few percent of the space), so few touch and the
 //! step is mostly the broadphase, the integration and each engine's fixed bookkeeping: the
-//! whole step is what a game pays, and the broadphase's share of it in each engine is read
-//! from callgrind's profile (docs/performance.md).
+//! whole step is what a game pays, and the broadphase's share of it in each engine can be read
+//! from callgrind's profile.
 //!
 //! **Settings.** 60 Hz, density 1, friction 0.6 everywhere, sleeping off (no body would sleep
 //! at these speeds, but it also keeps the engines from checking), one thread, each engine's
