@@ -1024,7 +1024,8 @@ where
 }
 
 /// The distance of two polytope cores apart, by GJK in `f64` on the `f32` shapes' support
-/// points ([`Widened`]), when that run converges; `None` otherwise.
+/// points ([`Widened`]), started along `towards` (the `f32` run's `−v`), when that run
+/// converges; `None` otherwise.
 ///
 /// An `f32` run on cores a millimetre apart stalls with its bracket open wider than its
 /// tolerance: the direction of `v`, a difference of points a metre from the origin, is only good
@@ -1034,7 +1035,13 @@ where
 /// where the contact query's exact test builds both vertex clouds. Its answer is off by the
 /// support points' `f32` rounding, a few ulps of the scale, as the widened contact is.
 #[cold]
-fn widened_distance<N, const D: usize, P, A, B>(a: &A, b: &B, pos_ab: &P, touch: N) -> Option<f64>
+fn widened_distance<N, const D: usize, P, A, B>(
+    a: &A,
+    b: &B,
+    pos_ab: &P,
+    touch: N,
+    towards: &Vector<N, D>,
+) -> Option<f64>
 where
     N: Scalar,
     P: Pose<N, D>,
@@ -1043,7 +1050,9 @@ where
 {
     let md = MinkowskiDifference::new(a, b, *pos_ab);
     let wide = Widened::new(&md);
-    let dir = pos_ab.translation().map(|x| x.to_f64());
+    // (Started along the `f32` run's last direction, whose support points are the closest
+    // features' to rounding: a step or two, where a start from the centres takes the whole walk.)
+    let dir = towards.map(|x| x.to_f64());
     let g = gjk(&wide, &dir, f64::MAX, touch.to_f64(), &QuerySettings::<f64>::default());
     match g.outcome {
         GjkOutcome::Separated { v, .. } if g.status == Status::Converged => {
@@ -1198,11 +1207,11 @@ where
     }
     if N::EPSILON.to_f64() > 1e-10
         && g.status != Status::Converged
-        && let GjkOutcome::Separated { lower_bound, .. } = g.outcome
+        && let GjkOutcome::Separated { v, lower_bound } = g.outcome
         && lower_bound > touch
         && !curved(a)
         && !curved(b)
-        && let Some(d) = widened_distance(a, b, &pos_ab, touch)
+        && let Some(d) = widened_distance(a, b, &pos_ab, touch, &-v)
     {
         return ((N::lit(d) - radii).max_of(N::zero()), Status::Converged);
     }
