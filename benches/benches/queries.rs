@@ -28,6 +28,9 @@
 //! whose boxes overlap. kollide reports the bodies' own AABBs; rapier and Box2D report the
 //! boxes of their trees, grown by a skin (0.01 m and 0.02 m), so their oracle grows the boxes
 //! by as much. A bench whose engine answers otherwise panics instead of timing it.
+//!
+//! With `KOLLIDE_ALT=<rounds>`, each group runs its engines in turn, 8 batches each per round,
+//! instead of criterion's timing ([`kollide_benches::alternate`]).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -35,7 +38,9 @@ use std::time::Duration;
 use criterion::Criterion;
 use kollide::prelude::*;
 use kollide::solver::QueryFilter;
-use kollide_benches::{counting_instructions, listing, one_iteration, rng, wanted};
+use kollide_benches::{
+    alternate, alternating_rounds, counting_instructions, listing, one_iteration, rng, wanted,
+};
 
 use crate::query_scene::{Body, SIDE, SIDE_3D, point, scene};
 use rand::Rng;
@@ -137,19 +142,54 @@ fn report(group: &str, id: &str, answer: usize) {
     }
 }
 
+/// How many batches each engine runs per alternating round. A batch takes 10–100 µs, and one
+/// batch after another engine's finds its tree evicted from the caches by that engine's (kollide's
+/// 2D rays took 30 µs a batch so, against 19 µs in a run of their own): each round times a run
+/// of batches, as a game asks its one world many questions.
+const ALTERNATE_BATCHES: usize = 8;
+
+/// The engines of a group kept for alternating rounds (`KOLLIDE_ALT`), each a closure that runs
+/// the batch; `None` when criterion times them one after another.
+type Alternating<'a> = Option<Vec<(&'static str, Box<dyn FnMut() -> f32 + 'a>)>>;
+
+/// The collector of group `group`: a list when alternating rounds are asked for.
+fn alternating<'a>(group: &str) -> Alternating<'a> {
+    alternating_rounds(group).map(|_| Vec::new())
+}
+
 /// Times `run`, after checking (and reporting) its answer: every engine must answer the
-/// oracle's `expected`, so all of them are timed on the same work.
-fn time(
+/// oracle's `expected`, so all of them are timed on the same work. With alternating rounds, `run`
+/// is kept in `alt` for [`finish`] instead.
+fn time<'a>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    alt: &mut Alternating<'a>,
     group: &str,
-    id: &str,
+    id: &'static str,
     expected: usize,
-    run: impl Fn() -> usize,
+    run: impl Fn() -> usize + 'a,
 ) {
     let answer = run();
     report(group, id, answer);
     assert_eq!(answer, expected, "{group}/{id} answered {answer}, the oracle {expected}");
+    if let Some(list) = alt {
+        list.push((id, Box::new(move || (0..ALTERNATE_BATCHES).map(|_| run() as f32).sum())));
+        return;
+    }
     g.bench_function(id, |b| b.iter(|| one_iteration(|| black_box(run()))));
+}
+
+/// Ends group `group`: its alternating rounds, if it kept its engines for them.
+fn finish(
+    g: criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &str,
+    alt: Alternating<'_>,
+) {
+    if let (Some(mut list), Some(rounds)) = (alt, alternating_rounds(group)) {
+        let mut refs: Vec<(&str, &mut dyn FnMut() -> f32)> =
+            list.iter_mut().map(|(id, run)| (*id, &mut **run as &mut dyn FnMut() -> f32)).collect();
+        alternate(group, rounds, &mut refs);
+    }
+    g.finish();
 }
 
 fn kollide_world(bodies: &[Body<2>]) -> World2<f32> {
@@ -235,12 +275,14 @@ fn ray_closest(c: &mut Criterion) {
         return;
     }
     let expected = ray_oracle(&bodies, &rays);
+    let rays = &rays;
+    let mut alt = alternating(GROUP);
     if wanted(GROUP, "kollide") {
         let w = kollide_world(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", expected, || {
+        time(&mut g, &mut alt, GROUP, "kollide", expected, move || {
             let mut hits = 0;
-            for (o, d) in &rays {
+            for (o, d) in rays {
                 let ray = Ray { origin: Point2::new(o[0], o[1]), dir: Vec2::new(d[0], d[1]) };
                 hits += usize::from(w.cast_ray(&ray, RAY_LENGTH, &f).unwrap().is_some());
             }
@@ -250,10 +292,10 @@ fn ray_closest(c: &mut Criterion) {
     if wanted(GROUP, "rapier") {
         use rapier2d::prelude::*;
         let w = rapier_world(&bodies);
-        time(&mut g, GROUP, "rapier", expected, || {
+        time(&mut g, &mut alt, GROUP, "rapier", expected, move || {
             let q = w.query_pipeline();
             let mut hits = 0;
-            for (o, d) in &rays {
+            for (o, d) in rays {
                 let ray = Ray::new(Vector::new(o[0], o[1]), Vector::new(d[0], d[1]));
                 hits += usize::from(q.cast_ray(&ray, RAY_LENGTH, true).is_some());
             }
@@ -262,10 +304,10 @@ fn ray_closest(c: &mut Criterion) {
     }
     if wanted(GROUP, "box2d") {
         let w = box2d_world(&bodies);
-        time(&mut g, GROUP, "box2d", expected, || {
+        time(&mut g, &mut alt, GROUP, "box2d", expected, move || {
             let q = w.world.query().expect("a query");
             let mut hits = 0;
-            for (o, d) in &rays {
+            for (o, d) in rays {
                 let t = boxdd::Vec2::new(d[0] * RAY_LENGTH, d[1] * RAY_LENGTH);
                 let origin = boxdd::Position::new(o[0], o[1]);
                 let hit = q.cast_ray_closest(origin, t, boxdd::QueryFilter::default());
@@ -274,7 +316,7 @@ fn ray_closest(c: &mut Criterion) {
             hits
         });
     }
-    g.finish();
+    finish(g, GROUP, alt);
 }
 
 fn overlap_aabb(c: &mut Criterion) {
@@ -288,61 +330,84 @@ fn overlap_aabb(c: &mut Criterion) {
         return;
     }
     let bodies = scene::<2>(SIDE);
+    let centres = &centres;
+    let mut alt = alternating(GROUP);
     if wanted(GROUP, "kollide") {
         let w = kollide_world(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", overlap_oracle(&bodies, &centres, 0.0), || {
-            let mut found = 0;
-            for c in &centres {
-                let c = Point2::new(c[0], c[1]);
-                let aabb = Aabb::from_half_extents(c, Vec2::new(BOX_HALF, BOX_HALF));
-                w.intersect_aabb(&aabb, &f, |_| {
-                    found += 1;
-                    true
-                })
-                .unwrap();
-            }
-            found
-        });
+        time(
+            &mut g,
+            &mut alt,
+            GROUP,
+            "kollide",
+            overlap_oracle(&bodies, centres, 0.0),
+            move || {
+                let mut found = 0;
+                for c in centres {
+                    let c = Point2::new(c[0], c[1]);
+                    let aabb = Aabb::from_half_extents(c, Vec2::new(BOX_HALF, BOX_HALF));
+                    w.intersect_aabb(&aabb, &f, |_| {
+                        found += 1;
+                        true
+                    })
+                    .unwrap();
+                }
+                found
+            },
+        );
     }
     if wanted(GROUP, "rapier") {
         use rapier2d::prelude::*;
         let w = rapier_world(&bodies);
-        time(&mut g, GROUP, "rapier", overlap_oracle(&bodies, &centres, RAPIER_SKIN), || {
-            let q = w.query_pipeline();
-            let mut found = 0;
-            for c in &centres {
-                let aabb = Aabb::new(
-                    Vector::new(c[0] - BOX_HALF, c[1] - BOX_HALF),
-                    Vector::new(c[0] + BOX_HALF, c[1] + BOX_HALF),
-                );
-                found += q.intersect_aabb_conservative(aabb).count();
-            }
-            found
-        });
+        time(
+            &mut g,
+            &mut alt,
+            GROUP,
+            "rapier",
+            overlap_oracle(&bodies, centres, RAPIER_SKIN),
+            move || {
+                let q = w.query_pipeline();
+                let mut found = 0;
+                for c in centres {
+                    let aabb = Aabb::new(
+                        Vector::new(c[0] - BOX_HALF, c[1] - BOX_HALF),
+                        Vector::new(c[0] + BOX_HALF, c[1] + BOX_HALF),
+                    );
+                    found += q.intersect_aabb_conservative(aabb).count();
+                }
+                found
+            },
+        );
     }
     if wanted(GROUP, "box2d") {
         let w = box2d_world(&bodies);
         let buffer = std::cell::RefCell::new(boxdd::query::ShapeQueryBuffer::new());
-        time(&mut g, GROUP, "box2d", overlap_oracle(&bodies, &centres, BOX2D_SKIN), || {
-            let q = w.world.query().expect("a query");
-            let mut buffer = buffer.borrow_mut();
-            let mut found = 0;
-            for c in &centres {
-                let aabb = boxdd::Aabb::new(
-                    [c[0] - BOX_HALF, c[1] - BOX_HALF],
-                    [c[0] + BOX_HALF, c[1] + BOX_HALF],
-                )
-                .expect("a box");
-                let origin = boxdd::Position::new(0.0, 0.0);
-                q.overlap_aabb_into(origin, aabb, boxdd::QueryFilter::default(), &mut buffer)
-                    .expect("a valid box");
-                found += buffer.len();
-            }
-            found
-        });
+        time(
+            &mut g,
+            &mut alt,
+            GROUP,
+            "box2d",
+            overlap_oracle(&bodies, centres, BOX2D_SKIN),
+            move || {
+                let q = w.world.query().expect("a query");
+                let mut buffer = buffer.borrow_mut();
+                let mut found = 0;
+                for c in centres {
+                    let aabb = boxdd::Aabb::new(
+                        [c[0] - BOX_HALF, c[1] - BOX_HALF],
+                        [c[0] + BOX_HALF, c[1] + BOX_HALF],
+                    )
+                    .expect("a box");
+                    let origin = boxdd::Position::new(0.0, 0.0);
+                    q.overlap_aabb_into(origin, aabb, boxdd::QueryFilter::default(), &mut buffer)
+                        .expect("a valid box");
+                    found += buffer.len();
+                }
+                found
+            },
+        );
     }
-    g.finish();
+    finish(g, GROUP, alt);
 }
 
 fn kollide_world_3d(bodies: &[Body<3>]) -> World3<f32> {
@@ -387,12 +452,14 @@ fn ray_closest_3d(c: &mut Criterion) {
     }
     let (bodies, rays) = (scene::<3>(SIDE_3D), rays_3d());
     let expected = ray_oracle(&bodies, &rays);
+    let rays = &rays;
+    let mut alt = alternating(GROUP);
     if wanted(GROUP, "kollide") {
         let w = kollide_world_3d(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", expected, || {
+        time(&mut g, &mut alt, GROUP, "kollide", expected, move || {
             let mut hits = 0;
-            for (o, d) in &rays {
+            for (o, d) in rays {
                 let ray = Ray { origin: Point3::from(*o), dir: Vec3::from(*d) };
                 hits += usize::from(w.cast_ray(&ray, RAY_LENGTH, &f).unwrap().is_some());
             }
@@ -402,17 +469,17 @@ fn ray_closest_3d(c: &mut Criterion) {
     if wanted(GROUP, "rapier") {
         use rapier3d::prelude::*;
         let w = rapier_world_3d(&bodies);
-        time(&mut g, GROUP, "rapier", expected, || {
+        time(&mut g, &mut alt, GROUP, "rapier", expected, move || {
             let q = w.query_pipeline();
             let mut hits = 0;
-            for (o, d) in &rays {
+            for (o, d) in rays {
                 let ray = Ray::new(Vector::new(o[0], o[1], o[2]), Vector::new(d[0], d[1], d[2]));
                 hits += usize::from(q.cast_ray(&ray, RAY_LENGTH, true).is_some());
             }
             hits
         });
     }
-    g.finish();
+    finish(g, GROUP, alt);
 }
 
 fn overlap_aabb_3d(c: &mut Criterion) {
@@ -425,38 +492,56 @@ fn overlap_aabb_3d(c: &mut Criterion) {
         return;
     }
     let (bodies, centres) = (scene::<3>(SIDE_3D), centres::<3>(SIDE_3D));
+    let centres = &centres;
+    let mut alt = alternating(GROUP);
     if wanted(GROUP, "kollide") {
         let w = kollide_world_3d(&bodies);
         let f = QueryFilter::new();
-        time(&mut g, GROUP, "kollide", overlap_oracle(&bodies, &centres, 0.0), || {
-            let mut found = 0;
-            for c in &centres {
-                let aabb = Aabb::from_half_extents(Point3::from(*c), Vec3::repeat(BOX_HALF));
-                w.intersect_aabb(&aabb, &f, |_| {
-                    found += 1;
-                    true
-                })
-                .unwrap();
-            }
-            found
-        });
+        time(
+            &mut g,
+            &mut alt,
+            GROUP,
+            "kollide",
+            overlap_oracle(&bodies, centres, 0.0),
+            move || {
+                let mut found = 0;
+                for c in centres {
+                    let aabb = Aabb::from_half_extents(Point3::from(*c), Vec3::repeat(BOX_HALF));
+                    w.intersect_aabb(&aabb, &f, |_| {
+                        found += 1;
+                        true
+                    })
+                    .unwrap();
+                }
+                found
+            },
+        );
     }
     if wanted(GROUP, "rapier") {
         use rapier3d::prelude::*;
         let w = rapier_world_3d(&bodies);
-        time(&mut g, GROUP, "rapier", overlap_oracle(&bodies, &centres, RAPIER_SKIN), || {
-            let q = w.query_pipeline();
-            let mut found = 0;
-            for c in &centres {
-                let (lo, hi) = (c.map(|x| x - BOX_HALF), c.map(|x| x + BOX_HALF));
-                let aabb =
-                    Aabb::new(Vector::new(lo[0], lo[1], lo[2]), Vector::new(hi[0], hi[1], hi[2]));
-                found += q.intersect_aabb_conservative(aabb).count();
-            }
-            found
-        });
+        time(
+            &mut g,
+            &mut alt,
+            GROUP,
+            "rapier",
+            overlap_oracle(&bodies, centres, RAPIER_SKIN),
+            move || {
+                let q = w.query_pipeline();
+                let mut found = 0;
+                for c in centres {
+                    let (lo, hi) = (c.map(|x| x - BOX_HALF), c.map(|x| x + BOX_HALF));
+                    let aabb = Aabb::new(
+                        Vector::new(lo[0], lo[1], lo[2]),
+                        Vector::new(hi[0], hi[1], hi[2]),
+                    );
+                    found += q.intersect_aabb_conservative(aabb).count();
+                }
+                found
+            },
+        );
     }
-    g.finish();
+    finish(g, GROUP, alt);
 }
 
 fn config() -> Criterion {
