@@ -1263,6 +1263,34 @@ mod tests {
         0.5 * (lo + hi)
     }
 
+    /// The `f32` distances of one test against `f64`'s, and how many the widened run settled.
+    struct Tally {
+        before: usize,
+        cases: usize,
+        worst: f64,
+    }
+
+    impl Tally {
+        fn new() -> Self {
+            Self { before: WIDENED.with(|c| c.get()), cases: 0, worst: 0.0 }
+        }
+
+        /// Case `k`: `f32`'s answer `(d, status)` against the `f64` distance `exact`.
+        fn add(&mut self, k: usize, d: f32, status: Status, exact: f64) {
+            let miss = (f64::from(d) - exact).abs();
+            assert!(status == Status::Converged && miss < 1e-6, "case {k}: {d:e} {exact:e}");
+            (self.worst, self.cases) = (self.worst.max(miss), self.cases + 1);
+        }
+
+        /// At least a tenth of the cases took the widened run.
+        fn check(&self) {
+            let (cases, worst) = (self.cases, self.worst);
+            let widened = WIDENED.with(|c| c.get()) - self.before;
+            eprintln!("{cases} pairs, {widened} settled in f64, worst miss {worst:e}");
+            assert!(widened >= cases / 10, "{widened} of {cases} settled by the widened run");
+        }
+    }
+
     /// `f32` polytopes a millimetre apart, ten metres from the origin, where `f32` GJK stalls with
     /// its bracket a few micrometres open (see [`widened_distance`]): `distance` settles most of
     /// them by the `f64` run and answers as `f64` does on the same shapes and poses, to within
@@ -1271,8 +1299,7 @@ mod tests {
     fn f32_distances_a_millimetre_apart_are_settled_by_a_widened_run() {
         let mut r = ChaCha8Rng::seed_from_u64(0x0d15_7a9c);
         let (s, s64) = (QuerySettings::<f32>::default(), QuerySettings::<f64>::default());
-        let before = WIDENED.with(|c| c.get());
-        let (mut worst, mut cases) = (0.0f64, 0);
+        let mut tally = Tally::new();
         let unit = |r: &mut ChaCha8Rng| r.random_range(-1.0..1.0);
         for k in 0..400 {
             let polygon = |r: &mut ChaCha8Rng| {
@@ -1294,13 +1321,9 @@ mod tests {
             let (pa, pb) = (pa.cast::<f32>(), pb(crossing(sd, 1e-3)).cast::<f32>());
             let (d, status) = distance(&pa, &a, &pb, &b, &s);
             let exact = closest_points(&pa.cast(), &a64, &pb.cast(), &b64, &s64).separation;
-            let miss = (f64::from(d) - exact).abs();
-            assert!(status == Status::Converged && miss < 1e-6, "case {k}: {d:e} {exact:e}");
-            (worst, cases) = (worst.max(miss), cases + 1);
+            tally.add(k, d, status, exact);
         }
-        let widened = WIDENED.with(|c| c.get()) - before;
-        eprintln!("{cases} pairs, {widened} settled in f64, worst miss {worst:e}");
-        assert!(widened >= cases / 10, "{widened} of {cases} settled by the widened run");
+        tally.check();
     }
 
     /// The same in 3D, on hulls of 8–24 random points a millimetre apart.
@@ -1308,8 +1331,7 @@ mod tests {
     fn f32_hull_distances_a_millimetre_apart_are_settled_by_a_widened_run() {
         let mut r = ChaCha8Rng::seed_from_u64(0x3d15_7a9c);
         let (s, s64) = (QuerySettings::<f32>::default(), QuerySettings::<f64>::default());
-        let before = WIDENED.with(|c| c.get());
-        let (mut worst, mut cases) = (0.0f64, 0);
+        let mut tally = Tally::new();
         for k in 0..200 {
             let unit = |r: &mut ChaCha8Rng| r.random_range(-1.0f32..1.0);
             let hull = |r: &mut ChaCha8Rng| {
@@ -1333,12 +1355,8 @@ mod tests {
             let (pa, pb) = (pa.cast::<f32>(), pb(crossing(sd, 1e-3)).cast::<f32>());
             let (d, status) = distance(&pa, &a, &pb, &b, &s);
             let exact = closest_points(&pa.cast(), &a64, &pb.cast(), &b64, &s64).separation;
-            let miss = (f64::from(d) - exact).abs();
-            assert!(status == Status::Converged && miss < 1e-6, "case {k}: {d:e} {exact:e}");
-            (worst, cases) = (worst.max(miss), cases + 1);
+            tally.add(k, d, status, exact);
         }
-        let widened = WIDENED.with(|c| c.get()) - before;
-        eprintln!("{cases} pairs, {widened} settled in f64, worst miss {worst:e}");
-        assert!(widened >= cases / 10, "{widened} of {cases} settled by the widened run");
+        tally.check();
     }
 }
