@@ -166,8 +166,6 @@ pub fn contact_boxes<N: Scalar, U: Copy + Default>(
         return Manifold::new();
     }
     let flip = b_is_reference(sep_a, sep_b, || size(ha, ra).max_of(size(hb, rb)));
-    // Each reference box gets its own copy of steps 3 and 4, so nothing after this branch waits
-    // for the comparison: the processor runs ahead on its prediction.
     // Rare (clipping kept no point): the polygons, for GJK/EPA.
     let fallback = || {
         let normals = box_normals();
@@ -176,6 +174,8 @@ pub fn contact_boxes<N: Scalar, U: Copy + Default>(
         let b = PolygonView { vertices: &vb, normals: &normals, radius: rb };
         exact_fallback(pos_a, &a, pos_b, &b, margin)
     };
+    // Each reference box gets its own copy of step 3, so nothing in it waits for the comparison:
+    // the processor runs ahead on its prediction.
     let (clipped, pos_r) = if flip {
         (face_clip(hb, rb, edge_b, sep_b, &pos_ba, ha, ra, margin), pos_b)
     } else {
