@@ -209,7 +209,9 @@ fn group(
         |f: &dyn Fn(usize) -> f32| one_iteration(|| (0..black_box(QUERIES)).map(f).sum::<f32>());
     if let Some(rounds) = alternating_rounds(name) {
         let (mut ours, mut theirs) = (|| batch(&ours), || batch(&theirs));
-        alternate(name, rounds, &mut [("kollide", &mut ours), ("parry", &mut theirs)]);
+        let mut libs: [(&str, &mut dyn FnMut() -> f32); 2] =
+            [("kollide", &mut ours), ("parry", &mut theirs)];
+        alternate(name, rounds, &mut libs);
         return;
     }
     let mut g = c.benchmark_group(name);

@@ -541,9 +541,7 @@ fn group<const D: usize>(
             .iter_mut()
             .map(|(id, f)| (*id, move || (0..black_box(n)).map(|i| f(i).checksum()).sum::<f32>()))
             .collect();
-        let mut refs: Vec<(&str, &mut dyn FnMut() -> f32)> =
-            batches.iter_mut().map(|(id, b)| (*id, b as &mut dyn FnMut() -> f32)).collect();
-        alternate(name, rounds, &mut refs);
+        alternate(name, rounds, &mut batches);
         return;
     }
     let mut g = c.benchmark_group(name);

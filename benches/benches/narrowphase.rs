@@ -398,7 +398,9 @@ fn group(
     let passes = passes(name);
     if let Some(rounds) = alternating_rounds(name) {
         let (mut ours, mut theirs) = (|| batch(&ours, n, passes), || batch(&theirs, n, passes));
-        alternate(name, rounds, &mut [("kollide", &mut ours), ("parry", &mut theirs)]);
+        let mut libs: [(&str, &mut dyn FnMut() -> f32); 2] =
+            [("kollide", &mut ours), ("parry", &mut theirs)];
+        alternate(name, rounds, &mut libs);
         return;
     }
     let mut g = c.benchmark_group(name);

@@ -185,9 +185,7 @@ fn finish(
     alt: Alternating<'_>,
 ) {
     if let (Some(mut list), Some(rounds)) = (alt, alternating_rounds(group)) {
-        let mut refs: Vec<(&str, &mut dyn FnMut() -> f32)> =
-            list.iter_mut().map(|(id, run)| (*id, &mut **run as &mut dyn FnMut() -> f32)).collect();
-        alternate(group, rounds, &mut refs);
+        alternate(group, rounds, &mut list);
     }
     g.finish();
 }

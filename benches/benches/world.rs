@@ -901,12 +901,7 @@ impl<'c> Steps<'c> {
 
     fn finish(mut self) {
         if let Some(rounds) = self.rounds.filter(|_| !self.engines.is_empty()) {
-            let mut refs: Vec<(&str, &mut dyn FnMut() -> f32)> = self
-                .engines
-                .iter_mut()
-                .map(|(id, step)| (*id, &mut **step as &mut dyn FnMut() -> f32))
-                .collect();
-            alternate(self.group, rounds, &mut refs);
+            alternate(self.group, rounds, &mut self.engines);
         }
         self.g.finish();
     }

@@ -212,7 +212,7 @@ pub fn alternating_rounds(group: &str) -> Option<usize> {
 /// their ratio moves by ±20 %; the libraries of one round meet nearly the same load, so the
 /// median of the per-round ratios repeats far better. Each batch's answers are summed into a
 /// value that is kept from the optimiser, as in criterion's loop.
-pub fn alternate(group: &str, rounds: usize, libs: &mut [(&str, &mut dyn FnMut() -> f32)]) {
+pub fn alternate<F: FnMut() -> f32>(group: &str, rounds: usize, libs: &mut [(&str, F)]) {
     let mut times = vec![Vec::with_capacity(rounds); libs.len()];
     for _ in 0..rounds {
         for (k, (_, batch)) in libs.iter_mut().enumerate() {
