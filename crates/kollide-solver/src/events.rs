@@ -20,6 +20,14 @@
 //! step's events) and then stops reporting; turning them on reports a begin for every pair that
 //! touches after the next step.
 //!
+//! **Sleeping.** [`Events::fell_asleep`] lists the bodies that fell asleep, and
+//! [`Events::woke`] those that woke, since the events before: in the step, or between the
+//! steps by a user's call ([`crate::World::sleep`], [`crate::World::wake`], or any change that
+//! wakes a body). A body that woke and fell asleep again in that time is in both lists. A body
+//! removed before the step is in neither. Box2D v3 reports the same in its body move events
+//! (`fellAsleep`); a game uses them to stop and restart what follows a body (sounds, effects,
+//! network updates).
+//!
 //! **Order.** Each list is sorted by the pair's slot indices (the lower first), so it is the same
 //! from run to run and for any number of threads. The buffers are cleared at the start of each
 //! step and reused: once they have grown to a scene's needs, a step allocates nothing for them.
@@ -127,6 +135,8 @@ pub struct Events<N: Scalar, const D: usize> {
     pub(crate) sensor_begin: Vec<SensorEvent>,
     pub(crate) sensor_end: Vec<SensorEvent>,
     pub(crate) hits: Vec<HitEvent<N, D>>,
+    pub(crate) woke: Vec<BodyHandle>,
+    pub(crate) fell_asleep: Vec<BodyHandle>,
     /// End events of removed bodies, reported by the next step.
     pub(crate) pending_contact_end: Vec<ContactEvent>,
     pub(crate) pending_sensor_end: Vec<SensorEvent>,
@@ -140,6 +150,8 @@ impl<N: Scalar, const D: usize> Default for Events<N, D> {
             sensor_begin: Vec::new(),
             sensor_end: Vec::new(),
             hits: Vec::new(),
+            woke: Vec::new(),
+            fell_asleep: Vec::new(),
             pending_contact_end: Vec::new(),
             pending_sensor_end: Vec::new(),
         }
@@ -174,6 +186,18 @@ impl<N: Scalar, const D: usize> Events<N, D> {
         &self.hits
     }
 
+    /// Bodies that woke since the events before (in the last step or by a call before it),
+    /// sorted by slot.
+    pub fn woke(&self) -> &[BodyHandle] {
+        &self.woke
+    }
+
+    /// Bodies that fell asleep since the events before (in the last step or by
+    /// [`crate::World::sleep`] before it), sorted by slot.
+    pub fn fell_asleep(&self) -> &[BodyHandle] {
+        &self.fell_asleep
+    }
+
     /// `true` when the last step reported nothing.
     pub fn is_empty(&self) -> bool {
         self.contact_begin.is_empty()
@@ -181,6 +205,8 @@ impl<N: Scalar, const D: usize> Events<N, D> {
             && self.sensor_begin.is_empty()
             && self.sensor_end.is_empty()
             && self.hits.is_empty()
+            && self.woke.is_empty()
+            && self.fell_asleep.is_empty()
     }
 
     /// Start of a step: forgets the last step's events and takes over the end events of the
@@ -191,8 +217,25 @@ impl<N: Scalar, const D: usize> Events<N, D> {
         self.sensor_begin.clear();
         self.sensor_end.clear();
         self.hits.clear();
+        self.woke.clear();
+        self.fell_asleep.clear();
         core::mem::swap(&mut self.contact_end, &mut self.pending_contact_end);
         core::mem::swap(&mut self.sensor_end, &mut self.pending_sensor_end);
+    }
+
+    /// End of a step: the bodies that woke and fell asleep since the last report (sorted by
+    /// slot, once each, removed bodies left out), taken from `woke` and `fell_asleep`, which are
+    /// left empty.
+    pub(crate) fn take_sleep_changes(
+        &mut self,
+        slots: &[Slot<N, D>],
+        woke: &mut Vec<BodyHandle>,
+        fell_asleep: &mut Vec<BodyHandle>,
+    ) where
+        Dim<D>: SolverDim<N, D>,
+    {
+        handles_of(slots, woke, &mut self.woke);
+        handles_of(slots, fell_asleep, &mut self.fell_asleep);
     }
 
     /// After the step's own events were added: the removed bodies' end events (added first)
@@ -205,4 +248,24 @@ impl<N: Scalar, const D: usize> Events<N, D> {
             self.sensor_end.sort_unstable_by_key(SensorEvent::key);
         }
     }
+}
+
+/// The bodies of `list` that are still in the world (sorted by slot, once each) into `out`;
+/// `list` is left empty.
+fn handles_of<N: Scalar, const D: usize>(
+    slots: &[Slot<N, D>],
+    list: &mut Vec<BodyHandle>,
+    out: &mut Vec<BodyHandle>,
+) where
+    Dim<D>: SolverDim<N, D>,
+{
+    list.sort_unstable();
+    list.dedup();
+    let live = |h: &&BodyHandle| {
+        slots
+            .get(h.index as usize)
+            .is_some_and(|s| s.generation == h.generation && s.body.is_some())
+    };
+    out.extend(list.iter().filter(live));
+    list.clear();
 }

@@ -38,7 +38,7 @@ use kollide_math::Scalar;
 
 use crate::joint::edit::JointSet;
 use crate::world::Slot;
-use crate::{BodyKind, ContactPair, Dim, SolverDim};
+use crate::{BodyHandle, BodyKind, ContactPair, Dim, SolverDim};
 
 /// The `sleep_set` of an awake body.
 pub(crate) const AWAKE: u32 = u32::MAX;
@@ -57,6 +57,10 @@ pub(crate) struct Islands<N> {
     /// Per island root: the shortest sleep timer of its bodies, then its new set (reused).
     shortest: Vec<N>,
     set_of_root: Vec<u32>,
+    /// The bodies that woke and that fell asleep since the world last reported them (see
+    /// [`crate::Events::woke`]).
+    pub(crate) woke: Vec<BodyHandle>,
+    pub(crate) fell_asleep: Vec<BodyHandle>,
 }
 
 /// Whether a body moves on its own this step: an awake dynamic body, or a kinematic body with a
@@ -85,6 +89,8 @@ impl<N: Scalar> Islands<N> {
             parent: Vec::new(),
             shortest: Vec::new(),
             set_of_root: Vec::new(),
+            woke: Vec::new(),
+            fell_asleep: Vec::new(),
         }
     }
 
@@ -103,9 +109,11 @@ impl<N: Scalar> Islands<N> {
             return;
         }
         for &m in members.iter() {
-            if let Some(b) = slots[m as usize].body.as_mut() {
+            let slot = &mut slots[m as usize];
+            if let Some(b) = slot.body.as_mut() {
                 b.sleep_set = AWAKE;
                 b.sleep_time = N::zero();
+                self.woke.push(BodyHandle { index: m, generation: slot.generation });
             }
         }
         self.sleeping -= members.len();
@@ -357,12 +365,14 @@ impl<N: Scalar> Islands<N> {
     where
         Dim<D>: SolverDim<N, D>,
     {
+        let generation = slots[slot as usize].generation;
         let Some(b) = slots[slot as usize].body.as_mut() else { return };
         b.sleep_set = set;
         b.sleep_time = N::zero();
         b.desc.linear_velocity = kollide_math::Vector::zeros();
         b.desc.angular_velocity = Dim::<D>::angular_zero();
         self.sets[set as usize].push(slot);
+        self.fell_asleep.push(BodyHandle { index: slot, generation });
         self.sleeping += 1;
     }
 }

@@ -388,6 +388,7 @@ where
         let h = dt / N::lit(f64::from(settings.substeps));
         self.events.begin_step();
         if self.nothing_moves() {
+            self.report_sleep_changes();
             return Ok(self.asleep_report());
         }
         if !self.targeted.is_empty() {
@@ -494,7 +495,14 @@ where
             dt,
         );
         report.sleeping_bodies = self.islands.sleeping();
+        self.report_sleep_changes();
         Ok(report)
+    }
+
+    /// Moves the bodies that woke or fell asleep since the last step into its events.
+    fn report_sleep_changes(&mut self) {
+        let Islands { woke, fell_asleep, .. } = &mut self.islands;
+        self.events.take_sleep_changes(&self.slots, woke, fell_asleep);
     }
 
     /// Whether this step can change nothing: every dynamic body sleeps, there is no kinematic

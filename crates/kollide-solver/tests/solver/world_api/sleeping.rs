@@ -62,7 +62,12 @@ fn sleeps_then_wakes_when_hit<N: LaneScalar, const D: usize>(
     w.add(ball).unwrap();
     let mut woke = false;
     for _ in 0..60 {
+        let asleep: Vec<bool> = pile.iter().map(|&b| w.is_sleeping(b).unwrap()).collect();
         w.step(N::lit(1.0 / 60.0)).unwrap();
+        for (&b, was) in pile.iter().zip(asleep) {
+            let reported = w.events().woke().contains(&b);
+            assert!(!was || reported == !w.is_sleeping(b).unwrap(), "wake of {b:?} unreported");
+        }
         woke |= pile.iter().any(|&b| !w.is_sleeping(b).unwrap());
     }
     assert!(woke, "the hit woke nothing");
@@ -317,4 +322,37 @@ fn sleeping_is_deterministic_across_threads() {
         (bodies, w.sleeping_bodies())
     };
     assert_eq!(run(1), run(3));
+}
+
+/// Sleep events name every body once, in the step it fell asleep or woke, in slot order; a
+/// user's wake or sleep between steps is reported by the next step; a removed body is not.
+#[test]
+fn sleep_events_name_each_body_once() {
+    let (mut w, boxes) = pyramid2::<f64>(4);
+    let mut slept: Vec<BodyHandle> = Vec::new();
+    for _ in 0..360 {
+        let r = w.step(1.0 / 60.0).unwrap();
+        let fell = w.events().fell_asleep();
+        assert_eq!(fell.len(), r.fell_asleep, "{r:?}");
+        assert!(fell.is_sorted() && w.events().woke().is_empty());
+        slept.extend_from_slice(fell);
+    }
+    slept.sort();
+    assert_eq!(slept, boxes, "each box fell asleep once");
+    // A quiet step (the whole world asleep) reports nothing.
+    w.step(1.0 / 60.0).unwrap();
+    assert!(w.events().is_empty());
+    // A wake between steps is reported by the next step, for the whole island.
+    w.wake(boxes[3]).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    assert_eq!(w.events().woke(), &boxes[..]);
+    w.step(1.0 / 60.0).unwrap();
+    assert!(w.events().woke().is_empty());
+    // So is a sleep call; a removed body is left out of the report.
+    w.sleep(boxes[0]).unwrap();
+    w.wake(boxes[0]).unwrap();
+    w.remove(boxes[9]).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    assert_eq!(w.events().fell_asleep(), &boxes[..9]);
+    assert_eq!(w.events().woke(), &boxes[..9]);
 }
