@@ -95,8 +95,9 @@ pub use groups::CollisionGroups;
 pub use handle::BodyHandle;
 pub use hook::{ContactHook, PreSolve};
 pub use joint::{
-    DistanceJoint, Joint, JointDesc, JointHandle, JointKind, Motor, PrismaticJoint, RevoluteJoint,
-    SphericalJoint, Spring, WeldJoint, WheelJoint,
+    ConeLimit, DistanceJoint, Joint, JointDesc, JointHandle, JointKind, Motor, MotorJoint,
+    MouseJoint, PoseOf, PrismaticJoint, RevoluteJoint, SphericalJoint, Spring, WeldJoint,
+    WheelJoint,
 };
 pub use lane::{Lane, LaneScalar};
 pub use lane_dim::DimLanes;

@@ -4,7 +4,8 @@
 use kollide_math::{Point, Scalar, Vector};
 
 use super::{
-    Ang, Impulses, Joint, JointDesc, JointHandle, JointKind, LocalFrames, Motor, Rot, Spring,
+    Ang, Impulses, Joint, JointDesc, JointHandle, JointKind, LocalFrames, Motor, PoseOf, Rot,
+    SphericalJoint, Spring,
 };
 use crate::{BodyHandle, Dim, SolverDim, World, WorldError};
 
@@ -284,6 +285,59 @@ where
         })
     }
 
+    /// Moves a motor joint's target: B's pose in A's frame. A stale handle, another kind of
+    /// joint or a pose outside the envelope is refused and changes nothing.
+    pub fn set_motor_target(
+        &mut self,
+        h: JointHandle,
+        target: PoseOf<N, D>,
+    ) -> Result<(), WorldError> {
+        self.change_joint(h, |kind| match kind {
+            JointKind::Motor(j) => {
+                j.target = target;
+                j.validate()
+            }
+            _ => Err(WorldError::NotInJoint("motor target")),
+        })?;
+        self.refresh_frames(h);
+        Ok(())
+    }
+
+    /// Moves a mouse joint's target (world frame; it is kept in body A's frame as A stands
+    /// now). A stale handle, another kind of joint or a point outside the envelope is refused
+    /// and changes nothing.
+    pub fn set_mouse_target(
+        &mut self,
+        h: JointHandle,
+        target: Point<N, D>,
+    ) -> Result<(), WorldError> {
+        self.change_joint(h, |kind| match kind {
+            JointKind::Mouse(j) => {
+                j.target = target;
+                j.validate()
+            }
+            _ => Err(WorldError::NotInJoint("mouse target")),
+        })?;
+        self.refresh_frames(h);
+        Ok(())
+    }
+
+    /// Recomputes the part of a joint's frames that its target sets (motor and mouse joints),
+    /// after the target changed.
+    fn refresh_frames(&mut self, h: JointHandle) {
+        let Some(j) = self.joints.slots[h.index as usize].joint.as_mut() else { return };
+        let pose = |b: BodyHandle| self.slots[b.index as usize].body.as_ref().map(|b| *b.pose());
+        let (Some(pose_a), Some(pose_b)) = (pose(j.desc.body_a), pose(j.desc.body_b)) else {
+            return;
+        };
+        let fresh = local_frames(&j.desc, &pose_a, &pose_b);
+        j.frames.anchor_a = fresh.anchor_a;
+        j.frames.reference = match j.desc.kind {
+            JointKind::Motor(_) => fresh.reference,
+            _ => j.frames.reference,
+        };
+    }
+
     /// Applies `change` to a copy of the joint's kind and keeps it only if `change` accepts it.
     fn change_joint(
         &mut self,
@@ -338,6 +392,9 @@ where
     let (anchor_a, anchor_b, axis, length) = match &desc.kind {
         JointKind::Revolute(j) => (j.anchor, j.anchor, unit::<N, D>(&j.axis), N::zero()),
         JointKind::Weld(j) => (j.anchor, j.anchor, unit_default::<N, D>(), N::zero()),
+        JointKind::Spherical(SphericalJoint { anchor, cone: Some(cone) }) => {
+            (*anchor, *anchor, unit::<N, D>(&cone.axis), N::zero())
+        }
         JointKind::Spherical(j) => (j.anchor, j.anchor, unit_default::<N, D>(), N::zero()),
         JointKind::Prismatic(j) => {
             slide = j.axis / j.axis.norm();
@@ -351,6 +408,8 @@ where
             let length = j.length.unwrap_or_else(|| (j.anchor_b - j.anchor_a).norm());
             (j.anchor_a, j.anchor_b, unit_default::<N, D>(), length)
         }
+        JointKind::Mouse(j) => (j.target, j.anchor, unit_default::<N, D>(), N::zero()),
+        JointKind::Motor(j) => return motor_frames(&j.target),
     };
     LocalFrames {
         anchor_a: local(&inv_a, pose_a, &anchor_a),
@@ -370,4 +429,22 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     Dim::<D>::angular_from_components([N::one(), N::zero(), N::zero()])
+}
+
+/// A motor joint's frames: the point `t` of A held on B's origin, and B's rotation held at
+/// `q_t` relative to A's, where `(t, q_t)` is the target pose of B in A's frame.
+fn motor_frames<N: Scalar, const D: usize>(target: &PoseOf<N, D>) -> LocalFrames<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    use kollide_math::Pose;
+    LocalFrames {
+        anchor_a: target.translation(),
+        anchor_b: Vector::zeros(),
+        reference: Dim::<D>::rotation(target),
+        axis_a: unit_default::<N, D>(),
+        axis_b: unit_default::<N, D>(),
+        length: N::zero(),
+        slide_a: Vector::zeros(),
+    }
 }

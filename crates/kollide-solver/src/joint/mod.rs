@@ -7,8 +7,10 @@
 //! lets them slide along an axis without turning, a [`WheelJoint`] holds a wheel spinning on a
 //! sprung suspension, and a [`DistanceJoint`]
 //! keeps two points at a distance (a rod), within a range (a rope), or pulls them there with a
-//! spring. Revolute and prismatic joints can have a limit, a motor and a spring; distance
-//! joints a spring and a length range.
+//! spring. A [`MotorJoint`] drives B towards a pose relative to A with a bounded force and
+//! torque, and a [`MouseJoint`] drags a point of B towards a target on a spring. Revolute and
+//! prismatic joints can have a limit, a motor and a spring; distance joints a spring and a
+//! length range; spherical joints (3D) a cone limit.
 //!
 //! **The soft step.** Every row of a joint is solved as the contacts are (see
 //! `contact_solver.rs`): Erin Catto's soft step (Solver2D, Box2D v3). The joints are prepared
@@ -46,6 +48,8 @@
 
 mod distance;
 pub(crate) mod edit;
+mod motor;
+mod mouse;
 mod prismatic;
 mod revolute;
 pub(crate) mod solver;
@@ -56,9 +60,11 @@ mod wheel;
 use kollide_math::{Point, Scalar, Vector};
 
 pub use distance::DistanceJoint;
+pub use motor::MotorJoint;
+pub use mouse::MouseJoint;
 pub use prismatic::PrismaticJoint;
 pub use revolute::RevoluteJoint;
-pub use spherical::SphericalJoint;
+pub use spherical::{ConeLimit, SphericalJoint};
 pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
@@ -66,6 +72,8 @@ use crate::{BodyHandle, Dim, SolverDim, WorldError, WorldLimits};
 
 type Ang<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Angular;
 type Rot<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Rotation;
+/// The pose type of `D` dimensions ([`kollide_math::Iso2`] or [`kollide_math::Iso3`]).
+pub type PoseOf<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Pose;
 
 /// A handle to a joint in a [`crate::World`]: an index plus a generation, so that a handle to a
 /// removed joint is detected.
@@ -126,6 +134,28 @@ where
     Prismatic(PrismaticJoint<N, D>),
     /// A wheel spinning about an axis on a sprung suspension.
     Wheel(WheelJoint<N, D>),
+    /// B driven towards a pose relative to A with a bounded force and torque.
+    Motor(MotorJoint<N, D>),
+    /// A point of B dragged towards a target on a spring.
+    Mouse(MouseJoint<N, D>),
+}
+
+impl<N: Scalar, const D: usize> From<MotorJoint<N, D>> for JointKind<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    fn from(j: MotorJoint<N, D>) -> Self {
+        Self::Motor(j)
+    }
+}
+
+impl<N: Scalar, const D: usize> From<MouseJoint<N, D>> for JointKind<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    fn from(j: MouseJoint<N, D>) -> Self {
+        Self::Mouse(j)
+    }
 }
 
 impl<N: Scalar, const D: usize> From<WheelJoint<N, D>> for JointKind<N, D>
@@ -251,9 +281,11 @@ where
             JointKind::Revolute(j) => j.validate(),
             JointKind::Distance(j) => j.validate(),
             JointKind::Weld(j) => check_point("anchor", &j.anchor),
-            JointKind::Spherical(j) => check_point("anchor", &j.anchor),
+            JointKind::Spherical(j) => j.validate(),
             JointKind::Prismatic(j) => j.validate(),
             JointKind::Wheel(j) => j.validate(),
+            JointKind::Motor(j) => j.validate(),
+            JointKind::Mouse(j) => j.validate(),
         }
     }
 }
@@ -269,6 +301,14 @@ pub(crate) fn check_point<N: Scalar, const D: usize>(
         WorldLimits::check(what, *x, -max, max)?;
     }
     Ok(())
+}
+
+/// A pose checked against the envelope, as a body's is.
+pub(crate) fn check_pose<N: Scalar, const D: usize>(pose: &PoseOf<N, D>) -> Result<(), WorldError>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    crate::body::checked_pose::<N, D>(pose, &WorldLimits::new()).map(|_| ())
 }
 
 /// A motor checked: a finite speed within `max_speed`, a finite force `≥ 0`.

@@ -59,9 +59,11 @@ pub(crate) enum Kind<N> {
     Revolute { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
     Distance { min: N, max: N, spring: bool, rigid: bool },
     Weld,
-    Spherical,
+    Spherical { cone: Option<N> },
     Prismatic { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
     Wheel { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
+    Motor { max_force: N, max_torque: N, correction: N },
+    Mouse { max_force: N, angular_damping: N },
 }
 
 /// The substep's constants a pass needs.
@@ -191,7 +193,15 @@ where
             (Kind::Wheel { limit: j.limit, motor: j.motor, spring: spring.is_some() }, spring)
         }
         JointKind::Weld(_) => (Kind::Weld, None),
-        JointKind::Spherical(_) => (Kind::Spherical, None),
+        JointKind::Spherical(j) => (Kind::Spherical { cone: j.cone.map(|c| c.half_angle) }, None),
+        JointKind::Motor(j) => {
+            let (max_force, max_torque, correction) = (j.max_force, j.max_torque, j.correction);
+            (Kind::Motor { max_force, max_torque, correction }, None)
+        }
+        JointKind::Mouse(j) => {
+            let (max_force, angular_damping) = (j.max_force, j.angular_damping);
+            (Kind::Mouse { max_force, angular_damping }, Some(j.spring))
+        }
     }
 }
 
@@ -296,11 +306,32 @@ where
         if step.use_bias {
             rhs += self.anchor_separation(pair) * rate;
         }
-        let k = self.point_mass(pair);
-        let x = solve_spd::<N, D>(k, rhs.into(), D);
-        let p = -Vector::from(x) * mass_scale - self.impulses.linear * impulse_scale;
+        let x = self.point_mass_solve(pair, &rhs);
+        let p = -x * mass_scale - self.impulses.linear * impulse_scale;
         self.impulses.linear += p;
         self.apply(pair, &p, &Dim::<D>::angular_zero());
+    }
+
+    /// `K⁻¹ rhs` for the point lock's effective mass `K`: the impulse at the anchors that
+    /// changes their relative velocity by `rhs`.
+    #[inline(always)]
+    pub(crate) fn point_mass_solve(&self, pair: &Pair<N, D>, rhs: &Vector<N, D>) -> Vector<N, D> {
+        Vector::from(solve_spd::<N, D>(self.point_mass(pair), (*rhs).into(), D))
+    }
+
+    /// `(I_A⁻¹ + I_B⁻¹)⁻¹ rhs`: the angular impulse that changes the relative angular velocity
+    /// by `rhs` (one row in 2D, three in 3D).
+    #[inline(always)]
+    pub(crate) fn angular_mass_solve(&self, rhs: &Ang<N, D>) -> Ang<N, D> {
+        let (ia, ib) = (Dim::<D>::inertia_rows(&self.i_a), Dim::<D>::inertia_rows(&self.i_b));
+        let k: [[N; 3]; 3] =
+            core::array::from_fn(|r| core::array::from_fn(|c| ia[r][c] + ib[r][c]));
+        let n = if D == 2 { 1 } else { 3 };
+        Dim::<D>::angular_from_components(solve_spd::<N, 3>(
+            k,
+            Dim::<D>::angular_components(rhs),
+            n,
+        ))
     }
 
     /// The point lock's effective mass `K` (symmetric): how the anchors' relative velocity
@@ -349,13 +380,7 @@ where
         if step.use_bias {
             rhs += Dim::<D>::rotation_vector(error) * rate;
         }
-        let (ia, ib) = (Dim::<D>::inertia_rows(&self.i_a), Dim::<D>::inertia_rows(&self.i_b));
-        let k: [[N; 3]; 3] =
-            core::array::from_fn(|r| core::array::from_fn(|c| ia[r][c] + ib[r][c]));
-        let n = if D == 2 { 1 } else { 3 };
-        let x = solve_spd::<N, 3>(k, Dim::<D>::angular_components(&rhs), n);
-        let l = -Dim::<D>::angular_from_components(x) * mass_scale
-            - self.impulses.angular * impulse_scale;
+        let l = -self.angular_mass_solve(&rhs) * mass_scale - self.impulses.angular * impulse_scale;
         self.impulses.angular += l;
         self.apply_angular(pair, &l);
     }
@@ -407,6 +432,23 @@ pub(crate) fn motor_row<N: Scalar>(
     let old = *acc;
     *acc = (old - mass * (cdot - motor.speed)).max_of(-max).min_of(max);
     *acc - old
+}
+
+/// `v` shortened to length `max` if it is longer.
+#[inline(always)]
+pub(crate) fn clamp_vector<N: Scalar, const D: usize>(v: Vector<N, D>, max: N) -> Vector<N, D> {
+    let length = v.norm();
+    if length > max { v * (max / length) } else { v }
+}
+
+/// An angular `l` shortened to length `max` if it is longer.
+#[inline(always)]
+pub(crate) fn clamp_length<N: Scalar, const D: usize>(l: Ang<N, D>, max: N) -> Ang<N, D>
+where
+    Dim<D>: SolverDim<N, D>,
+{
+    let length = Dim::<D>::angular_dot(&l, &l).sqrt();
+    if length > max { l * (max / length) } else { l }
 }
 
 /// `x > 0` (`false` for NaN).
@@ -514,7 +556,14 @@ where
                 j.store::<L, S>(slots, &pair);
                 continue;
             }
-            Kind::Weld | Kind::Spherical => {}
+            Kind::Spherical { cone: Some(_) } => {
+                let (q_a, q_b) = j.rotations(&pair);
+                angular -= super::spherical::cone_direction(j, &q_a, &q_b).0 * imp.lower;
+            }
+            Kind::Weld
+            | Kind::Spherical { cone: None }
+            | Kind::Motor { .. }
+            | Kind::Mouse { .. } => {}
         }
         j.apply(&mut pair, &imp.linear, &angular);
         j.store::<L, S>(slots, &pair);
@@ -537,7 +586,9 @@ pub(crate) fn solve<L, S, const D: usize>(
             Kind::Revolute { .. } => super::revolute::solve(j, &mut pair, step),
             Kind::Distance { .. } => super::distance::solve(j, &mut pair, step),
             Kind::Weld => super::weld::solve(j, &mut pair, step),
-            Kind::Spherical => super::spherical::solve(j, &mut pair, step),
+            Kind::Spherical { .. } => super::spherical::solve(j, &mut pair, step),
+            Kind::Motor { .. } => super::motor::solve(j, &mut pair, step),
+            Kind::Mouse { .. } => super::mouse::solve(j, &mut pair, step),
             Kind::Prismatic { .. } => super::prismatic::solve(j, &mut pair, step),
             Kind::Wheel { .. } => super::wheel::solve(j, &mut pair, step),
         }

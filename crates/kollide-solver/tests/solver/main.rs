@@ -10,6 +10,7 @@ mod events;
 mod hooks;
 mod joints_2d;
 mod joints_3d;
+mod joints_drive;
 mod level;
 mod physics2d;
 mod physics3d;
