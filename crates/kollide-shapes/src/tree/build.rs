@@ -57,11 +57,43 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         self.build_over(&mut leaves);
     }
 
+    /// Rebuilds the part of the tree above the leaves enlarged since the last rebuild
+    /// ([`Tree::enlarge_proxy`]): every marked internal node is released, and the subtrees
+    /// below them that hold no enlarged leaf, with the enlarged leaves, are linked again top
+    /// down, as [`Tree::build`] links leaves (a subtree counts as one box). The cost grows with
+    /// the number of moved leaves, not with the tree. Nothing happens when nothing was
+    /// enlarged.
+    pub fn rebuild_enlarged(&mut self) {
+        if self.root == NULL || !self.nodes[self.root as usize].enlarged {
+            return;
+        }
+        let mut units = Vec::new();
+        let mut stack = vec![self.root];
+        while let Some(i) = stack.pop() {
+            let node = &mut self.nodes[i as usize];
+            if node.is_leaf() || !node.enlarged {
+                node.enlarged = false;
+                units.push(i);
+            } else {
+                stack.extend(node.children);
+                self.release(i);
+            }
+        }
+        self.link_top_down(&mut units, split_mid);
+    }
+
     /// Links the allocated leaves `items` (all of this tree's leaves; no internal node in use)
     /// under new internal nodes, top down.
     fn build_over(&mut self, items: &mut [u32]) {
-        self.root = NULL;
         self.leaves = items.len();
+        self.link_top_down(items, split);
+    }
+
+    /// Links the nodes `items` (leaves or roots of subtrees, which together hold every leaf;
+    /// no other internal node in use) under new internal nodes, top down, each range split by
+    /// `split`.
+    fn link_top_down(&mut self, items: &mut [u32], split: Split<N, D>) {
+        self.root = NULL;
         if items.is_empty() {
             return;
         }
@@ -99,6 +131,45 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     }
 }
 
+/// A way to split a range of nodes in two (see [`split`]).
+type Split<N, const D: usize> = fn(&mut [u32], &[Point<N, D>], &[Node<N, D>]) -> usize;
+
+/// The bounds of the centres of `items`: their lowest and highest corner.
+fn center_bounds<N: Scalar, const D: usize>(
+    items: &[u32],
+    centers: &[Point<N, D>],
+) -> (Point<N, D>, Point<N, D>) {
+    let first = centers[items[0] as usize];
+    let (mut lo, mut hi) = (first, first);
+    for &i in items.iter() {
+        lo = lo.inf(&centers[i as usize]);
+        hi = hi.sup(&centers[i as usize]);
+    }
+    (lo, hi)
+}
+
+/// The quick split of the partial rebuilds: at the middle of the centres' spread along its
+/// widest axis, or in half when all of them lie on one side (Box2D v3 rebuilds its dynamic
+/// tree so, every step: a tenth of the binned heuristic's work, for a tree a little costlier to
+/// query). Same contract as [`split`].
+fn split_mid<N: Scalar, const D: usize>(
+    items: &mut [u32],
+    centers: &[Point<N, D>],
+    _nodes: &[Node<N, D>],
+) -> usize {
+    let (lo, hi) = center_bounds(items, centers);
+    let axis = (hi - lo).imax();
+    let mid = (lo[axis] + hi[axis]) * N::lit(0.5);
+    let mut m = 0;
+    for j in 0..items.len() {
+        if centers[items[j] as usize][axis] < mid {
+            items.swap(m, j);
+            m += 1;
+        }
+    }
+    if m == 0 || m == items.len() { items.len() / 2 } else { m }
+}
+
 /// Reorders `items` (at least two) so that the two halves of the best split come first and
 /// last, and returns the size of the first (in `1..items.len()`).
 fn split<N: Scalar, const D: usize>(
@@ -107,12 +178,7 @@ fn split<N: Scalar, const D: usize>(
     nodes: &[Node<N, D>],
 ) -> usize {
     let half = items.len() / 2;
-    let first = centers[items[0] as usize];
-    let (mut lo, mut hi) = (first, first);
-    for &i in items.iter() {
-        lo = lo.inf(&centers[i as usize]);
-        hi = hi.sup(&centers[i as usize]);
-    }
+    let (lo, hi) = center_bounds(items, centers);
     let extent = hi - lo;
     let axis = extent.imax();
     let width = extent[axis];

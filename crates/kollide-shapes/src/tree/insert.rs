@@ -56,6 +56,32 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         self.refit_from(grandparent);
     }
 
+    /// Gives the linked leaf `leaf` the box `aabb` in place: each ancestor's copy of its
+    /// child's box is refreshed and its own box grown, up to the first that already contained
+    /// the child's; every ancestor is marked enlarged (up to the first already marked above
+    /// the growth), so that [`Tree::rebuild_enlarged`] finds the leaf from the root.
+    pub(super) fn enlarge_leaf(&mut self, leaf: u32, aabb: Aabb<N, D>) {
+        self.nodes[leaf as usize].aabb = aabb;
+        let (mut child, mut changed) = (leaf, true);
+        let mut parent = self.nodes[leaf as usize].parent;
+        while parent != NULL {
+            let p = parent as usize;
+            if changed {
+                let side = usize::from(self.nodes[p].children[1] == child);
+                self.branches[p].boxes[side] = self.nodes[child as usize].aabb;
+                let grown = self.nodes[p].aabb.merged(&self.nodes[child as usize].aabb);
+                changed = grown != self.nodes[p].aabb;
+                self.nodes[p].aabb = grown;
+            }
+            if !changed && self.nodes[p].enlarged {
+                return;
+            }
+            self.nodes[p].enlarged = true;
+            child = parent;
+            parent = self.nodes[p].parent;
+        }
+    }
+
     /// The node the new box should become a sibling of.
     fn best_sibling(&self, aabb: &Aabb<N, D>) -> u32 {
         let mut index = self.root;

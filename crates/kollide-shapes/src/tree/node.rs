@@ -53,6 +53,9 @@ pub(super) struct Node<N: Scalar, const D: usize> {
     pub(super) height: u32,
     /// The user's value (leaves only).
     pub(super) data: u32,
+    /// The box was grown in place ([`Tree::enlarge_proxy`]) since the last (partial) rebuild:
+    /// a leaf that moved, or an ancestor of one, whose box may be looser than its children's.
+    pub(super) enlarged: bool,
 }
 
 impl<N: Scalar, const D: usize> Node<N, D> {
@@ -158,7 +161,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
 
     /// A node taken from the free list, or a new one.
     pub(super) fn allocate(&mut self, aabb: Aabb<N, D>, data: u32) -> u32 {
-        let node = Node { aabb, parent: NULL, children: [NULL, NULL], height: 0, data };
+        let node =
+            Node { aabb, parent: NULL, children: [NULL, NULL], height: 0, data, enlarged: false };
         if self.free == NULL {
             self.nodes.push(node);
             // A placeholder, written by `refit` if the node becomes internal.

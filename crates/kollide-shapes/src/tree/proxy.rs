@@ -45,6 +45,27 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         Ok(true)
     }
 
+    /// Like [`Tree::move_proxy`], but a proxy whose object left its fat box is not inserted
+    /// again: its leaf takes the new fat box where it is, and its ancestors grow to contain it
+    /// and are marked, so that [`Tree::rebuild_enlarged`] rebuilds just the part of the tree
+    /// above moved leaves (Box2D v3's broadphase does the same). Queries stay exact in between:
+    /// every internal box still contains its children's, only more loosely. Returns whether
+    /// the leaf changed.
+    pub fn enlarge_proxy(
+        &mut self,
+        id: ProxyId,
+        tight: &Aabb<N, D>,
+        margin: N,
+    ) -> Result<bool, TreeError> {
+        let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
+        if leaf.aabb.contains(tight) {
+            return Ok(false);
+        }
+        let fat = fattened(tight, margin)?;
+        self.enlarge_leaf(id.0, fat);
+        Ok(true)
+    }
+
     /// Moves many proxies at once: each `(id, tight)` of `moves` gets the fat box `tight` grown
     /// by `margin` (whether or not `tight` left its old one), then the whole tree is rebuilt
     /// top down ([`Tree::rebuild`]). Cheaper than [`Tree::move_proxy`] one by one when so many

@@ -209,6 +209,14 @@ fn log2(n: usize) -> f64 {
 
 /// Random inserts, moves and removes; invariants, fat boxes, height and queries checked.
 fn dynamic_case<N: Scalar, const D: usize>(seed: u64, offset: f64) {
+    dynamic_case_moved_by::<N, D>(seed, offset, false);
+}
+
+/// [`dynamic_case`], with the moved leaves either inserted again ([`Tree::move_proxy`]) or,
+/// when `enlarge`, grown in place ([`Tree::enlarge_proxy`]) and the tree partly rebuilt every
+/// so often ([`Tree::rebuild_enlarged`]); its queries are checked with the tree enlarged, before
+/// the partial rebuild, and again after it.
+fn dynamic_case_moved_by<N: Scalar, const D: usize>(seed: u64, offset: f64, enlarge: bool) {
     let mut g = Gen::new(seed, offset, 100.0);
     let margin = N::lit(0.5);
     let mut tree = Tree::<N, D>::new();
@@ -234,9 +242,13 @@ fn dynamic_case<N: Scalar, const D: usize>(seed: u64, offset: f64) {
                     dv[k] = N::lit((g.unit() - 0.5) * step);
                 }
                 let b = Aabb::new(old.mins + dv, old.maxs + dv);
-                if tree.move_proxy(ids[i].unwrap(), &b, margin).unwrap() {
-                    reinserted += 1;
-                }
+                let id = ids[i].unwrap();
+                let moved = if enlarge {
+                    tree.enlarge_proxy(id, &b, margin).unwrap()
+                } else {
+                    tree.move_proxy(id, &b, margin).unwrap()
+                };
+                reinserted += usize::from(moved);
                 tight[i] = Some(b);
             } else {
                 let i = live[(g.unit() * live.len() as f64) as usize % live.len()];
@@ -244,6 +256,14 @@ fn dynamic_case<N: Scalar, const D: usize>(seed: u64, offset: f64) {
                 ids[i] = None;
                 tight[i] = None;
             }
+        }
+        if enlarge {
+            // Enlarged, the tree answers exactly (its boxes still contain their children's).
+            tree.check_invariants().unwrap();
+            let fat: Vec<Option<Aabb<N, D>>> =
+                ids.iter().map(|id| id.map(|id| *tree.fat_aabb(id).unwrap())).collect();
+            check_queries(&tree, &fat, &mut g, 20);
+            tree.rebuild_enlarged();
         }
         if round % 3 == 2 {
             // A rebuild keeps every id, its box and its data.
@@ -281,6 +301,45 @@ fn dynamic_tree_matches_brute_force() {
         dynamic_case::<f32, 2>(seed, 0.0);
         dynamic_case::<f32, 3>(seed, 0.0);
     }
+}
+
+#[test]
+fn dynamic_tree_with_leaves_enlarged_in_place_matches_brute_force() {
+    for seed in 20..26 {
+        dynamic_case_moved_by::<f64, 2>(seed, 0.0, true);
+        dynamic_case_moved_by::<f64, 3>(seed, 0.0, true);
+        dynamic_case_moved_by::<f32, 2>(seed, 0.0, true);
+        dynamic_case_moved_by::<f32, 3>(seed, 1e5, true);
+    }
+}
+
+/// One leaf of many moved far: the leaf answers where it went, a second move inside its new
+/// box changes nothing, and after the partial rebuild the tree is as cheap to query as the
+/// full build was.
+#[test]
+fn a_partial_rebuild_rebuilds_only_above_moved_leaves() {
+    let mut g = Gen::new(77, 0.0, 100.0);
+    let boxes: Vec<Aabb<f64, 2>> = (0..4096).map(|_| g.aabb::<f64, 2>()).collect();
+    let mut tree = Tree::<f64, 2>::new();
+    let ids: Vec<ProxyId> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| tree.create_proxy(b, 0.1, i as u32).unwrap())
+        .collect();
+    tree.rebuild();
+    let cost = tree.area_cost();
+    let b = Aabb::new(boxes[7].mins.map(|x| x + 30.0), boxes[7].maxs.map(|x| x + 30.0));
+    assert!(tree.enlarge_proxy(ids[7], &b, 0.1).unwrap());
+    assert!(!tree.enlarge_proxy(ids[7], &b, 0.1).unwrap(), "a box inside its leaf moves nothing");
+    tree.rebuild_enlarged();
+    tree.check_invariants().unwrap();
+    assert!(tree.area_cost() < cost * 1.05, "{} against {cost}", tree.area_cost());
+    let mut found = Vec::new();
+    tree.query_aabb(&b, |d| {
+        found.push(d);
+        true
+    });
+    assert!(found.contains(&7));
 }
 
 #[test]

@@ -9,11 +9,18 @@
 //! the speculative margin, so the pair is found all the same.
 //!
 //! The fat AABBs live in a dynamic tree ([`kollide_shapes::tree`]), as in Box2D v3's
-//! broadphase: a body that left its fat AABB gets a new one and its leaf is inserted again; at
-//! the next update it alone asks the tree which fat AABBs its new one overlaps, and the pairs of
-//! two bodies that stayed inside are kept as they were. After bodies were added or removed the
+//! broadphase: a body that left its fat AABB gets a new one, which its leaf takes in place
+//! (its ancestors grow to contain it, [`Tree::enlarge_proxy`]), and once every moving body was
+//! looked at the part of the tree above the moved leaves is rebuilt top down
+//! ([`Tree::rebuild_enlarged`]; inserting each moved leaf again instead costs more when many
+//! move, and its tree grows costlier to query until a full rebuild). At the next update the
+//! moved bodies alone ask the tree which fat AABBs their new ones overlap, and the pairs of
+//! two bodies that stayed inside are kept as they were. Bodies whose collision groups do not
+//! interact make no pair (as Box2D's broadphase filters its pairs), so a jointed grid of bodies
+//! that may not touch costs no pair at all; a body given new groups is searched again. After bodies were added or removed the
 //! tree is rebuilt top down and every dynamic body asks it. The pairs are those of a full
-//! sweep: every two fat AABBs that overlap or touch, with at least one dynamic body, sorted. The
+//! sweep: every two fat AABBs that overlap or touch, with at least one dynamic body and groups
+//! that interact, sorted. The
 //! tree replaced the sweep and prune of [`crate::SweepAndPrune`], which gives the same pairs but
 //! walks every body each step to repair its order (the `tree_update` bench measures the
 //! tree's step). A sleeping body is not even looked at (`island.rs`).
@@ -26,28 +33,17 @@
 //! far, gets its new leaf then (its pairs are searched at the next update). The next update
 //! sweeps the same boxes again and so moves no leaf, unless the user changed a pose or a
 //! velocity in between.
-//!
-//! Leaves inserted one by one make a tree that costs queries more than a top-down build over
-//! the same boxes, so once [`REBUILD_AFTER`] times as many leaves as the tree holds were
-//! inserted one by one, it is rebuilt.
 
 use kollide_math::Scalar;
 use kollide_shapes::Aabb;
 use kollide_shapes::tree::{ProxyId, Tree, TreeError};
 
 use crate::world::Slot;
-use crate::{Body, BodyKind, Dim, SolverDim};
+use crate::{Body, BodyKind, CollisionGroups, Dim, SolverDim};
 
 /// How much the broadphase grows each moving body's AABB (m); Box2D's AABB margin is the same
 /// 10 cm.
 pub(crate) const FAT_MARGIN: f64 = 0.1;
-
-/// The tree is rebuilt once the leaves inserted one by one since the last rebuild number this
-/// many times its leaves.
-const REBUILD_AFTER: usize = 2;
-
-/// The smallest tree worth rebuilding for its insertions.
-const REBUILD_MIN_LEAVES: usize = 64;
 
 /// The broadphase's state between steps: each slot's fat AABB and its leaf in the tree, and the
 /// pairs they overlap in.
@@ -65,10 +61,10 @@ pub(crate) struct BroadphaseStage<N: Scalar, const D: usize> {
     /// among them.
     moved: Vec<u32>,
     is_moved: Vec<bool>,
-    /// Leaves inserted one by one since the tree was last rebuilt.
-    inserted: usize,
-    /// Reused buffers: which slots are dynamic, and the pairs being merged.
+    /// Reused buffers: which slots are dynamic, each slot's collision groups, and the pairs
+    /// being merged.
     movable: Vec<bool>,
+    groups: Vec<CollisionGroups>,
     merged: Vec<(u32, u32)>,
 }
 
@@ -137,8 +133,8 @@ where
             bodies_changed: true,
             moved: Vec::new(),
             is_moved: Vec::new(),
-            inserted: 0,
             movable: Vec::new(),
+            groups: Vec::new(),
             merged: Vec::new(),
         }
     }
@@ -194,18 +190,26 @@ where
     pub(crate) fn teleported(&mut self, slot: u32, body: &Body<N, D>, margin: N) {
         let (tight, aabb, grow) = placed_box(body, margin);
         self.place(slot, tight, &aabb, grow);
+        self.tree.rebuild_enlarged();
     }
 
-    /// Records `tight`, the AABB of the body in `slot`, and moves its leaf to `aabb` grown by
+    /// Records `tight`, the AABB of the body in `slot`, and gives its leaf `aabb` grown by
     /// `grow` unless `aabb` lies inside it; if it moved, lists the slot for the next pair
-    /// search.
+    /// search. The tree is left to [`Tree::rebuild_enlarged`].
     fn place(&mut self, slot: u32, tight: Aabb<N, D>, aabb: &Aabb<N, D>, grow: N) {
         let Some(Some(leaf)) = self.leaves.get_mut(slot as usize) else { return };
         leaf.tight = tight;
         // A body inside the envelope has a finite box, which the tree accepts.
-        if self.tree.move_proxy(leaf.id, aabb, grow) == Ok(true) {
+        if self.tree.enlarge_proxy(leaf.id, aabb, grow) == Ok(true) {
             leaf.fat = *self.tree.fat_aabb(leaf.id).expect("a live leaf");
-            self.inserted += 1;
+            self.mark_moved(slot);
+        }
+    }
+
+    /// The body in `slot` has new collision groups: its pairs are searched again at the next
+    /// update.
+    pub(crate) fn regrouped(&mut self, slot: u32) {
+        if self.leaves.get(slot as usize).is_some_and(Option::is_some) {
             self.mark_moved(slot);
         }
     }
@@ -241,6 +245,7 @@ where
                 self.place(index as u32, tight, &swept, grow);
             }
         }
+        self.tree.rebuild_enlarged();
     }
 
     /// After the step (of `dt`, with speculative margin `margin`): every moving body's leaf
@@ -253,18 +258,15 @@ where
     /// returns them, sorted.
     pub(crate) fn update(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) -> &[(u32, u32)] {
         self.refit(slots, margin, dt);
-        let len = self.tree.len();
-        if self.inserted > REBUILD_AFTER * len && len >= REBUILD_MIN_LEAVES {
-            self.tree.rebuild();
-            self.inserted = 0;
-        }
         if self.bodies_changed || !self.moved.is_empty() {
             self.movable.clear();
-            self.movable.extend(
-                slots
-                    .iter()
-                    .map(|s| s.body.as_ref().is_some_and(|b| b.desc.kind == BodyKind::Dynamic)),
-            );
+            self.groups.clear();
+            for s in slots {
+                let body = s.body.as_ref();
+                self.movable.push(body.is_some_and(|b| b.desc.kind == BodyKind::Dynamic));
+                self.groups
+                    .push(body.map_or(CollisionGroups::default(), |b| b.desc.collision_groups));
+            }
             self.is_moved.resize(self.leaves.len(), false);
             if self.bodies_changed {
                 self.search_all();
@@ -284,9 +286,8 @@ where
     /// two dynamic bodies is taken from the lower slot's answer.
     fn search_all(&mut self) {
         self.tree.rebuild();
-        self.inserted = 0;
         self.pairs.clear();
-        let (movable, pairs) = (&self.movable, &mut self.pairs);
+        let (movable, groups, pairs) = (&self.movable, &self.groups, &mut self.pairs);
         for (i, leaf) in self.leaves.iter().enumerate() {
             let Some(Leaf { fat: aabb, .. }) = leaf else { continue };
             if !movable[i] {
@@ -294,7 +295,7 @@ where
             }
             self.tree.query_aabb(aabb, |j| {
                 let j = j as usize;
-                if j != i && !(movable[j] && j < i) {
+                if j != i && !(movable[j] && j < i) && groups[i].interacts(&groups[j]) {
                     pairs.push((i.min(j) as u32, i.max(j) as u32));
                 }
                 true
@@ -310,13 +311,17 @@ where
         let is_moved = &self.is_moved;
         self.pairs.retain(|&(i, j)| !(is_moved[i as usize] || is_moved[j as usize]));
         let kept = self.pairs.len();
-        let (movable, pairs) = (&self.movable, &mut self.pairs);
+        let (movable, groups, pairs) = (&self.movable, &self.groups, &mut self.pairs);
         for &m in &self.moved {
             let i = m as usize;
             let Some(Leaf { fat: aabb, .. }) = &self.leaves[i] else { continue };
             self.tree.query_aabb(aabb, |j| {
                 let j = j as usize;
-                if j != i && (movable[i] | movable[j]) && !(is_moved[j] && j < i) {
+                if j != i
+                    && (movable[i] | movable[j])
+                    && !(is_moved[j] && j < i)
+                    && groups[i].interacts(&groups[j])
+                {
                     pairs.push((i.min(j) as u32, i.max(j) as u32));
                 }
                 true
@@ -331,7 +336,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Body, BodyDesc, SweepAndPrune};
+    use crate::{Body, BodyDesc, CollisionGroups, SweepAndPrune};
     use kollide_math::{Iso2, Vec2};
     use kollide_shapes::{Ball, Cuboid, Shape2};
     use rand::{Rng, SeedableRng};
@@ -354,7 +359,16 @@ mod tests {
             1 => BodyDesc::kinematic(shape).linear_velocity(v),
             _ => BodyDesc::dynamic(shape).linear_velocity(v),
         };
-        Body::new(desc.pose(pose)).unwrap()
+        Body::new(desc.pose(pose).collision_groups(groups(rng))).unwrap()
+    }
+
+    /// Mostly the default groups; now and then one of two groups that ignore each other.
+    fn groups(rng: &mut ChaCha8Rng) -> CollisionGroups {
+        match rng.random_range(0..6) {
+            0 => CollisionGroups::new(1, !2),
+            1 => CollisionGroups::new(2, !1),
+            _ => CollisionGroups::default(),
+        }
     }
 
     /// The tree's pairs, step after step with bodies moving a little, jumping, appearing and
@@ -372,7 +386,7 @@ mod tests {
             stage.insert(i as u32, slot.body.as_ref().unwrap(), margin).unwrap();
         }
         let mut sap = SweepAndPrune::new();
-        let (mut incremental, mut pairs_seen, mut moved_after) = (0, 0, 0);
+        let (mut incremental, mut pairs_seen, mut moved_after, mut filtered) = (0, 0, 0, 0);
         for round in 0..60 {
             for (i, slot) in slots.iter_mut().enumerate() {
                 let Some(b) = &mut slot.body else { continue };
@@ -384,6 +398,13 @@ mod tests {
                 // Only a teleport moves a static body, and it tells the broadphase.
                 if b.desc.kind == BodyKind::Static {
                     stage.teleported(i as u32, b, margin);
+                }
+            }
+            if round % 5 == 2 {
+                let i = rng.random_range(0..slots.len());
+                if let Some(b) = &mut slots[i].body {
+                    b.desc.collision_groups = groups(&mut rng);
+                    stage.regrouped(i as u32);
                 }
             }
             if round % 10 == 9 {
@@ -406,6 +427,10 @@ mod tests {
                 .collect();
             let mut want = Vec::new();
             sap.find_pairs(&fat, &movable, &mut want);
+            let groups_of = |i: u32| slots[i as usize].body.as_ref().unwrap().desc.collision_groups;
+            let all = want.len();
+            want.retain(|&(i, j)| groups_of(i).interacts(&groups_of(j)));
+            filtered += all - want.len();
             assert_eq!(got, want, "round {round}");
             pairs_seen += got.len();
             // The step moves the bodies on by their velocities; the leaves must follow.
@@ -428,6 +453,7 @@ mod tests {
             stage.tree.check_invariants().unwrap();
         }
         assert!(incremental > 40 && pairs_seen > 1000, "{incremental} {pairs_seen}");
+        assert!(filtered > 100, "only {filtered} pairs were left out by their groups");
         assert!(moved_after > 100, "after_step moved only {moved_after} leaves");
     }
 }
