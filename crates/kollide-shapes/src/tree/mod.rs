@@ -12,6 +12,12 @@
 //!   ([`Tree::move_proxy`] returns `false`); only when it leaves is the leaf removed and
 //!   inserted again with a new fat box. A resting or slowly moving scene costs one box test per
 //!   object;
+//! - **many moves at once**: [`Tree::enlarge_proxy`] instead gives the leaf its new fat box in
+//!   place, growing and marking its ancestors, and [`Tree::rebuild_enlarged`] then drops the
+//!   marked nodes and links what lies below them (untouched subtrees and moved leaves) again
+//!   top down, each range split at the middle of its centres' spread. This is what Box2D v3's
+//!   broadphase does each step; when thousands of leaves move it costs far less than removing
+//!   and inserting each;
 //! - **insertion** chooses the sibling of the new leaf by descending from the root towards the
 //!   child whose box grows least in the surface-area cost (Goldsmith and Salmon, "Automatic
 //!   creation of object hierarchies for ray tracing", 1987; the cost of a tree is the sum of the

@@ -34,9 +34,11 @@
 //! body state), and the anchors are rotated with the bodies: `r = ΔR r₀`,
 //! `C = (Δp_B − Δp_A) + (r_B − r_A) + (c_B − c_A)₀`.
 //!
-//! **Order and threads.** The joints are solved in a fixed order (by slot) before the contacts
-//! of each pass, on one thread, between barriers: the result does not depend on the number of
-//! threads the contacts are solved on.
+//! **Order and threads.** The joints are solved in a fixed order before the contacts of each
+//! pass, on one thread, between barriers: the result does not depend on the number of threads
+//! the contacts are solved on. The order is by greedy colour (computed in slot order), so that
+//! consecutive joints seldom share a body and the processor can overlap them, as Box2D v3
+//! solves its joints by graph colour.
 //!
 //! **2D and 3D.** The rows are written once over [`SolverDim`]: a point lock is a `D × D`
 //! system, an angular lock has one row in 2D and three in 3D, and a hinge's two rows

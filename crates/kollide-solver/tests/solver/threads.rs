@@ -179,13 +179,13 @@ fn a_coloured_2d_pyramid_with_chains_is_bit_identical_with_one_two_and_three_thr
         w
     };
     let h = same_for_any_thread_count(scene, 60, true, true);
-    assert_eq!(h, 0x3a6e_4aca_1c09_f3e5, "pin the jointed 2D reference hash: {h:#x}");
+    assert_eq!(h, 0x148f_95b9_7c64_6c9d, "pin the jointed 2D reference hash: {h:#x}");
 }
 
 #[test]
 fn a_3d_pyramid_with_chains_is_bit_identical_with_one_two_and_three_threads() {
     let h = same_for_any_thread_count(|| chains3(pyramid3(14), 4), 60, true, true);
-    assert_eq!(h, 0xd5c2_583b_fbdb_bfa8, "pin the jointed 3D reference hash: {h:#x}");
+    assert_eq!(h, 0xb43b_f8ee_2c3b_0dff, "pin the jointed 3D reference hash: {h:#x}");
 }
 
 #[test]
