@@ -50,6 +50,11 @@ where
         self.slots.iter().enumerate().filter_map(|(i, s)| s.joint.as_ref().map(|j| (i as u32, j)))
     }
 
+    /// The joint in slot `index`, if any.
+    pub(crate) fn at(&self, index: u32) -> Option<&Joint<N, D>> {
+        self.slots.get(index as usize)?.joint.as_ref()
+    }
+
     /// `true` when there is no joint.
     pub(crate) fn is_empty(&self) -> bool {
         self.slots.len() == self.free.len()

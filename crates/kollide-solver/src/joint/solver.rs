@@ -92,13 +92,13 @@ pub(crate) struct JointSolver<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// The joints in the order they are solved (see [`JointSolver::order`]).
+    /// The joints in the order they are solved (see `JointSolver::order`).
     pub(crate) prepared: Vec<Prepared<N, D>>,
     /// Per body slot, the colours of the joints on it so far (one bit each).
     colours_of_body: Vec<u32>,
-    /// Per prepared joint, its colour; and the joints reordered by colour.
-    colour: Vec<u8>,
-    reordered: Vec<Prepared<N, D>>,
+    /// The joints to solve with their colours, in slot order; and their slots in solve order.
+    coloured: Vec<(u8, u32)>,
+    sequence: Vec<u32>,
 }
 
 /// The colours of the joint order: a joint takes the lowest colour no joint before it on either
@@ -118,17 +118,16 @@ where
         h: N,
         warm_starting: bool,
     ) {
+        self.order(joints, slots, bodies);
         self.prepared.clear();
-        for (index, joint) in joints.iter() {
+        for &index in &self.sequence {
+            let Some(joint) = joints.at(index) else { continue };
             let (a, b) = (joint.desc.body_a.index, joint.desc.body_b.index);
             let (Some(body_a), Some(body_b)) = (&slots[a as usize].body, &slots[b as usize].body)
             else {
                 continue;
             };
             let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
-            if !(sa.dynamic || sb.dynamic) {
-                continue;
-            }
             let f = &joint.frames;
             let r_a = Dim::<D>::rotate(&sa.q0, &(f.anchor_a - body_a.local_center.coords));
             let r_b = Dim::<D>::rotate(&sb.q0, &(f.anchor_b - body_b.local_center.coords));
@@ -167,46 +166,54 @@ where
                 impulses: if warm_starting { joint.impulses } else { Impulses::zero() },
             });
         }
-        self.order(bodies.len());
     }
 
-    /// Puts the joints in colour order: greedy colours (in slot order, so the order is the same
-    /// on every run and for any number of threads), then by colour, slot order within one.
-    /// Two joints of one colour share no dynamic body, so consecutive joints rarely wait for
-    /// each other's result as joints in slot order do (a chain's links one after the other):
-    /// the processor overlaps their work, as in Box2D v3, which solves its joints by graph
-    /// colour.
-    fn order(&mut self, bodies: usize) {
+    /// The joints to solve this step (both bodies present, one of them dynamic), in colour
+    /// order, into `sequence`: greedy colours (in slot order, so the order is the same on every
+    /// run and for any number of threads), then by colour, slot order within one. Two joints
+    /// of one colour share no dynamic body, so consecutive joints rarely wait for each other's
+    /// result as joints in slot order do (a chain's links one after the other): the processor
+    /// overlaps their work, as in Box2D v3, which solves its joints by graph colour.
+    fn order(
+        &mut self,
+        joints: &super::edit::JointSet<N, D>,
+        slots: &[Slot<N, D>],
+        bodies: &[SolverBody<N, D>],
+    ) {
         self.colours_of_body.clear();
-        self.colours_of_body.resize(bodies, 0);
-        self.colour.clear();
+        self.colours_of_body.resize(bodies.len(), 0);
+        self.coloured.clear();
         let mut counts = [0usize; JOINT_COLOURS as usize + 1];
-        for j in &self.prepared {
-            let of = |dynamic: bool, slot: u32| {
-                if dynamic { self.colours_of_body[slot as usize] } else { 0 }
+        for (index, joint) in joints.iter() {
+            let (a, b) = (joint.desc.body_a.index as usize, joint.desc.body_b.index as usize);
+            if slots[a].body.is_none() || slots[b].body.is_none() {
+                continue;
+            }
+            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
+            if !(da || db) {
+                continue;
+            }
+            let of = |dynamic: bool, slot: usize| {
+                if dynamic { self.colours_of_body[slot] } else { 0 }
             };
-            let taken = of(j.dynamic_a, j.a) | of(j.dynamic_b, j.b);
-            let c = (!taken).trailing_zeros().min(JOINT_COLOURS - 1);
-            let bit = 1 << c;
-            if j.dynamic_a {
-                self.colours_of_body[j.a as usize] |= bit;
+            let c = (!(of(da, a) | of(db, b))).trailing_zeros().min(JOINT_COLOURS - 1);
+            for (dynamic, slot) in [(da, a), (db, b)] {
+                if dynamic {
+                    self.colours_of_body[slot] |= 1 << c;
+                }
             }
-            if j.dynamic_b {
-                self.colours_of_body[j.b as usize] |= bit;
-            }
-            self.colour.push(c as u8);
+            self.coloured.push((c as u8, index));
             counts[c as usize + 1] += 1;
         }
         for c in 1..counts.len() {
             counts[c] += counts[c - 1];
         }
-        self.reordered.clear();
-        self.reordered.extend_from_slice(&self.prepared);
-        for (j, &c) in self.prepared.iter().zip(&self.colour) {
-            self.reordered[counts[c as usize]] = *j;
+        self.sequence.clear();
+        self.sequence.resize(self.coloured.len(), 0);
+        for &(c, index) in &self.coloured {
+            self.sequence[counts[c as usize]] = index;
             counts[c as usize] += 1;
         }
-        core::mem::swap(&mut self.prepared, &mut self.reordered);
     }
 }
 
