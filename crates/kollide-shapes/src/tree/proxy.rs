@@ -33,12 +33,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         tight: &Aabb<N, D>,
         margin: N,
     ) -> Result<bool, TreeError> {
-        let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
-        // The common case first: a NaN box is never contained, so it is refused below.
-        if leaf.aabb.contains(tight) {
-            return Ok(false);
-        }
-        let fat = fattened(tight, margin)?;
+        let Some(fat) = self.new_fat_box(id, tight, margin)? else { return Ok(false) };
         self.remove_leaf(id.0);
         self.nodes[id.0 as usize].aabb = fat;
         self.insert_leaf(id.0);
@@ -57,13 +52,25 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         tight: &Aabb<N, D>,
         margin: N,
     ) -> Result<bool, TreeError> {
-        let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
-        if leaf.aabb.contains(tight) {
-            return Ok(false);
-        }
-        let fat = fattened(tight, margin)?;
+        let Some(fat) = self.new_fat_box(id, tight, margin)? else { return Ok(false) };
         self.enlarge_leaf(id.0, fat);
         Ok(true)
+    }
+
+    /// The fat box the proxy `id` needs for its object's box `tight`: `None` while `tight` lies
+    /// inside its current one.
+    fn new_fat_box(
+        &self,
+        id: ProxyId,
+        tight: &Aabb<N, D>,
+        margin: N,
+    ) -> Result<Option<Aabb<N, D>>, TreeError> {
+        let leaf = self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
+        // The common case first: a NaN box is never contained, so it is refused below.
+        if leaf.aabb.contains(tight) {
+            return Ok(None);
+        }
+        fattened(tight, margin).map(Some)
     }
 
     /// Moves many proxies at once: each `(id, tight)` of `moves` gets the fat box `tight` grown

@@ -142,77 +142,30 @@ where
     Mouse(MouseJoint<N, D>),
 }
 
-impl<N: Scalar, const D: usize> From<MotorJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: MotorJoint<N, D>) -> Self {
-        Self::Motor(j)
-    }
+/// `From<TheJoint>` for [`JointKind`], one line per kind.
+macro_rules! joint_kind_from {
+    ($($joint:ident => $variant:ident),* $(,)?) => {$(
+        impl<N: Scalar, const D: usize> From<$joint<N, D>> for JointKind<N, D>
+        where
+            Dim<D>: SolverDim<N, D>,
+        {
+            fn from(j: $joint<N, D>) -> Self {
+                Self::$variant(j)
+            }
+        }
+    )*};
 }
 
-impl<N: Scalar, const D: usize> From<MouseJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: MouseJoint<N, D>) -> Self {
-        Self::Mouse(j)
-    }
-}
-
-impl<N: Scalar, const D: usize> From<WheelJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: WheelJoint<N, D>) -> Self {
-        Self::Wheel(j)
-    }
-}
-
-impl<N: Scalar, const D: usize> From<PrismaticJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: PrismaticJoint<N, D>) -> Self {
-        Self::Prismatic(j)
-    }
-}
-
-impl<N: Scalar, const D: usize> From<RevoluteJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: RevoluteJoint<N, D>) -> Self {
-        Self::Revolute(j)
-    }
-}
-
-impl<N: Scalar, const D: usize> From<DistanceJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: DistanceJoint<N, D>) -> Self {
-        Self::Distance(j)
-    }
-}
-
-impl<N: Scalar, const D: usize> From<WeldJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: WeldJoint<N, D>) -> Self {
-        Self::Weld(j)
-    }
-}
-
-impl<N: Scalar, const D: usize> From<SphericalJoint<N, D>> for JointKind<N, D>
-where
-    Dim<D>: SolverDim<N, D>,
-{
-    fn from(j: SphericalJoint<N, D>) -> Self {
-        Self::Spherical(j)
-    }
-}
+joint_kind_from!(
+    RevoluteJoint => Revolute,
+    DistanceJoint => Distance,
+    WeldJoint => Weld,
+    SphericalJoint => Spherical,
+    PrismaticJoint => Prismatic,
+    WheelJoint => Wheel,
+    MotorJoint => Motor,
+    MouseJoint => Mouse,
+);
 
 /// A joint to add to a world ([`crate::World::add_joint`]). Anchors and axes are given in the
 /// world frame, as the bodies stand when the joint is added; the world keeps them in the
