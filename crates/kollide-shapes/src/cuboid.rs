@@ -140,6 +140,11 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Cuboid<N, D> {
         Some(self)
     }
 
+    #[inline]
+    fn core_cuboid(&self) -> Option<Vector<N, D>> {
+        Some(self.half_extents)
+    }
+
     /// The slab test: the ray is inside the box while it is inside every slab `|x_i| ≤ h_i`, so
     /// it enters at the latest of the slabs' entry times, through that slab's face, and leaves
     /// at the earliest exit (Kay and Kajiya, "Ray Tracing Complex Scenes", SIGGRAPH 1986).

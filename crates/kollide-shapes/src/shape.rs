@@ -91,6 +91,10 @@ macro_rules! impl_shape_enum {
                 delegate!(self, s => s.core_segment(), [$($v),*])
             }
             #[inline]
+            fn core_cuboid(&self) -> Option<Vector<N, $d>> {
+                delegate!(self, s => s.core_cuboid(), [$($v),*])
+            }
+            #[inline]
             fn polytope(&self) -> Option<&dyn crate::Polytope<N, $d>> {
                 delegate!(self, s => s.polytope(), [$($v),*])
             }

@@ -119,6 +119,15 @@ pub trait SupportMap<N: Scalar, const D: usize> {
         None
     }
 
+    /// For a shape whose core is a box centred at the local origin with its faces square to the
+    /// local axes (a [`crate::Cuboid`]): the box's half extents. Pair queries of such a shape
+    /// against a triangle have a separating-axis form. `None` (the default) for every other
+    /// shape, which is always correct.
+    #[inline]
+    fn core_cuboid(&self) -> Option<Vector<N, D>> {
+        None
+    }
+
     /// For a point `p` (local frame) inside the core: its depth, the distance to the core's
     /// boundary, and the outward unit normal of the boundary at the nearest point, in closed
     /// form. `None` (the default) when `p` is outside the core or the shape has no closed form,

@@ -339,6 +339,8 @@ fn collect3<N, U, C>(
                     None => Manifold::new(),
                 }
             }
+            // A box's SAT tests the triangle's plane first itself.
+            (Shape3::Cuboid(_), Some(_)) => piece.manifold::<U>(&pose, pos_b, b, margin),
             _ if beyond_plane(piece, &pose, pos_b, b, margin) => Manifold::new(),
             _ => piece.manifold::<U>(&pose, pos_b, b, margin),
         };

@@ -3,12 +3,13 @@
 
 use core::ops::ControlFlow;
 
-use kollide_math::{Point, Pose, Scalar, Vec3, Vector};
-use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, FeatureId, SupportMap};
+use kollide_math::{Point, Point3, Pose, Scalar, Vec3, Vector};
+use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, Cuboid, FeatureId, SupportMap};
 
 use super::chain::chain_contact;
 use super::piece::{PieceRay, on_centred};
 use crate::dim::{from_slice, to3};
+use crate::manifold::triangle_cuboid_depth;
 use crate::{
     CastHit, Intersection, QuerySettings, Ray, ShapeContact, Status, contact, intersection_test,
     shape_cast,
@@ -315,19 +316,30 @@ where
     {
         return c;
     }
+    let cuboid = cuboid_core(b);
     let mut best: Option<ShapeContact<N, D>> = None;
     let _ = a.visit_pieces_in(query, |i, own, piece| {
         let pose = piece_pose(pos_a, own);
+        // A box meets a triangle through the SAT, whose first axis is the bound's.
+        let sat = cuboid.as_ref().and_then(|cube| {
+            on_centred(piece, &pose, |pose, piece| {
+                triangle_box_contact(pose, piece, pos_b, cube, margin)
+            })
+        });
         // A triangle that cannot give a contact within the margin, or deeper than the best so
         // far, is skipped before GJK.
-        if let Some(bound) = separation_bound(piece, &pose, pos_b, b)
+        if sat.is_none()
+            && let Some(bound) = separation_bound(piece, &pose, pos_b, b)
             && (bound > margin || best.is_some_and(|x| bound >= x.separation))
         {
             return ControlFlow::Continue(());
         }
-        let found = on_centred(piece, &pose, |pose, piece| {
-            contact(pose, piece, pos_b, b, margin, settings)
-        });
+        let found = match sat {
+            Some(found) => found,
+            None => on_centred(piece, &pose, |pose, piece| {
+                contact(pose, piece, pos_b, b, margin, settings)
+            }),
+        };
         let Some(c) = found else {
             return ControlFlow::Continue(());
         };
@@ -350,6 +362,53 @@ where
         ControlFlow::Continue(())
     });
     best
+}
+
+/// B as a sharp box, when it is one (in 3D): the shape the triangle pieces then meet through the
+/// separating axis test ([`triangle_box_contact`]).
+fn cuboid_core<N, const D: usize, B>(b: &B) -> Option<Cuboid<N, 3>>
+where
+    N: Scalar,
+    B: SupportMap<N, D> + ?Sized,
+{
+    if D != 3 || b.radius() != N::zero() {
+        return None;
+    }
+    Cuboid::new(to3(&b.core_cuboid()?)).ok()
+}
+
+/// The contact of a triangle piece at `pose` and the box `cube` at `pos_b` by the separating
+/// axis test of the triangle–box manifold ([`triangle_cuboid_depth`]): the exact separation and
+/// normal, and the pair of points that realises them, so that neither GJK nor EPA runs.
+/// `Some(None)` when an axis separates them by more than `margin`; `None` for a piece that is not
+/// a triangle and for the poses the SAT leaves to GJK/EPA (apart at corners).
+fn triangle_box_contact<N, const D: usize, P, S>(
+    pose: &P,
+    piece: &S,
+    pos_b: &P,
+    cube: &Cuboid<N, 3>,
+    margin: N,
+) -> Option<Option<ShapeContact<N, D>>>
+where
+    N: Scalar,
+    P: Pose<N, D>,
+    S: PieceRay<N, D> + ?Sized,
+{
+    let [p0, p1, p2] = piece.surface_triangle()?;
+    let rel = pos_b.inv_compose(pose);
+    let place = |p: &Point<N, D>| to3(&rel.transform_point(p).coords);
+    let v = [place(&p0), place(&p1), place(&p2)];
+    let Some((pa, pb, n, separation)) = triangle_cuboid_depth(&v, cube, margin)? else {
+        return Some(None);
+    };
+    let back = |p: Point3<N>| pos_b.transform_point(&Point::from(from_slice(p.coords.as_slice())));
+    Some(Some(ShapeContact {
+        point_a: back(pa),
+        point_b: back(pb),
+        normal: pos_b.transform_vector(&from_slice(n.as_slice())),
+        separation,
+        status: Status::Converged,
+    }))
 }
 
 /// [`best_contact`] for a shape B whose core is a point (a ball) against a composite of

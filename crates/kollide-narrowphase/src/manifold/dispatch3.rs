@@ -14,6 +14,7 @@
 //! | ball–capsule | [`contact_ball_capsule`] |
 //! | capsule–capsule | [`contact_capsules`] |
 //! | box–box | [`contact_cuboids`] (SAT over 15 axes) |
+//! | triangle–box | [`contact_triangle_cuboid`] (SAT over 13 axes; every box on level geometry) |
 //! | polyhedron–polyhedron | [`contact_polyhedra`] (SAT with Gauss-map pruning) |
 //! | anything else | [`contact_convex`] |
 
@@ -23,7 +24,7 @@ use kollide_shapes::Shape3;
 
 use super::{
     contact_ball_capsule, contact_ball_cuboid, contact_ball_polyhedron, contact_balls,
-    contact_capsules, contact_convex, contact_cuboids, contact_polyhedra,
+    contact_capsules, contact_convex, contact_cuboids, contact_polyhedra, contact_triangle_cuboid,
 };
 
 /// The contact manifold of two 3D shapes at `pos_a` and `pos_b`, with contacts up to `margin`
@@ -69,6 +70,10 @@ pub fn manifold3<N: Scalar, U: Copy + Default>(
         }
         (S::Capsule(x), S::Capsule(y)) => contact_capsules(pos_a, x, pos_b, y, margin),
         (S::Cuboid(x), S::Cuboid(y)) => contact_cuboids(pos_a, x, pos_b, y, margin),
+        (S::Triangle(x), S::Cuboid(y)) => contact_triangle_cuboid(pos_a, x, pos_b, y, margin),
+        (S::Cuboid(x), S::Triangle(y)) => {
+            contact_triangle_cuboid::<N, U>(pos_b, y, pos_a, x, margin).flipped()
+        }
         (S::Polyhedron(x), S::Polyhedron(y)) if !x.is_flat() && !y.is_flat() => {
             contact_polyhedra(pos_a, x, pos_b, y, margin)
         }
