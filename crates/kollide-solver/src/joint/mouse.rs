@@ -30,7 +30,9 @@ where
     /// Where it is pulled to, in the world frame (kept in A's frame; move it with
     /// [`crate::World::set_mouse_target`]).
     pub target: Point<N, D>,
-    /// The pull's stiffness and damping. Default: 5 Hz, damping ratio 0.7.
+    /// The pull's stiffness and damping. Default: 5 Hz, damping ratio 0.7. At 0 Hz the rows are
+    /// rigid and have no position term: the grip's velocity is held to the target's frame (up
+    /// to `max_force`) and nothing pulls it towards the target.
     pub spring: Spring<N>,
     /// The largest force (N) of the pull, finite and `≥ 0`. A few times the body's weight drags
     /// it briskly.
