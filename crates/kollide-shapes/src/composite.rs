@@ -81,6 +81,16 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
         self.visit_pieces_in(&aabb, |i, pose, piece| f(i, pose, piece, max_t))
     }
 
+    /// The first point of the segment `origin + t · dir`, `0 ≤ t ≤ max_t` (in the composite's
+    /// frame), on the composite's surface, for a composite that finds it itself faster than its
+    /// pieces would (a heightfield, from the height of the ray above its surface along the grid
+    /// walk). The default, [`SurfaceRay::AskPieces`], leaves the cast to the pieces that
+    /// [`CompositeShape::visit_pieces_along_ray`] yields.
+    fn surface_ray(&self, origin: &Point<N, D>, dir: &Vector<N, D>, max_t: N) -> SurfaceRay<N, D> {
+        let _ = (origin, dir, max_t);
+        SurfaceRay::AskPieces
+    }
+
     /// For a triangle piece of a surface (heightfield, mesh): bit `k` is set when edge `k` (from
     /// vertex `k` to vertex `k + 1`) is **active**, a real crease or a boundary of the surface
     /// that may give a contact its own normal. Clear bits mark internal edges that are flat,
@@ -92,6 +102,23 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
         let _ = piece;
         None
     }
+}
+
+/// A composite's own answer to a ray cast ([`CompositeShape::surface_ray`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SurfaceRay<N: Scalar, const D: usize> {
+    /// The composite leaves the cast to its pieces.
+    AskPieces,
+    /// The segment first meets the surface at `origin + t · dir`, where the surface's unit
+    /// normal (facing the ray's origin) is `normal`.
+    Hit {
+        /// The parameter of the hit along the segment.
+        t: N,
+        /// The unit normal of the surface at the hit, facing the ray.
+        normal: Vector<N, D>,
+    },
+    /// The segment does not meet the surface.
+    Miss,
 }
 
 /// [`CompositeShape::visit_pieces_in`] for a composite whose pieces sit in a [`crate::tree::Tree`]

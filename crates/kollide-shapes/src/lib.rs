@@ -86,7 +86,7 @@ pub use active_edge::CREASE_ANGLE;
 pub use ball::{Ball, Circle};
 pub use body_shape::{BodyShape2, BodyShape3, placed_aabb};
 pub use capsule::Capsule;
-pub use composite::CompositeShape;
+pub use composite::{CompositeShape, SurfaceRay};
 pub use compound::{ChildPose, Compound, Compound2, Compound3, CompoundError};
 pub use cone::Cone;
 pub use convex_polygon::{ConvexPolygon, climb_cyclic};

@@ -4,7 +4,9 @@
 use core::ops::ControlFlow;
 
 use kollide_math::{Point, Point3, Pose, Scalar, Vec3, Vector};
-use kollide_shapes::{Aabb, BoundingVolume, CompositeShape, Cuboid, FeatureId, SupportMap};
+use kollide_shapes::{
+    Aabb, BoundingVolume, CompositeShape, Cuboid, FeatureId, SupportMap, SurfaceRay,
+};
 
 use super::chain::chain_contact;
 use super::piece::{PieceRay, on_centred};
@@ -598,6 +600,32 @@ where
 {
     let origin = pos_a.inverse_transform_point(&ray.origin);
     let dir = pos_a.inverse_transform_vector(&ray.dir);
+    let found = match a.surface_ray(&origin, &dir, max_t) {
+        SurfaceRay::AskPieces => pieces_ray_hit(a, &origin, &dir, max_t, settings),
+        SurfaceRay::Hit { t, normal } => Some((t, normal, Status::Converged)),
+        SurfaceRay::Miss => None,
+    };
+    found.map(|(t, n, status)| {
+        let p = ray.origin + ray.dir * t;
+        CastHit { t, normal: pos_a.transform_vector(&n), point_a: p, point_b: p, status }
+    })
+}
+
+/// The first hit of the segment `origin + t · dir` (in the composite's frame) on the pieces
+/// that the composite yields along it, nearest first group by group.
+fn pieces_ray_hit<N, const D: usize, C>(
+    a: &C,
+    origin: &Point<N, D>,
+    dir: &Vector<N, D>,
+    max_t: N,
+    settings: &QuerySettings<N>,
+) -> Option<(N, Vector<N, D>, Status)>
+where
+    N: Scalar,
+    C: CompositeShape<N, D> + ?Sized,
+    C::Piece: PieceRay<N, D>,
+{
+    let (origin, dir) = (*origin, *dir);
     let mut best: Option<(N, Vector<N, D>, Status)> = None;
     let mut group_exit = N::MAX;
     let _ = a.visit_pieces_along_ray(&origin, &dir, max_t, |_, own, piece, t_exit| {
@@ -627,10 +655,7 @@ where
         }
         ControlFlow::Continue(())
     });
-    best.map(|(t, n, status)| {
-        let p = ray.origin + ray.dir * t;
-        CastHit { t, normal: pos_a.transform_vector(&n), point_a: p, point_b: p, status }
-    })
+    best
 }
 
 /// The time of impact of a convex shape B moving with velocity `vel_b` against a fixed composite

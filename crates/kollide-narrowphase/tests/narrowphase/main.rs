@@ -18,6 +18,7 @@ mod false_hits;
 mod flat_difference;
 mod flat_polygon;
 mod hard_cases;
+mod heightfield_ray;
 mod manifold2d;
 mod manifold3d;
 mod manifold_blind_face;

@@ -21,11 +21,11 @@
 //! from it (as in parry). Keep bodies above the terrain with speculative contacts or casts.
 //!
 //! **Finding pieces without a tree.** The cells under a box are a rectangle of the grid,
-//! computed from the box's x and z ranges in O(1); a ray visits the cells it crosses in order
+//! computed from the box's x and z ranges in O(1). A ray visits the cells it crosses in order
 //! with the grid walk of Amanatides and Woo ("A Fast Voxel Traversal Algorithm for Ray
-//! Tracing", Eurographics 1987): step to whichever of the next x or z cell boundary the ray
-//! reaches first. The walk hands out each cell's exit parameter, so the first hit in a cell ends
-//! the cast.
+//! Tracing", Eurographics 1987), and the field finds the crossing itself, from the ray's height
+//! above the surface along the walk, with no per-triangle test ([`CompositeShape::surface_ray`];
+//! the `ray` module's docs give the method and why no ray slips through a seam).
 //!
 //! **Active edges (no ghost collisions).** A body sliding over a flat, tessellated floor must not
 //! catch on the edges between triangles: against one triangle alone, a box corner dipping a
@@ -55,7 +55,10 @@ use thiserror::Error;
 #[cfg(doc)]
 use crate::active_edge::CREASE_ANGLE;
 use crate::active_edge::shared_edge_is_active;
+use crate::composite::SurfaceRay;
 use crate::{Aabb, CompositeShape, Triangle};
+
+mod ray;
 
 /// Why a [`HeightField`] could not be built. Every variant names the sample or input at fault.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -130,6 +133,8 @@ pub struct HeightField<N: Scalar> {
     scale: Vec3<N>,
     /// Cell size along x and z.
     cell: (N, N),
+    /// One over the cell size along x and z.
+    inv_cell: (N, N),
     aabb: Aabb<N, 3>,
     /// Per cell: bits 0–2 the active edges of triangle 0, bits 3–5 those of triangle 1.
     active: Vec<u8>,
@@ -203,7 +208,9 @@ impl<N: Scalar> HeightField<N> {
             Point3::new(-scale.x * half, lo, -scale.z * half),
             Point3::new(scale.x * half, hi, scale.z * half),
         );
-        let mut field = Self { rows, cols, heights: scaled, scale, cell, aabb, active: Vec::new() };
+        let inv_cell = (N::one() / cell.0, N::one() / cell.1);
+        let mut field =
+            Self { rows, cols, heights: scaled, scale, cell, inv_cell, aabb, active: Vec::new() };
         field.active = (0..(rows - 1) * (cols - 1)).map(|c| field.cell_active_edges(c)).collect();
         Ok(field)
     }
@@ -325,14 +332,6 @@ impl<N: Scalar> HeightField<N> {
         Some((clamp(lo), clamp(hi)))
     }
 
-    /// The cell containing the local point `(x, z)`, clamped to the grid.
-    fn cell_of(&self, x: N, z: N) -> (usize, usize) {
-        let clamp = |v: N, n: usize| v.floor().max_of(N::zero()).min_of(N::from_count(n - 1));
-        let j = clamp((x - self.aabb.mins.x) / self.cell.0, self.cols - 1);
-        let i = clamp((z - self.aabb.mins.z) / self.cell.1, self.rows - 1);
-        (i.to_f64() as usize, j.to_f64() as usize)
-    }
-
     /// The two triangles of cell `(i, j)` and the cell's height range.
     #[inline]
     fn cell(&self, i: usize, j: usize) -> ([Triangle<N, 3>; 2], N, N) {
@@ -406,69 +405,10 @@ impl<N: Scalar> CompositeShape<N, 3> for HeightField<N> {
         ControlFlow::Continue(())
     }
 
-    fn visit_pieces_along_ray<F>(
-        &self,
-        origin: &Point<N, 3>,
-        dir: &Vector<N, 3>,
-        max_t: N,
-        mut f: F,
-    ) -> ControlFlow<()>
-    where
-        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
-    {
-        // Clip the segment to the field's box (slabs), then walk the cells from where it enters.
-        let Some((t0, t1)) = clip_to_box(&self.aabb, origin, dir, max_t) else {
-            return ControlFlow::Continue(());
-        };
-        let start = origin + dir * t0;
-        let (mut i, mut j) = self.cell_of(start.x, start.z);
-        let m = &self.aabb.mins;
-        // Per axis: the step (±1 or 0), the parameter of the next boundary, the parameter
-        // between boundaries.
-        let axis = |d: N, p: N, lo: N, size: N, c: usize| -> (isize, N, N) {
-            if d > N::zero() {
-                let next = lo + size * N::from_count(c + 1);
-                (1, t0.max_of((next - p) / d + t0), size / d)
-            } else if d < N::zero() {
-                let next = lo + size * N::from_count(c);
-                (-1, t0.max_of((next - p) / d + t0), -size / d)
-            } else {
-                (0, N::MAX, N::MAX)
-            }
-        };
-        let (sx, mut tx, dtx) = axis(dir.x, start.x, m.x, self.cell.0, j);
-        let (sz, mut tz, dtz) = axis(dir.z, start.z, m.z, self.cell.1, i);
-        let mut enter = t0;
-        loop {
-            let exit = tx.min_of(tz).min_of(t1);
-            // The ray's height range over the cell: cells entirely above or below it are skipped.
-            let (ya, yb) = (origin.y + dir.y * enter, origin.y + dir.y * exit);
-            let (lo, hi) = (ya.min_of(yb), ya.max_of(yb));
-            let first = (2 * (i * (self.cols - 1) + j)) as u32;
-            let (tris, cell_lo, cell_hi) = self.cell(i, j);
-            if cell_lo <= hi && cell_hi >= lo {
-                f(first, None, &tris[0], exit)?;
-                f(first + 1, None, &tris[1], exit)?;
-            }
-            enter = exit;
-            if exit >= t1 {
-                return ControlFlow::Continue(());
-            }
-            if tx <= tz {
-                let next = j as isize + sx;
-                if next < 0 || next as usize >= self.cols - 1 {
-                    return ControlFlow::Continue(());
-                }
-                j = next as usize;
-                tx += dtx;
-            } else {
-                let next = i as isize + sz;
-                if next < 0 || next as usize >= self.rows - 1 {
-                    return ControlFlow::Continue(());
-                }
-                i = next as usize;
-                tz += dtz;
-            }
+    fn surface_ray(&self, origin: &Point<N, 3>, dir: &Vector<N, 3>, max_t: N) -> SurfaceRay<N, 3> {
+        match self.cast_local_ray(origin, dir, max_t) {
+            Some((t, normal)) => SurfaceRay::Hit { t, normal },
+            None => SurfaceRay::Miss,
         }
     }
 
@@ -476,31 +416,4 @@ impl<N: Scalar> CompositeShape<N, 3> for HeightField<N> {
         let bits = self.active[piece as usize / 2];
         Some(if piece.is_multiple_of(2) { bits & 7 } else { bits >> 3 })
     }
-}
-
-/// The parameter range `[t0, t1] ⊂ [0, max_t]` of the segment inside `aabb` (slab test), or
-/// `None` when it misses.
-fn clip_to_box<N: Scalar>(
-    aabb: &Aabb<N, 3>,
-    origin: &Point3<N>,
-    dir: &Vec3<N>,
-    max_t: N,
-) -> Option<(N, N)> {
-    let (mut t0, mut t1) = (N::zero(), max_t);
-    for k in 0..3 {
-        if dir[k] == N::zero() {
-            if origin[k] < aabb.mins[k] || origin[k] > aabb.maxs[k] {
-                return None;
-            }
-            continue;
-        }
-        let inv = N::one() / dir[k];
-        let (a, b) = ((aabb.mins[k] - origin[k]) * inv, (aabb.maxs[k] - origin[k]) * inv);
-        t0 = t0.max_of(a.min_of(b));
-        t1 = t1.min_of(a.max_of(b));
-        if t0 > t1 {
-            return None;
-        }
-    }
-    Some((t0, t1))
 }
