@@ -53,9 +53,10 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
     /// The number of pieces; indices run from 0 to `piece_count() − 1`.
     fn piece_count(&self) -> usize;
 
-    /// Calls `f` for every piece whose bounding box overlaps `aabb` (given in the composite's
-    /// frame). It may also call it for a few pieces that do not overlap (the test is
-    /// conservative), never skips one that does.
+    /// Calls `f` for every piece that overlaps `aabb` (given in the composite's frame). It may
+    /// also call it for pieces that do not (the test is conservative: most composites test the
+    /// pieces' bounding boxes, a heightfield its triangles' heights and footprints), never skips
+    /// one that does.
     fn visit_pieces_in<F>(&self, aabb: &Aabb<N, D>, f: F) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> ControlFlow<()>;

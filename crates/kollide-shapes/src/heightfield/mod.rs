@@ -60,6 +60,10 @@ use crate::{Aabb, CompositeShape, Triangle};
 
 mod ray;
 
+/// How far past the diagonal (in cell units) a query box may seem to end and still have the
+/// triangle beyond it visited: a rounding margin, as the visit may visit more, never fewer.
+const DIAGONAL_SLACK: f64 = 1e-4;
+
 /// Why a [`HeightField`] could not be built. Every variant names the sample or input at fault.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum HeightFieldError {
@@ -135,6 +139,9 @@ pub struct HeightField<N: Scalar> {
     cell: (N, N),
     /// One over the cell size along x and z.
     inv_cell: (N, N),
+    /// The local x of each column and z of each row (the last exactly on the field's edge).
+    xs: Vec<N>,
+    zs: Vec<N>,
     aabb: Aabb<N, 3>,
     /// Per cell: bits 0–2 the active edges of triangle 0, bits 3–5 those of triangle 1.
     active: Vec<u8>,
@@ -209,8 +216,24 @@ impl<N: Scalar> HeightField<N> {
             Point3::new(scale.x * half, hi, scale.z * half),
         );
         let inv_cell = (N::one() / cell.0, N::one() / cell.1);
-        let mut field =
-            Self { rows, cols, heights: scaled, scale, cell, inv_cell, aabb, active: Vec::new() };
+        // The last sample lands exactly on the edge of the field, whatever the rounding.
+        let at = |k: usize, n: usize, lo: N, hi: N, size: N| {
+            if k + 1 == n { hi } else { lo + size * N::from_count(k) }
+        };
+        let xs = (0..cols).map(|j| at(j, cols, aabb.mins.x, aabb.maxs.x, cell.0)).collect();
+        let zs = (0..rows).map(|i| at(i, rows, aabb.mins.z, aabb.maxs.z, cell.1)).collect();
+        let mut field = Self {
+            rows,
+            cols,
+            heights: scaled,
+            scale,
+            cell,
+            inv_cell,
+            xs,
+            zs,
+            aabb,
+            active: Vec::new(),
+        };
         field.active = (0..(rows - 1) * (cols - 1)).map(|c| field.cell_active_edges(c)).collect();
         Ok(field)
     }
@@ -250,21 +273,14 @@ impl<N: Scalar> HeightField<N> {
         Point3::new(self.x_at(col), self.height(row, col), self.z_at(row))
     }
 
+    #[inline(always)]
     fn x_at(&self, col: usize) -> N {
-        // The last column lands exactly on the edge of the field, whatever the rounding.
-        if col + 1 == self.cols {
-            self.aabb.maxs.x
-        } else {
-            self.aabb.mins.x + self.cell.0 * N::from_count(col)
-        }
+        self.xs[col]
     }
 
+    #[inline(always)]
     fn z_at(&self, row: usize) -> N {
-        if row + 1 == self.rows {
-            self.aabb.maxs.z
-        } else {
-            self.aabb.mins.z + self.cell.1 * N::from_count(row)
-        }
+        self.zs[row]
     }
 
     /// Triangle `piece` (see the module docs for the numbering), in the field's frame. Panics
@@ -273,7 +289,7 @@ impl<N: Scalar> HeightField<N> {
         let piece = piece as usize;
         let cell = piece / 2;
         let (i, j) = (cell / (self.cols - 1), cell % (self.cols - 1));
-        self.cell(i, j).0[piece % 2]
+        self.cell(i, j)[piece % 2]
     }
 
     /// The piece across edge `k` of triangle `piece`, with the index of the shared edge in it,
@@ -332,39 +348,60 @@ impl<N: Scalar> HeightField<N> {
         Some((clamp(lo), clamp(hi)))
     }
 
-    /// The two triangles of cell `(i, j)` and the cell's height range.
+    /// The two triangles of cell `(i, j)`.
     #[inline]
-    fn cell(&self, i: usize, j: usize) -> ([Triangle<N, 3>; 2], N, N) {
+    fn cell(&self, i: usize, j: usize) -> [Triangle<N, 3>; 2] {
         let (x0, x1) = (self.x_at(j), self.x_at(j + 1));
         let (z0, z1) = (self.z_at(i), self.z_at(i + 1));
-        let k = i * self.cols + j;
-        let (h00, h01) = (self.heights[k], self.heights[k + 1]);
-        let (h10, h11) = (self.heights[k + self.cols], self.heights[k + self.cols + 1]);
+        let [h00, h01, h10, h11] = self.corner_heights(i, j);
         let p10 = Point3::new(x0, h10, z1);
         let p01 = Point3::new(x1, h01, z0);
-        let tris = [
+        [
             Triangle::new_unchecked(Point3::new(x0, h00, z0), p10, p01),
             Triangle::new_unchecked(p10, Point3::new(x1, h11, z1), p01),
-        ];
-        (tris, h00.min_of(h01).min_of(h10).min_of(h11), h00.max_of(h01).max_of(h10).max_of(h11))
+        ]
     }
 
-    /// Visits the triangles of cell `(i, j)` whose bounding boxes meet `query`.
+    /// The heights of cell `(i, j)`'s corners `p00, p01, p10, p11`.
+    #[inline(always)]
+    fn corner_heights(&self, i: usize, j: usize) -> [N; 4] {
+        let k = i * self.cols + j;
+        let h = &self.heights;
+        [h[k], h[k + 1], h[k + self.cols], h[k + self.cols + 1]]
+    }
+
+    /// Visits the triangles of cell `(i, j)` whose bounding boxes meet `query`. The cell
+    /// already overlaps the query's x and z ranges; a triangle is skipped when its heights miss
+    /// the query's y range, or when the query's corner nearest it lies beyond the diagonal.
     #[inline]
     fn visit_cell<F>(&self, i: usize, j: usize, query: &Aabb<N, 3>, f: &mut F) -> ControlFlow<()>
     where
         F: FnMut(u32, Option<&kollide_math::Iso3<N>>, &Triangle<N, 3>) -> ControlFlow<()>,
     {
-        let (tris, cell_lo, cell_hi) = self.cell(i, j);
-        if cell_lo > query.maxs.y || cell_hi < query.mins.y {
+        let [h00, h01, h10, h11] = self.corner_heights(i, j);
+        // Heights are finite (checked at construction): plain comparisons, no NaN handling.
+        let lo = |a: N, b: N| if a < b { a } else { b };
+        let hi = |a: N, b: N| if a > b { a } else { b };
+        let (y0, y1) = (query.mins.y, query.maxs.y);
+        let shared = (lo(h10, h01), hi(h10, h01));
+        let meets = |h: N| lo(shared.0, h) <= y1 && hi(shared.1, h) >= y0;
+        // The diagonal is `u + v = 1` in the cell's unit coordinates: triangle 0 lies below it,
+        // triangle 1 above.
+        let (x0, z0) = (self.x_at(j), self.z_at(i));
+        let (ix, iz) = self.inv_cell;
+        let side = |x: N, z: N| (x - x0) * ix + (z - z0) * iz;
+        let near = [
+            meets(h00) && side(query.mins.x, query.mins.z) <= N::one() + N::lit(DIAGONAL_SLACK),
+            meets(h11) && side(query.maxs.x, query.maxs.z) >= N::one() - N::lit(DIAGONAL_SLACK),
+        ];
+        if !(near[0] || near[1]) {
             return ControlFlow::Continue(());
         }
+        let tris = self.cell(i, j);
         let first = (2 * (i * (self.cols - 1) + j)) as u32;
-        for (k, t) in tris.iter().enumerate() {
-            let [a, b, c] = t.vertices();
-            let tri_box = Aabb::new(a.inf(&b).inf(&c), a.sup(&b).sup(&c));
-            if tri_box.intersects(query) {
-                f(first + k as u32, None, t)?;
+        for k in 0..2 {
+            if near[k] {
+                f(first + k as u32, None, &tris[k])?;
             }
         }
         ControlFlow::Continue(())

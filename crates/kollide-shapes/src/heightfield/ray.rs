@@ -198,9 +198,7 @@ impl<N: Scalar> HeightField<N> {
     /// The lowest and highest height of cell `(i, j)`'s corners.
     #[inline(always)]
     fn height_range(&self, i: usize, j: usize) -> (N, N) {
-        let k = i * self.cols + j;
-        let (h00, h01) = (self.heights[k], self.heights[k + 1]);
-        let (h10, h11) = (self.heights[k + self.cols], self.heights[k + self.cols + 1]);
+        let [h00, h01, h10, h11] = self.corner_heights(i, j);
         // Heights are finite (checked at construction): plain comparisons, no NaN handling.
         let lo = |a: N, b: N| if a < b { a } else { b };
         let hi = |a: N, b: N| if a > b { a } else { b };
@@ -211,9 +209,7 @@ impl<N: Scalar> HeightField<N> {
     fn planes(&self, i: usize, j: usize) -> CellPlanes<N> {
         let (x0, x1) = (self.x_at(j), self.x_at(j + 1));
         let (z0, z1) = (self.z_at(i), self.z_at(i + 1));
-        let k = i * self.cols + j;
-        let (h00, h01) = (self.heights[k], self.heights[k + 1]);
-        let (h10, h11) = (self.heights[k + self.cols], self.heights[k + self.cols + 1]);
+        let [h00, h01, h10, h11] = self.corner_heights(i, j);
         let (ix, iz) = self.inv_cell;
         CellPlanes {
             planes: [

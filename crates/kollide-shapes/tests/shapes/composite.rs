@@ -124,6 +124,7 @@ fn heightfield_layout_matches_the_docs() {
 #[test]
 fn heightfield_visits_against_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let (mut visited_apart, mut culled_by_box) = (0, 0);
     for _ in 0..500 {
         let (rows, cols) = (rng.random_range(2..9), rng.random_range(2..9));
         let h = (0..rows * cols).map(|_| rng.random_range(0.0..1.0)).collect();
@@ -145,11 +146,17 @@ fn heightfield_visits_against_brute_force() {
             seen[i as usize] = true;
             ControlFlow::Continue(())
         });
+        let mut overlapping = 0;
         for (i, was_seen) in seen.iter().enumerate() {
-            if f.triangle(i as u32).local_aabb().intersects(&query) {
+            if triangle_meets_box(&f.triangle(i as u32).vertices(), &query) {
                 assert!(was_seen, "triangle {i} overlaps the box but was not visited");
+                overlapping += 1;
             }
         }
+        visited_apart += seen.iter().filter(|s| **s).count() - overlapping;
+        culled_by_box += (0..f.triangle_count())
+            .filter(|i| !seen[*i] && f.triangle(*i as u32).local_aabb().intersects(&query))
+            .count();
         let o = Point3::new(
             rng.random_range(-4.0..4.0),
             rng.random_range(-1.0..3.0),
@@ -167,6 +174,30 @@ fn heightfield_visits_against_brute_force() {
             ControlFlow::Continue(())
         });
     }
+    // The visit culls more than triangle boxes would, and visits few triangles apart from it.
+    assert!(culled_by_box > 100, "{culled_by_box} triangles culled whose boxes overlap");
+    assert!(visited_apart < culled_by_box, "{visited_apart} visited apart from the box");
+}
+
+/// Whether a triangle and a box overlap: the separating axis test over the box's three axes,
+/// the triangle's normal and the nine cross products of their edges (Akenine-Möller, "Fast
+/// 3D Triangle-Box Overlap Testing", 2001), with a little slack for touching.
+fn triangle_meets_box(t: &[Point3<f64>; 3], b: &Aabb<f64, 3>) -> bool {
+    let c = nalgebra::center(&b.mins, &b.maxs);
+    let h = (b.maxs - b.mins) / 2.0;
+    let v = t.map(|p| p - c);
+    let e = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
+    let mut axes = vec![Vec3::x(), Vec3::y(), Vec3::z(), e[0].cross(&e[1])];
+    for edge in e {
+        axes.extend([Vec3::x(), Vec3::y(), Vec3::z()].iter().map(|a| a.cross(&edge)));
+    }
+    axes.iter().filter(|a| a.norm() > 1e-12).all(|a| {
+        let p = v.map(|q| q.dot(a));
+        let r = h.x * a.x.abs() + h.y * a.y.abs() + h.z * a.z.abs();
+        let slack = 1e-9 * a.norm();
+        p.iter().cloned().fold(f64::MAX, f64::min) <= r + slack
+            && p.iter().cloned().fold(f64::MIN, f64::max) >= -r - slack
+    })
 }
 
 #[test]
