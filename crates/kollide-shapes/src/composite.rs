@@ -62,11 +62,11 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
         F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> ControlFlow<()>;
 
     /// Calls `f` for the pieces that the segment `origin + t · dir`, `0 ≤ t ≤ max_t` (in the
-    /// composite's frame) may cross, in groups (a heightfield's cell) that share a fourth
-    /// argument `t_exit`, increasing from group to group: no piece of a later group can be hit
-    /// before the current group's `t_exit`, so a caller that has finished a group with a hit at
-    /// `t ≤ t_exit` can stop. The default visits the pieces in the segment's bounding box as one
-    /// group, with `t_exit = max_t`.
+    /// composite's frame) may cross, nearer ones first where the composite can order them.
+    /// `f` returns the bound for the rest of the visit: `Some(t)` goes on with the segment cut
+    /// at `t` (the caller's nearest hit so far: pieces the segment can only meet beyond it may
+    /// be skipped), `None` stops. The default visits the pieces in the segment's bounding box
+    /// and does not cut.
     fn visit_pieces_along_ray<F>(
         &self,
         origin: &Point<N, D>,
@@ -75,11 +75,14 @@ pub trait CompositeShape<N: Scalar, const D: usize> {
         mut f: F,
     ) -> ControlFlow<()>
     where
-        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
+        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> Option<N>,
     {
         let end = origin + dir * max_t;
         let aabb = Aabb::new(origin.inf(&end), origin.sup(&end));
-        self.visit_pieces_in(&aabb, |i, pose, piece| f(i, pose, piece, max_t))
+        self.visit_pieces_in(&aabb, |i, pose, piece| match f(i, pose, piece) {
+            Some(_) => ControlFlow::Continue(()),
+            None => ControlFlow::Break(()),
+        })
     }
 
     /// The first point of the segment `origin + t · dir`, `0 ≤ t ≤ max_t` (in the composite's
@@ -142,11 +145,9 @@ where
     flow
 }
 
-/// [`CompositeShape::visit_pieces_along_ray`] for a composite whose pieces sit in a tree, as
-/// **one group** (`t_exit = max_t`): the tree's walk visits nearer subtrees first but is not
-/// sorted globally by entry, so no earlier bound holds for the pieces still to come. The
-/// caller's closest-hit search still rejects each later piece with one test against its best
-/// hit.
+/// [`CompositeShape::visit_pieces_along_ray`] for a composite whose pieces sit in a tree: the
+/// tree's walk visits nearer subtrees first and drops every box the segment, cut at the
+/// caller's bound, no longer reaches.
 pub(crate) fn visit_tree_pieces_along_ray<N, const D: usize, P, Q, F>(
     tree: &crate::tree::Tree<N, D>,
     pieces: &[P],
@@ -155,12 +156,15 @@ pub(crate) fn visit_tree_pieces_along_ray<N, const D: usize, P, Q, F>(
 ) -> ControlFlow<()>
 where
     N: Scalar,
-    F: FnMut(u32, Option<&Q>, &P, N) -> ControlFlow<()>,
+    F: FnMut(u32, Option<&Q>, &P) -> Option<N>,
 {
     let mut flow = ControlFlow::Continue(());
-    tree.cast_ray(origin, dir, max_t, |i, t| {
-        flow = f(i, None, &pieces[i as usize], max_t);
-        flow.is_continue().then_some(t)
+    tree.cast_ray(origin, dir, max_t, |i, _| {
+        let bound = f(i, None, &pieces[i as usize]);
+        if bound.is_none() {
+            flow = ControlFlow::Break(());
+        }
+        bound
     });
     flow
 }

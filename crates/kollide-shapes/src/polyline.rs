@@ -306,7 +306,7 @@ impl<N: Scalar> CompositeShape<N, 2> for Polyline<N> {
         crate::composite::visit_tree_pieces_in(&self.tree, &self.segments, aabb, f)
     }
 
-    /// One group, as for a [`TriMesh`](crate::TriMesh).
+    /// The segments whose boxes the ray enters, nearer subtrees first.
     fn visit_pieces_along_ray<F>(
         &self,
         origin: &Point<N, 2>,
@@ -315,7 +315,7 @@ impl<N: Scalar> CompositeShape<N, 2> for Polyline<N> {
         f: F,
     ) -> ControlFlow<()>
     where
-        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
+        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> Option<N>,
     {
         crate::composite::visit_tree_pieces_along_ray(
             &self.tree,

@@ -349,8 +349,7 @@ impl<N: Scalar> CompositeShape<N, 3> for TriMesh<N> {
         crate::composite::visit_tree_pieces_in(&self.tree, &self.triangles, aabb, f)
     }
 
-    /// The triangles whose boxes the segment enters, nearer subtrees first, as **one group**
-    /// (`t_exit = max_t`): the tree's walk is not sorted globally by entry.
+    /// The triangles whose boxes the segment enters, nearer subtrees first.
     fn visit_pieces_along_ray<F>(
         &self,
         origin: &Point<N, 3>,
@@ -359,7 +358,7 @@ impl<N: Scalar> CompositeShape<N, 3> for TriMesh<N> {
         f: F,
     ) -> ControlFlow<()>
     where
-        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece, N) -> ControlFlow<()>,
+        F: FnMut(u32, Option<&Self::Pose>, &Self::Piece) -> Option<N>,
     {
         crate::composite::visit_tree_pieces_along_ray(
             &self.tree,

@@ -612,7 +612,7 @@ where
 }
 
 /// The first hit of the segment `origin + t · dir` (in the composite's frame) on the pieces
-/// that the composite yields along it, nearest first group by group.
+/// that the composite yields along it, the segment cut at the nearest hit so far.
 fn pieces_ray_hit<N, const D: usize, C>(
     a: &C,
     origin: &Point<N, D>,
@@ -627,15 +627,7 @@ where
 {
     let (origin, dir) = (*origin, *dir);
     let mut best: Option<(N, Vector<N, D>, Status)> = None;
-    let mut group_exit = N::MAX;
-    let _ = a.visit_pieces_along_ray(&origin, &dir, max_t, |_, own, piece, t_exit| {
-        // A new group of pieces: stop if the best hit comes before the last group's exit.
-        if t_exit != group_exit {
-            if best.is_some_and(|b| b.0 <= group_exit) {
-                return ControlFlow::Break(());
-            }
-            group_exit = t_exit;
-        }
+    let _ = a.visit_pieces_along_ray(&origin, &dir, max_t, |_, own, piece| {
         let limit = best.map_or(max_t, |b| b.0);
         let hit = match own {
             None => piece.local_ray_hit(&origin, &dir, limit, settings),
@@ -653,7 +645,8 @@ where
         {
             best = Some(h);
         }
-        ControlFlow::Continue(())
+        // The rest of the visit only needs to look before the nearest hit.
+        Some(best.map_or(max_t, |b| b.0))
     });
     best
 }

@@ -124,7 +124,7 @@ fn heightfield_layout_matches_the_docs() {
 #[test]
 fn heightfield_visits_against_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let (mut visited_apart, mut culled_by_box) = (0, 0);
+    let (mut visited, mut visited_apart, mut culled_by_box) = (0, 0, 0);
     for _ in 0..500 {
         let (rows, cols) = (rng.random_range(2..9), rng.random_range(2..9));
         let h = (0..rows * cols).map(|_| rng.random_range(0.0..1.0)).collect();
@@ -153,30 +153,18 @@ fn heightfield_visits_against_brute_force() {
                 overlapping += 1;
             }
         }
+        visited += seen.iter().filter(|s| **s).count();
         visited_apart += seen.iter().filter(|s| **s).count() - overlapping;
         culled_by_box += (0..f.triangle_count())
             .filter(|i| !seen[*i] && f.triangle(*i as u32).local_aabb().intersects(&query))
             .count();
-        let o = Point3::new(
-            rng.random_range(-4.0..4.0),
-            rng.random_range(-1.0..3.0),
-            rng.random_range(-3.0..3.0),
-        );
-        let d = Vec3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let mut last = -1.0;
-        let _ = f.visit_pieces_along_ray(&o, &d, 10.0, |_, _, _, t_exit| {
-            assert!(t_exit >= last, "t_exit went back: {t_exit} < {last}");
-            last = t_exit;
-            ControlFlow::Continue(())
-        });
     }
     // The visit culls more than triangle boxes would, and visits few triangles apart from it.
     assert!(culled_by_box > 100, "{culled_by_box} triangles culled whose boxes overlap");
-    assert!(visited_apart < culled_by_box, "{visited_apart} visited apart from the box");
+    assert!(
+        visited_apart * 5 < visited,
+        "{visited_apart} of {visited} visited apart from the box"
+    );
 }
 
 /// Whether a triangle and a box overlap: the separating axis test over the box's three axes,
