@@ -82,7 +82,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             return 1;
         }
         let mut visited = 1;
-        stack_for!(self, stack, Child::Leaf(0));
+        stack_for!(self, stack, Child::Node(0));
         // Every pending child overlaps the box: a child that misses is tested once, in its
         // parent's branch, and never pushed.
         stack.push(self.child(self.root));
@@ -167,7 +167,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let Some(t) = ray.entry::<PARALLEL>(&self.nodes[root as usize].aabb, max_t) else {
             return visited;
         };
-        stack_for!(self, stack, (Child::Leaf(0), N::zero()));
+        stack_for!(self, stack, (Child::Node(0), N::zero()));
         stack.push((self.child(root), t));
         while let Some((next, entry)) = stack.pop() {
             if entry > max_t {
@@ -219,7 +219,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
         let mut bound = max_dist;
         let mut visited = 0;
-        stack_for!(self, stack, (Child::Leaf(0), N::zero()));
+        stack_for!(self, stack, (Child::Node(0), N::zero()));
         let root_d2 = distance_squared(&self.nodes[self.root as usize].aabb, p);
         stack.push((self.child(self.root), root_d2));
         while let Some((next, d2)) = stack.pop() {
