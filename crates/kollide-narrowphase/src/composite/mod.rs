@@ -8,9 +8,11 @@
 //! 1. **Candidates.** B's bounding box is brought into the composite's frame (grown by the
 //!    query's margin, or swept along the motion for a cast) and the composite visits the pieces
 //!    whose boxes overlap it ([`CompositeShape::visit_pieces_in`]): the cells under the box for a
-//!    heightfield, the children's boxes for a compound. A ray visits pieces in the order it
-//!    crosses them ([`CompositeShape::visit_pieces_along_ray`]) and stops at the first cell
-//!    that holds a hit.
+//!    heightfield, the children's boxes for a compound. A ray visits pieces nearer first where
+//!    the composite can order them ([`CompositeShape::visit_pieces_along_ray`]: a tree's walk),
+//!    and each hit cuts the ray, so that nothing beyond the nearest hit is visited. A
+//!    heightfield answers a ray itself ([`CompositeShape::surface_ray`]): its grid walk finds the
+//!    crossing from the ray's height above the surface, with no per-triangle test.
 //! 2. **Convex query per piece.** The ordinary convex query (GJK/EPA [`crate::contact`], the
 //!    [`crate::manifold3`]/[`crate::manifold2`] dispatchers, [`crate::shape_cast`]) runs on the
 //!    piece placed by `pose_a · pose_piece`. A surface's triangle or segment, stored in the
