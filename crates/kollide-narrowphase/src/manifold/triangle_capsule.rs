@@ -232,12 +232,12 @@ impl<N: Scalar> Pair<N> {
             }
         }
         let inside = self.q.map(|q| self.inside_edges(&q));
-        let mut best: Option<Closest<N>> = None;
+        let mut found: SmallVec<[Closest<N>; 5]> = SmallVec::new();
         for (j, (q, h)) in self.q.iter().zip(self.h).enumerate() {
-            if inside[j].iter().all(|&w| w) && best.is_none_or(|b| h.abs() < b.dist) {
+            if inside[j].iter().all(|&w| w) {
                 let t = if j == 0 { N::zero() } else { N::one() };
                 let foot = q - self.n * h;
-                best = Some(Closest { on_tri: foot, on_core: *q, dist: h.abs(), edge: None, t });
+                found.push(Closest { on_tri: foot, on_core: *q, dist: h.abs(), edge: None, t });
             }
         }
         // With both ends' feet inside edge `k`, so is every point's of the core: its closest
@@ -248,11 +248,38 @@ impl<N: Scalar> Pair<N> {
             let (s, t, on_tri, on_core) =
                 segments_closest(&self.v[k], &self.corner(k + 1), &self.q[0], &self.q[1]);
             let dist = (on_core - on_tri).norm();
-            if best.is_none_or(|b| dist < b.dist) {
-                best = Some(Closest { on_tri, on_core, dist, edge: Some((k, s)), t });
+            found.push(Closest { on_tri, on_core, dist, edge: Some((k, s)), t });
+        }
+        self.nearest(&found)
+    }
+
+    /// The closest of the candidate pairs `found`. Pairs whose distances lie within the bias of
+    /// the smallest are told apart by the gap their normals leave between the shapes (the
+    /// largest gap over all directions is the distance, and the true pair's normal attains it):
+    /// the two long edges of a sliver lie within rounding of each other, and the wrong one's
+    /// normal, tilted by the sliver's angle, leaves a long core overlapping the triangle.
+    fn nearest(&self, found: &[Closest<N>]) -> Option<Closest<N>> {
+        let least = found.iter().map(|c| c.dist).reduce(N::min_of)?;
+        let near = |c: &&Closest<N>| c.dist <= least + self.tol;
+        let mut ties = found.iter().filter(near);
+        let first = ties.next()?;
+        if found.iter().filter(near).count() == 1 {
+            return Some(*first);
+        }
+        let gap = |c: &Closest<N>| {
+            let n = self.exact_normal(c);
+            let core = n.dot(&self.q[0].coords).min_of(n.dot(&self.q[1].coords));
+            let tri = self.v.iter().map(|v| n.dot(&v.coords)).reduce(N::max_of).unwrap_or(core);
+            core - tri
+        };
+        let mut best = (*first, gap(first));
+        for c in ties {
+            let g = gap(c);
+            if g > best.1 {
+                best = (*c, g);
             }
         }
-        best
+        Some(best.0)
     }
 
     /// Whether `p` (in the triangle's plane) lies inside the triangle, its edges included.
