@@ -187,11 +187,20 @@ struct Pair<N: Scalar> {
     tol: N,
     /// Distances below this are rounding at the coordinates' scale.
     tiny: N,
+    /// The triangle's normal is too uncertain in this scalar type for the closed form: see
+    /// [`Pair::new`].
+    ill_conditioned: bool,
 }
 
 impl<N: Scalar> Pair<N> {
+    /// The pair, and whether its triangle is too thin for the closed form. A sliver's normal,
+    /// the cross product of two nearly parallel edges, points only to within about
+    /// `ε · longest / width` radians; across the pair's extent that tilt moves depths and
+    /// normals by more than the bias tolerance when the sliver is thin enough, and the general
+    /// routine (which never builds that normal from the two long edges) answers instead.
     fn new(v: [Point3<N>; 3], q: [Point3<N>; 2], r: N) -> Self {
-        let n = (v[1] - v[0]).cross(&(v[2] - v[0])).normalize();
+        let scaled = (v[1] - v[0]).cross(&(v[2] - v[0]));
+        let n = scaled.normalize();
         let h = q.map(|p| n.dot(&(p - v[0])));
         let longest = (0..3)
             .map(|k| (v[(k + 1) % 3] - v[k]).norm_squared())
@@ -201,7 +210,11 @@ impl<N: Scalar> Pair<N> {
         let amax = |p: &Point3<N>| p.x.abs().max_of(p.y.abs()).max_of(p.z.abs());
         let extent = [v[0], v[1], v[2], q[0], q[1]].iter().map(amax).fold(longest, N::max_of);
         let tiny = N::EPSILON * N::lit(64.0) * extent;
-        Self { v, q, r, n, h, tol: bias_tolerance(small, small), tiny }
+        let tol = bias_tolerance(small, small);
+        let width = scaled.norm() / longest;
+        let span = longest + (q[1] - q[0]).norm() + r;
+        let ill_conditioned = N::EPSILON * N::lit(16.0) * longest * span > tol * width;
+        Self { v, q, r, n, h, tol, tiny, ill_conditioned }
     }
 
     fn corner(&self, k: usize) -> Point3<N> {
@@ -210,6 +223,9 @@ impl<N: Scalar> Pair<N> {
 
     /// Steps 1 to 5 of the module docs.
     fn contacts<U: Copy + Default>(&self, margin: N, out: &mut Candidates<N, U>) -> Outcome<N> {
+        if self.ill_conditioned {
+            return Outcome::Unresolved;
+        }
         let (lo, hi) = (self.h[0].min_of(self.h[1]), self.h[0].max_of(self.h[1]));
         let (face, side) = if lo + hi >= N::zero() { (lo, N::one()) } else { (-hi, -N::one()) };
         if face - self.r > margin {
@@ -217,7 +233,11 @@ impl<N: Scalar> Pair<N> {
         }
         match self.closest() {
             Some(c) if c.dist > self.tiny => self.apart(&c, face, side, margin, out),
-            _ => self.crossing(face, side, margin, out),
+            // Touching within rounding, not crossing: neither the closest points' direction nor
+            // the axes' cross products are reliable at this distance, so the general routine
+            // answers.
+            Some(_) => Outcome::Unresolved,
+            None => self.crossing(face, side, margin, out),
         }
     }
 
