@@ -339,8 +339,10 @@ fn collect3<N, U, C>(
                     None => Manifold::new(),
                 }
             }
-            // A box's SAT tests the triangle's plane first itself.
-            (Shape3::Cuboid(_), Some(_)) => piece.manifold::<U>(&pose, pos_b, b, margin),
+            // A box's SAT and a capsule's routine test the triangle's plane first themselves.
+            (Shape3::Cuboid(_) | Shape3::Capsule(_), Some(_)) => {
+                piece.manifold::<U>(&pose, pos_b, b, margin)
+            }
             _ if beyond_plane(piece, &pose, pos_b, b, margin) => Manifold::new(),
             _ => piece.manifold::<U>(&pose, pos_b, b, margin),
         };

@@ -21,7 +21,10 @@
 //!    origin. Triangle pieces take a closed-form ray test (Möller and Trumbore, "Fast, Minimum
 //!    Storage Ray/Triangle Intersection", 1997), and a box meets them through the separating
 //!    axis test ([`crate::manifold::contact_triangle_cuboid`]): in a manifold, and in the single
-//!    contact whenever the two penetrate (GJK still measures the distance of a box apart).
+//!    contact whenever the two penetrate (GJK still measures the distance of a box apart). A
+//!    capsule's manifold with a triangle is the closest points of its core and the triangle in
+//!    closed form ([`crate::manifold::contact_triangle_capsule`]); its single contact still runs
+//!    GJK/EPA.
 //! 3. **Combine.** The smallest separation (or time of impact, or ray parameter) wins; a
 //!    manifold merges the pieces' contacts that share the deepest piece's normal and keeps the
 //!    best four (3D, [`kollide_manifold::reduce_to_four`]) or two (2D).

@@ -15,6 +15,7 @@
 //! | capsule–capsule | [`contact_capsules`] |
 //! | box–box | [`contact_cuboids`] (SAT over 15 axes) |
 //! | triangle–box | [`contact_triangle_cuboid`] (SAT over 13 axes; every box on level geometry) |
+//! | triangle–capsule | [`contact_triangle_capsule`] (closest points, or SAT over 4 axes when the core crosses; every capsule on level geometry) |
 //! | polyhedron–polyhedron | [`contact_polyhedra`] (SAT with Gauss-map pruning) |
 //! | anything else | [`contact_convex`] |
 
@@ -24,7 +25,8 @@ use kollide_shapes::Shape3;
 
 use super::{
     contact_ball_capsule, contact_ball_cuboid, contact_ball_polyhedron, contact_balls,
-    contact_capsules, contact_convex, contact_cuboids, contact_polyhedra, contact_triangle_cuboid,
+    contact_capsules, contact_convex, contact_cuboids, contact_polyhedra, contact_triangle_capsule,
+    contact_triangle_cuboid,
 };
 
 /// The contact manifold of two 3D shapes at `pos_a` and `pos_b`, with contacts up to `margin`
@@ -73,6 +75,10 @@ pub fn manifold3<N: Scalar, U: Copy + Default>(
         (S::Triangle(x), S::Cuboid(y)) => contact_triangle_cuboid(pos_a, x, pos_b, y, margin),
         (S::Cuboid(x), S::Triangle(y)) => {
             contact_triangle_cuboid::<N, U>(pos_b, y, pos_a, x, margin).flipped()
+        }
+        (S::Triangle(x), S::Capsule(y)) => contact_triangle_capsule(pos_a, x, pos_b, y, margin),
+        (S::Capsule(x), S::Triangle(y)) => {
+            contact_triangle_capsule::<N, U>(pos_b, y, pos_a, x, margin).flipped()
         }
         (S::Polyhedron(x), S::Polyhedron(y)) if !x.is_flat() && !y.is_flat() => {
             contact_polyhedra(pos_a, x, pos_b, y, margin)

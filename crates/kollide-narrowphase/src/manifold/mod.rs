@@ -50,6 +50,7 @@ mod polygon;
 mod polyhedra_epa;
 mod polyhedron_polyhedron;
 mod segment_closest;
+mod triangle_capsule;
 mod triangle_cuboid;
 
 pub use aabb::contact_aabbs;
@@ -78,5 +79,6 @@ pub use segment_closest::{
     OverlapEnd, clip_parallel_segments, overlap_end_contact, segment_point_closest,
     segments_closest,
 };
+pub use triangle_capsule::contact_triangle_capsule;
 pub use triangle_cuboid::contact_triangle_cuboid;
 pub(crate) use triangle_cuboid::triangle_cuboid_depth;

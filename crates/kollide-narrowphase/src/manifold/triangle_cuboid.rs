@@ -367,6 +367,19 @@ fn face_polygon<N: Scalar>(
     (c.map(|i| b.vertex(i)), c.map(FeatureId::Vertex), core::array::from_fn(edge))
 }
 
+/// The triangle as a reference face seen from one side (`up`: the side its own normal
+/// `(v₁ − v₀) × (v₂ − v₀)` points to): the order of its corners, counter-clockwise seen from that
+/// side, the triangle's numbers of the edges from each of them to the next, and the face's id.
+/// Face 0 is `(a, b, c)`, face 1 is `(a, c, b)`, the ids the triangle's own supporting feature
+/// gives.
+pub(super) fn triangle_side(up: bool) -> ([usize; 3], [usize; 3], FeatureId) {
+    if up {
+        ([0, 1, 2], [0, 1, 2], FeatureId::Face(0))
+    } else {
+        ([0, 2, 1], [2, 1, 0], FeatureId::Face(1))
+    }
+}
+
 /// The face contact with the triangle `v` (box frame) as the reference, its side facing the box
 /// along `n`, and the box's face most anti-parallel to `n` as the incident face.
 fn triangle_face<N: Scalar, U: Copy + Default>(
@@ -377,14 +390,8 @@ fn triangle_face<N: Scalar, U: Copy + Default>(
     tol: N,
     out: &mut Candidates<N, U>,
 ) {
-    // Counter-clockwise seen from the box's side: the triangle's face 0 (a, b, c) when the normal
-    // is the triangle's own, face 1 (a, c, b) when it is the opposite.
     let up = (v[1] - v[0]).cross(&(v[2] - v[0])).dot(&n) >= N::zero();
-    let (order, edges, id) = if up {
-        ([0, 1, 2], [0, 1, 2], FeatureId::Face(0))
-    } else {
-        ([0, 2, 1], [2, 1, 0], FeatureId::Face(1))
-    };
+    let (order, edges, id) = triangle_side(up);
     let vertices = order.map(|k| Point3::from(v[k]));
     let reference = ReferenceFace {
         vertices: &vertices,
@@ -459,7 +466,10 @@ fn box_reference<N: Scalar, U: Copy + Default>(
 /// by [`Triangle`]'s rule (its `local_support_feature`): the face seen from `d`'s side when
 /// `|d̂ · n̂|` is at least every edge's outward in-plane `d̂ · m̂ₖ`, otherwise the best edge. Returns
 /// the corners' order (the first `count` of them), `count` and the feature's id.
-fn triangle_feature<N: Scalar>(v: &[Vec3<N>; 3], d: &Vec3<N>) -> ([usize; 3], usize, FeatureId) {
+pub(super) fn triangle_feature<N: Scalar>(
+    v: &[Vec3<N>; 3],
+    d: &Vec3<N>,
+) -> ([usize; 3], usize, FeatureId) {
     let n = (v[1] - v[0]).cross(&(v[2] - v[0])).normalize();
     let along = d.dot(&n);
     let mut best = (0usize, N::zero());

@@ -30,6 +30,7 @@ mod polytope_degenerate;
 mod polytope_oracle;
 mod round_oracle;
 mod toi;
+mod triangle_capsule;
 mod triangle_cuboid;
 mod trimesh;
 mod trimesh_parry;
