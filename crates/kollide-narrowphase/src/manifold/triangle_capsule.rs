@@ -200,7 +200,8 @@ impl<N: Scalar> Pair<N> {
     /// routine (which never builds that normal from the two long edges) answers instead.
     fn new(v: [Point3<N>; 3], q: [Point3<N>; 2], r: N) -> Self {
         let scaled = (v[1] - v[0]).cross(&(v[2] - v[0]));
-        let n = scaled.normalize();
+        let twice_area = scaled.norm();
+        let n = scaled / twice_area;
         let h = q.map(|p| n.dot(&(p - v[0])));
         let longest = (0..3)
             .map(|k| (v[(k + 1) % 3] - v[k]).norm_squared())
@@ -211,7 +212,7 @@ impl<N: Scalar> Pair<N> {
         let extent = [v[0], v[1], v[2], q[0], q[1]].iter().map(amax).fold(longest, N::max_of);
         let tiny = N::EPSILON * N::lit(64.0) * extent;
         let tol = bias_tolerance(small, small);
-        let width = scaled.norm() / longest;
+        let width = twice_area / longest;
         let span = longest + (q[1] - q[0]).norm() + r;
         let ill_conditioned = N::EPSILON * N::lit(16.0) * longest * span > tol * width;
         Self { v, q, r, n, h, tol, tiny, ill_conditioned }

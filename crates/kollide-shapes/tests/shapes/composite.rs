@@ -161,10 +161,7 @@ fn heightfield_visits_against_brute_force() {
     }
     // The visit culls more than triangle boxes would, and visits few triangles apart from it.
     assert!(culled_by_box > 100, "{culled_by_box} triangles culled whose boxes overlap");
-    assert!(
-        visited_apart * 5 < visited,
-        "{visited_apart} of {visited} visited apart from the box"
-    );
+    assert!(visited_apart * 5 < visited, "{visited_apart} of {visited} visited apart from the box");
 }
 
 /// Whether a triangle and a box overlap: the separating axis test over the box's three axes,
