@@ -386,19 +386,7 @@ mod tests {
         Cuboid::new(h).unwrap()
     }
 
-    fn random_unit(r: &mut ChaCha8Rng) -> Vec3<f64> {
-        loop {
-            let v = Vec3::new(
-                r.random_range(-1.0..1.0),
-                r.random_range(-1.0..1.0),
-                r.random_range(-1.0..1.0),
-            );
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
+    use crate::manifold::random_unit3 as random_unit;
 
     /// Random boxes in random poses, from separated to deeply overlapping.
     #[test]

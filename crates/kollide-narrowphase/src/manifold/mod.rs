@@ -82,3 +82,21 @@ pub use segment_closest::{
 pub use triangle_capsule::contact_triangle_capsule;
 pub use triangle_cuboid::contact_triangle_cuboid;
 pub(crate) use triangle_cuboid::triangle_cuboid_depth;
+
+/// A random unit vector, uniform on the sphere (rejection from the cube), for the unit tests of
+/// the 3D routines.
+#[cfg(test)]
+pub(crate) fn random_unit3(r: &mut rand_chacha::ChaCha8Rng) -> kollide_math::Vec3<f64> {
+    use rand::Rng;
+    loop {
+        let v = kollide_math::Vec3::new(
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+        );
+        let n = v.norm();
+        if n > 0.1 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}

@@ -640,18 +640,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn unit(r: &mut ChaCha8Rng) -> Vec3<f64> {
-        loop {
-            let v = Vec3::new(
-                r.random_range(-1.0..1.0),
-                r.random_range(-1.0..1.0),
-                r.random_range(-1.0..1.0),
-            );
-            if (0.1..=1.0).contains(&v.norm()) {
-                return v.normalize();
-            }
-        }
-    }
+    use crate::manifold::random_unit3 as unit;
 
     /// The outcome of the routine for a capsule of core half length `half` and radius `radius`
     /// at `pos_b` against the triangle `tri` at the origin.

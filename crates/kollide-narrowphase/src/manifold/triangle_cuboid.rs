@@ -532,18 +532,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn unit(r: &mut ChaCha8Rng) -> Vec3<f64> {
-        loop {
-            let v = Vec3::new(
-                r.random_range(-1.0..1.0),
-                r.random_range(-1.0..1.0),
-                r.random_range(-1.0..1.0),
-            );
-            if (0.1..=1.0).contains(&v.norm()) {
-                return v.normalize();
-            }
-        }
-    }
+    use crate::manifold::random_unit3 as unit;
 
     /// A mesh's single contact with a box is the SAT's (the deepest clipped contact, mapped to
     /// the world) bit for bit whenever they penetrate, and GJK/EPA's answer differs: the query

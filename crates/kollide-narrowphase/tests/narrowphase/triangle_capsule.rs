@@ -22,28 +22,10 @@ use kollide_narrowphase::composite::Piece3;
 use kollide_narrowphase::manifold::{contact_convex, contact_triangle_capsule};
 use kollide_narrowphase::{QuerySettings, contact, manifold3};
 use kollide_shapes::{Capsule, FeatureId, Shape3, Triangle};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::{point_segment, point_triangle, segment_segment};
-
-fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
-
-fn unit(r: &mut ChaCha8Rng) -> Vec3<f64> {
-    loop {
-        let v = Vec3::new(
-            r.random_range(-1.0..1.0),
-            r.random_range(-1.0..1.0),
-            r.random_range(-1.0..1.0),
-        );
-        let n = v.norm();
-        if n > 0.1 && n <= 1.0 {
-            return v / n;
-        }
-    }
-}
+use crate::common::{point_segment, point_triangle, random_unit3 as unit, rng, segment_segment};
 
 /// One posed pair: the triangle at `pa`, the capsule at `pb`, and a margin.
 #[derive(Clone, Copy, Debug)]

@@ -18,28 +18,10 @@ use kollide_narrowphase::composite::Piece3;
 use kollide_narrowphase::manifold::{contact_convex, contact_triangle_cuboid};
 use kollide_narrowphase::{QuerySettings, contact, manifold3};
 use kollide_shapes::{Cuboid, FeatureId, Shape3, Triangle};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::point_triangle;
-
-fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
-
-fn unit(r: &mut ChaCha8Rng) -> Vec3<f64> {
-    loop {
-        let v = Vec3::new(
-            r.random_range(-1.0..1.0),
-            r.random_range(-1.0..1.0),
-            r.random_range(-1.0..1.0),
-        );
-        let n = v.norm();
-        if n > 0.1 && n <= 1.0 {
-            return v / n;
-        }
-    }
-}
+use crate::common::{point_triangle, random_unit3 as unit, rng};
 
 /// One posed pair: the triangle at `pa`, the box at `pb`, and a margin.
 #[derive(Clone, Copy, Debug)]

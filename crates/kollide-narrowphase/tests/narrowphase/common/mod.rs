@@ -37,6 +37,21 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// A random unit vector, uniform on the sphere (rejection from the cube).
+pub fn random_unit3(r: &mut ChaCha8Rng) -> Vec3<f64> {
+    loop {
+        let v = Vec3::new(
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+            r.random_range(-1.0..1.0),
+        );
+        let n = v.norm();
+        if n > 0.1 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}
+
 /// A random convex polygon (as a CCW hull) of one of several kinds, centred near the origin.
 pub fn random_polygon(rng: &mut ChaCha8Rng) -> Vec<Point2<f64>> {
     loop {
