@@ -25,7 +25,9 @@ use kollide_shapes::{Capsule, FeatureId, Shape3, Triangle};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::{point_segment, point_triangle, random_unit3 as unit, rng, segment_segment};
+use crate::common::{
+    point_segment, point_triangle, random_unit3 as unit, rng, segment_segment, sliver_of,
+};
 
 /// One posed pair: the triangle at `pa`, the capsule at `pb`, and a margin.
 #[derive(Clone, Copy, Debug)]
@@ -424,10 +426,7 @@ fn hostile_sizes_slivers_and_distances() {
             }
             // A sliver: one corner moved to within 1e-5 of the opposite edge's line.
             2 => {
-                let (a, b) = (c.tri.a(), c.tri.b());
-                let mid = a + (b - a) * r.random_range(0.2..0.8);
-                let up = (c.tri.c() - mid).normalize();
-                if let Ok(tri) = Triangle::new(a, b, mid + up * 1e-5 * (b - a).norm()) {
+                if let Some(tri) = sliver_of(&c.tri, &mut r) {
                     c = Case { tri, ..c };
                 }
             }

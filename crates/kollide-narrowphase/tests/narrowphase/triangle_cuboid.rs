@@ -21,7 +21,7 @@ use kollide_shapes::{Cuboid, FeatureId, Shape3, Triangle};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::{point_triangle, random_unit3 as unit, rng};
+use crate::common::{point_triangle, random_unit3 as unit, rng, sliver_of};
 
 /// One posed pair: the triangle at `pa`, the box at `pb`, and a margin.
 #[derive(Clone, Copy, Debug)]
@@ -383,10 +383,7 @@ fn hostile_sizes_slivers_and_distances() {
             }
             // A sliver: one corner moved to within 1e-5 of the opposite edge's line.
             2 => {
-                let (a, b) = (c.tri.a(), c.tri.b());
-                let mid = a + (b - a) * r.random_range(0.2..0.8);
-                let up = (c.tri.c() - mid).normalize();
-                if let Ok(tri) = Triangle::new(a, b, mid + up * 1e-5 * (b - a).norm()) {
+                if let Some(tri) = sliver_of(&c.tri, &mut r) {
                     c = Case { tri, ..c };
                 }
             }

@@ -7,7 +7,7 @@ mod distance;
 pub use distance::{point_segment, point_triangle, segment_segment};
 
 use kollide_math::{Iso2, Iso3, Point, Point2, Point3, Scalar, Vec2, Vec3, Vector};
-use kollide_shapes::{SupportMap, convex_hull_2d};
+use kollide_shapes::{SupportMap, Triangle, convex_hull_2d};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -35,6 +35,15 @@ impl<N: Scalar, const D: usize> SupportMap<N, D> for Cloud<N, D> {
 
 pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// `tri` made a sliver: its third corner moved to within 1e-5 of its first edge's length from
+/// that edge's line (`None` when that leaves no valid triangle).
+pub fn sliver_of(tri: &Triangle<f64, 3>, r: &mut ChaCha8Rng) -> Option<Triangle<f64, 3>> {
+    let (a, b) = (tri.a(), tri.b());
+    let mid = a + (b - a) * r.random_range(0.2..0.8);
+    let up = (tri.c() - mid).normalize();
+    Triangle::new(a, b, mid + up * 1e-5 * (b - a).norm()).ok()
 }
 
 /// A random unit vector, uniform on the sphere (rejection from the cube).
