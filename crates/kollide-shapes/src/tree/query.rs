@@ -301,10 +301,14 @@ impl<N: Scalar, const D: usize> Slabs<N, D> {
                 }
                 continue;
             }
-            let t1 = (aabb.mins[k] - o) * self.inv[k];
-            let t2 = (aabb.maxs[k] - o) * self.inv[k];
-            lo = max2(lo, min2(t1, t2));
-            hi = min2(hi, max2(t1, t2));
+            // The slab's near side is fixed by the direction's sign, the same for every box.
+            let (near, far) = if self.inv[k] < N::zero() {
+                (aabb.maxs[k], aabb.mins[k])
+            } else {
+                (aabb.mins[k], aabb.maxs[k])
+            };
+            lo = max2(lo, (near - o) * self.inv[k]);
+            hi = min2(hi, (far - o) * self.inv[k]);
             if PARALLEL && lo > hi {
                 return None;
             }
