@@ -116,7 +116,7 @@ impl<N: Scalar> HeightField<N> {
         let (i, j) = self.cell_of(start.x, start.z);
         let above = match self.start_side(i, j, &start) {
             Ok(above) => above,
-            Err(normal) => return Some((t0, normal).map_normal(dir)),
+            Err(normal) => return Some(facing_ray((t0, normal), dir)),
         };
         let mut hit = None;
         self.walk_cells(origin, dir, &inv, (t0, t1), (i, j), |i, j, enter, exit| {
@@ -137,7 +137,7 @@ impl<N: Scalar> HeightField<N> {
             hit = self.cross_cell(&self.planes(i, j), &at, (enter, exit), above);
             hit.is_none()
         });
-        hit.map(|h| h.map_normal(dir))
+        hit.map(|h| facing_ray(h, dir))
     }
 
     /// Whether `start`, over cell `(i, j)`, lies above the surface (`Ok(true)`) or below it
@@ -274,16 +274,9 @@ impl<N: Scalar> HeightField<N> {
     }
 }
 
-/// Turns the normal of a hit to face the ray.
-trait FacingRay<N: Scalar> {
-    fn map_normal(self, dir: &Vec3<N>) -> Self;
-}
-
-impl<N: Scalar> FacingRay<N> for (N, Vec3<N>) {
-    fn map_normal(self, dir: &Vec3<N>) -> Self {
-        let (t, n) = self;
-        if n.dot(dir) > N::zero() { (t, -n) } else { (t, n) }
-    }
+/// A hit `(t, n)` with its normal turned to face the ray.
+fn facing_ray<N: Scalar>((t, n): (N, Vec3<N>), dir: &Vec3<N>) -> (N, Vec3<N>) {
+    if n.dot(dir) > N::zero() { (t, -n) } else { (t, n) }
 }
 
 /// The parameter range `[t0, t1] ⊂ [0, max_t]` of the segment inside `aabb` (slab test, with
