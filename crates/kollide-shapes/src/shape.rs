@@ -192,6 +192,24 @@ impl<N: Scalar> HasMass3<N> for Shape3<N> {
     }
 }
 
+impl<N: Scalar> Shape3<N> {
+    /// The point the shape is symmetric about (`p ↦ 2c − p` maps it onto itself), in its own
+    /// frame, when its kind always has one: the origin for a ball, a box and a cylinder, the
+    /// middle of the core for a capsule and a segment; `None` for the other kinds.
+    ///
+    /// Such a shape reaches as far along any direction `d` as along `−d` from its centre
+    /// (`d · (s(d) + s(−d)) = 2 d · c` for support points `s`), so which side of a plane most of
+    /// it lies on is the side of its centre, with no support query.
+    pub fn centre_of_symmetry(&self) -> Option<Point<N, 3>> {
+        match self {
+            Self::Ball(_) | Self::Cuboid(_) | Self::Cylinder(_) => Some(Point::origin()),
+            Self::Capsule(c) => Some(c.segment().midpoint()),
+            Self::Segment(s) => Some(s.midpoint()),
+            Self::Triangle(_) | Self::Polyhedron(_) | Self::Cone(_) => None,
+        }
+    }
+}
+
 macro_rules! impl_from {
     ($ty:ident, $($v:ident($inner:ty)),*) => {
         $(impl<N: Scalar> From<$inner> for $ty<N> {
@@ -259,6 +277,37 @@ mod tests {
         assert!(Default(s).bounding_radius() >= r * (1.0 - 1e-12), "{name}: default bound");
     }
 
+    /// One shape of every 3D kind, in the enum's order, off-centre where the kind allows.
+    fn shapes3() -> Vec<Shape3<f64>> {
+        use kollide_math::Point3;
+        let cloud: Vec<Point3<f64>> = (0..40)
+            .map(|i| {
+                let t = i as f64 * 2.399_963;
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 40.0;
+                let r = (1.0 - z * z).sqrt();
+                Point3::new(r * t.cos() + 0.3, r * t.sin() * 0.8, z * 0.6 - 0.2)
+            })
+            .collect();
+        vec![
+            Ball::new(0.7).unwrap().into(),
+            Capsule::new(Point3::new(-1.0, 0.5, 0.2), Point3::new(0.5, 0.2, -1.0), 0.3)
+                .unwrap()
+                .into(),
+            Segment::new(Point3::new(-1.0, 0.5, 0.0), Point3::new(2.0, 0.2, 1.0)).unwrap().into(),
+            Cuboid::new(Vec3::new(1.0, 2.0, 0.5)).unwrap().into(),
+            Triangle::new(
+                Point3::new(0.0, 0.0, 1.0),
+                Point3::new(3.0, 0.5, 0.0),
+                Point3::new(1.0, 2.0, -1.0),
+            )
+            .unwrap()
+            .into(),
+            ConvexPolyhedron::from_points(&cloud).unwrap().into(),
+            Cylinder::new(0.8, 0.5).unwrap().into(),
+            Cone::new(0.8, 0.5).unwrap().into(),
+        ]
+    }
+
     #[test]
     fn bounding_radii() {
         use kollide_math::{Point2, Point3};
@@ -276,32 +325,7 @@ mod tests {
         for (k, s) in shapes2.iter().enumerate() {
             check_bounding_radius(s, &format!("2d shape {k}"));
         }
-        let cloud: Vec<Point3<f64>> = (0..40)
-            .map(|i| {
-                let t = i as f64 * 2.399_963;
-                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 40.0;
-                let r = (1.0 - z * z).sqrt();
-                Point3::new(r * t.cos() + 0.3, r * t.sin() * 0.8, z * 0.6 - 0.2)
-            })
-            .collect();
-        let shapes3: Vec<Shape3<f64>> = vec![
-            Ball::new(0.7).unwrap().into(),
-            Capsule::new(Point3::new(-1.0, 0.5, 0.2), Point3::new(0.5, 0.2, -1.0), 0.3)
-                .unwrap()
-                .into(),
-            Segment::new(Point3::new(-1.0, 0.5, 0.0), Point3::new(2.0, 0.2, 1.0)).unwrap().into(),
-            Cuboid::new(Vec3::new(1.0, 2.0, 0.5)).unwrap().into(),
-            Triangle::new(
-                Point3::new(0.0, 0.0, 1.0),
-                Point3::new(3.0, 0.5, 0.0),
-                Point3::new(1.0, 2.0, -1.0),
-            )
-            .unwrap()
-            .into(),
-            ConvexPolyhedron::from_points(&cloud).unwrap().into(),
-            Cylinder::new(0.8, 0.5).unwrap().into(),
-            Cone::new(0.8, 0.5).unwrap().into(),
-        ];
+        let shapes3 = shapes3();
         for (k, s) in shapes3.iter().enumerate() {
             check_bounding_radius(s, &format!("3d shape {k}"));
         }
@@ -323,5 +347,28 @@ mod tests {
         let b: Shape3<f32> = Ball::new(2.0).unwrap().into();
         assert_eq!(b.radius(), 2.0);
         assert_eq!(b.local_support_point(&Vec3::x()), Point::from(Vec3::new(2.0, 0.0, 0.0)));
+    }
+
+    /// A centre of symmetry is one: the shape reaches as far from it along a direction as along
+    /// the opposite one, for 1,000 directions per kind; the kinds without one say so.
+    #[test]
+    fn centres_of_symmetry_halve_opposite_supports() {
+        let mut checked = 0;
+        for (k, s) in shapes3().iter().enumerate() {
+            let Some(c) = s.centre_of_symmetry() else {
+                assert!(matches!(s, Shape3::Triangle(_) | Shape3::Polyhedron(_) | Shape3::Cone(_)));
+                continue;
+            };
+            for i in 0..1000 {
+                let t = i as f64 * 2.399_963;
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 1000.0;
+                let r = (1.0 - z * z).sqrt();
+                let d = Vec3::new(r * t.cos(), r * t.sin(), z);
+                let sum = s.local_support_point(&d).coords + s.local_support_point(&-d).coords;
+                assert!((d.dot(&sum) - 2.0 * d.dot(&c.coords)).abs() < 1e-12, "shape {k}, {d:?}");
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 5);
     }
 }

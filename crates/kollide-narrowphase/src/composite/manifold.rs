@@ -70,6 +70,7 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
             x.0.separation.partial_cmp(&y.0.separation).unwrap_or(core::cmp::Ordering::Equal)
         })?;
         let n = *n;
+        let dup2 = dup * dup;
         let mut kept: ContactList<N, D, U> = SmallVec::new();
         for (c, m) in &self.list {
             if m.dot(&n) < N::lit(SHARED_NORMAL_COS) {
@@ -77,7 +78,7 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
             }
             let mut c = *c;
             c.separation = (c.point_b - c.point_a).dot(&n);
-            match kept.iter_mut().find(|k| (k.point_b - c.point_b).norm() <= dup) {
+            match kept.iter_mut().find(|k| (k.point_b - c.point_b).norm_squared() <= dup2) {
                 Some(k) if c.separation < k.separation => *k = c,
                 Some(_) => {}
                 None => kept.push(c),
@@ -195,39 +196,54 @@ fn incident_feature<N: Scalar>(
     (points, ids, edges, f.id)
 }
 
+/// Every edge of a triangle active: the internal-edge rule never applies.
+const ALL_ACTIVE: u8 = 0b111;
+
 /// The internal-edge rule for a manifold `m` (world) of a triangle piece `tri` (corners in the
-/// composite's frame, composite at `pos_a`) and B: `m` unchanged when it comes from the face or
-/// an active edge or vertex; otherwise B's feature facing the triangle clipped against the
-/// triangle's prism along the face normal, or `m` again when nothing of it lies over the
+/// composite's frame, composite at `pos_a`) and B: `m` left as it is when it comes from the face
+/// or an active edge or vertex; otherwise replaced by B's feature facing the triangle clipped
+/// against the triangle's prism along the face normal, unless nothing of it lies over the
 /// triangle.
 fn surface_manifold<N: Scalar, U: Copy + Default>(
     tri: &[Point3<N>; 3],
     active: u8,
-    m: Manifold<N, 3, U>,
+    m: &mut Manifold<N, 3, U>,
     pos_a: &Iso3<N>,
     pos_b: &Iso3<N>,
     b: &Shape3<N>,
     margin: N,
-) -> Manifold<N, 3, U> {
+) {
+    if active & ALL_ACTIVE == ALL_ACTIVE {
+        return;
+    }
     let n = pos_a.inverse_transform_vector(&m.normal);
-    let pos_ab = pos_a.inv_compose(pos_b);
     let raw = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
-    let nf = face_normal_towards(raw, &tri[0].coords, |v| b.support_point(&pos_ab, &v).coords);
+    let nf = match b.centre_of_symmetry() {
+        Some(c) => {
+            let centre = pos_a.inverse_transform_point(&(pos_b * c)).coords;
+            face_normal_towards(raw, &tri[0].coords, |_| centre)
+        }
+        None => {
+            let pos_ab = pos_a.inv_compose(pos_b);
+            face_normal_towards(raw, &tri[0].coords, |v| b.support_point(&pos_ab, &v).coords)
+        }
+    };
     let up = nf == raw;
     if n.dot(&nf) >= N::lit(FACE_COS) {
-        return m;
+        return;
     }
     let Some(deepest) = m.contacts().iter().min_by(|x, y| {
         x.separation.partial_cmp(&y.separation).unwrap_or(core::cmp::Ordering::Equal)
     }) else {
-        return m;
+        return;
     };
     let t = tri.map(|p| p.coords);
     let w = barycentric(&pos_a.inverse_transform_point(&deepest.point_a).coords, &t);
     match feature_is_active(&w, active) {
-        None | Some(true) => return m,
+        None | Some(true) => return,
         Some(false) => {}
     }
+    let pos_ab = pos_a.inv_compose(pos_b);
     // The reference face, counter-clockwise seen from the side the normal points to.
     let order: [usize; 3] = if up { [0, 1, 2] } else { [0, 2, 1] };
     let vertices = order.map(|k| tri[k]);
@@ -257,11 +273,10 @@ fn surface_manifold<N: Scalar, U: Copy + Default>(
     let size = (tri[1] - tri[0]).norm().max_of((tri[2] - tri[0]).norm());
     let mut cands = Candidates::new();
     clip_reference_face(&reference, &incident, &nf, margin, duplicate_distance(size), &mut cands);
-    if cands.list.is_empty() {
-        // Nothing of B lies over the triangle: keep the piece's own contact (see the module docs).
-        return m;
+    // Nothing of B over the triangle: the piece's own contact stays (see the module docs).
+    if !cands.list.is_empty() {
+        *m = to_world(cands.into_manifold(nf), pos_a);
     }
-    to_world(cands.into_manifold(nf), pos_a)
 }
 
 /// The contact manifold of a composite A (a heightfield, a compound) at `pos_a` and a convex
@@ -351,7 +366,7 @@ fn collect3<N, U, C>(
         }
         if let (Some(tri), Some(active)) = (piece.surface_triangle(), a.active_edges(i)) {
             let local = own.map_or(tri, |p| tri.map(|v| p * v));
-            m = surface_manifold(&local, active, m, pos_a, pos_b, b, margin);
+            surface_manifold(&local, active, &mut m, pos_a, pos_b, b, margin);
         }
         merge.push(&m, |id| piece_feature::<N, 3, C>(i, id), tag_b);
         ControlFlow::Continue(())
