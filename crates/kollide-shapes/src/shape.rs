@@ -310,7 +310,7 @@ mod tests {
 
     #[test]
     fn bounding_radii() {
-        use kollide_math::{Point2, Point3};
+        use kollide_math::Point2;
         let shapes2: Vec<Shape2<f64>> = vec![
             Ball::new(0.7).unwrap().into(),
             Capsule::new(Point2::new(-1.0, 0.5), Point2::new(0.5, 0.2), 0.3).unwrap().into(),
