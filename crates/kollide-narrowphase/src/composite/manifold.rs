@@ -244,39 +244,100 @@ fn surface_manifold<N: Scalar, U: Copy + Default>(
         Some(false) => {}
     }
     let pos_ab = pos_a.inv_compose(pos_b);
-    // The reference face, counter-clockwise seen from the side the normal points to.
-    let order: [usize; 3] = if up { [0, 1, 2] } else { [0, 2, 1] };
-    let vertices = order.map(|k| tri[k]);
-    let vertex_ids = order.map(|k| FeatureId::Vertex(k as u32));
-    let edge_ids = if up {
-        [FeatureId::Edge(0), FeatureId::Edge(1), FeatureId::Edge(2)]
-    } else {
-        [FeatureId::Edge(2), FeatureId::Edge(1), FeatureId::Edge(0)]
-    };
-    let (points, ids, edges, id) =
-        incident_feature(b, &pos_ab.inverse_transform_vector(&-nf), &pos_ab);
-    let reference = ReferenceFace {
-        vertices: &vertices,
-        vertex_ids: &vertex_ids,
-        edge_ids: &edge_ids,
-        normal: nf,
-        id: FeatureId::Face(0),
-        radius: N::zero(),
-    };
-    let incident = IncidentFeature {
-        vertices: &points,
-        vertex_ids: &ids,
-        edge_ids: &edges,
-        id,
-        radius: b.radius(),
-    };
-    let size = (tri[1] - tri[0]).norm().max_of((tri[2] - tri[0]).norm());
-    let mut cands = Candidates::new();
-    clip_reference_face(&reference, &incident, &nf, margin, duplicate_distance(size), &mut cands);
-    // Nothing of B over the triangle: the piece's own contact stays (see the module docs).
+    let prism = Prism::new(tri, up, b, &pos_ab, nf);
+    if beyond_a_side(&prism.corners, &nf, &prism.points, prism.slack) {
+        // Nothing of B over the triangle: the piece's own contact stays (see the module docs).
+        return;
+    }
+    let cands = prism.clip::<U>(b.radius(), margin);
     if !cands.list.is_empty() {
         *m = to_world(cands.into_manifold(nf), pos_a);
     }
+}
+
+/// A triangle as the reference face of the internal-edge rule, and B's feature facing it, in
+/// the composite's frame.
+struct Prism<N: Scalar> {
+    /// The corners, counter-clockwise about `normal`, with their ids and the edges' ids.
+    corners: [Point3<N>; 3],
+    corner_ids: [FeatureId; 3],
+    edge_ids: [FeatureId; 3],
+    /// The face normal, towards B.
+    normal: Vec3<N>,
+    /// B's feature: points, their ids, its edges' ids and its own id.
+    points: Points<N>,
+    ids: Ids,
+    edges: Ids,
+    id: FeatureId,
+    /// The clipping slack (see `face_clip`).
+    slack: N,
+}
+
+impl<N: Scalar> Prism<N> {
+    /// The triangle `tri` with face normal `nf` (`up` when `nf` is `tri`'s counter-clockwise
+    /// normal) and B's feature facing it, B at `pos_ab` in the triangle's frame.
+    fn new(tri: &[Point3<N>; 3], up: bool, b: &Shape3<N>, pos_ab: &Iso3<N>, nf: Vec3<N>) -> Self {
+        let order: [usize; 3] = if up { [0, 1, 2] } else { [0, 2, 1] };
+        let edge_ids = if up {
+            [FeatureId::Edge(0), FeatureId::Edge(1), FeatureId::Edge(2)]
+        } else {
+            [FeatureId::Edge(2), FeatureId::Edge(1), FeatureId::Edge(0)]
+        };
+        let (points, ids, edges, id) =
+            incident_feature(b, &pos_ab.inverse_transform_vector(&-nf), pos_ab);
+        let size = (tri[1] - tri[0]).norm().max_of((tri[2] - tri[0]).norm());
+        Self {
+            corners: order.map(|k| tri[k]),
+            corner_ids: order.map(|k| FeatureId::Vertex(k as u32)),
+            edge_ids,
+            normal: nf,
+            points,
+            ids,
+            edges,
+            id,
+            slack: duplicate_distance(size),
+        }
+    }
+
+    /// B's feature (of rounding `radius`) clipped to the prism, contacts up to `margin`.
+    fn clip<U: Copy + Default>(&self, radius: N, margin: N) -> Candidates<N, U> {
+        let reference = ReferenceFace {
+            vertices: &self.corners,
+            vertex_ids: &self.corner_ids,
+            edge_ids: &self.edge_ids,
+            normal: self.normal,
+            id: FeatureId::Face(0),
+            radius: N::zero(),
+        };
+        let incident = IncidentFeature {
+            vertices: &self.points,
+            vertex_ids: &self.ids,
+            edge_ids: &self.edges,
+            id: self.id,
+            radius,
+        };
+        let mut cands = Candidates::new();
+        clip_reference_face(&reference, &incident, &self.normal, margin, self.slack, &mut cands);
+        cands
+    }
+}
+
+/// Whether every point of `points` lies more than `slack` beyond one side plane of the prism
+/// over the triangle `tri` (counter-clockwise about `nf`) along `nf`: clipping them to the
+/// prism, with side planes moved out by up to `slack`, would leave nothing. Rejects most of the
+/// internal-edge rule's cases (B beside the triangle, touching its edge) before the clip.
+fn beyond_a_side<N: Scalar>(
+    tri: &[Point3<N>; 3],
+    nf: &Vec3<N>,
+    points: &[Point3<N>],
+    slack: N,
+) -> bool {
+    (0..3).any(|k| {
+        let a = tri[k];
+        let out = (tri[(k + 1) % 3] - a).cross(nf);
+        let limit = slack * out.norm();
+        points.iter().all(|p| out.dot(&(p - a)) > limit)
+    })
 }
 
 /// The contact manifold of a composite A (a heightfield, a compound) at `pos_a` and a convex
@@ -467,3 +528,84 @@ macro_rules! pair_manifold {
 
 pair_manifold!(compound_manifold3, 3, Iso3, Piece3, collect3, "3D");
 pair_manifold!(compound_manifold2, 2, Iso2, Piece2, collect2, "2D");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kollide_shapes::{Ball, Capsule, Cuboid};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use crate::manifold::random_unit3 as unit;
+
+    /// The prism test only rejects what the clip leaves empty. Random triangles, and a ball, a
+    /// box and a capsule near a random point of an edge, tilted at random or (a third of the
+    /// boxes) resting flat on the face, where the clip has its slack: every rejected feature
+    /// clipped anyway (with any margin) gives no contact. Balls are also put within a few
+    /// slacks of a side plane. A test that never rejects could not fail: more than a third are.
+    #[test]
+    fn a_rejected_feature_clips_to_nothing() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x15_9215);
+        let shapes: [Shape3<f64>; 3] = [
+            Ball::new(0.3).unwrap().into(),
+            Cuboid::new(Vec3::new(0.4, 0.2, 0.3)).unwrap().into(),
+            Capsule::new_axis(0.5, 0.2).unwrap().into(),
+        ];
+        let (mut total, mut rejected) = (0, 0);
+        for i in 0..9000 {
+            let tri: [Point3<f64>; 3] =
+                core::array::from_fn(|_| Point3::from(unit(&mut rng) * rng.random_range(0.2..2.0)));
+            let cross = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+            if cross.norm() < 1e-2 {
+                continue;
+            }
+            let (up, nf) =
+                if i % 2 == 0 { (true, cross.normalize()) } else { (false, -cross.normalize()) };
+            let b = &shapes[i % 3];
+            let k = rng.random_range(0..3);
+            let on_edge = tri[k] + (tri[(k + 1) % 3] - tri[k]) * rng.random_range(0.0..1.0);
+            let flat = i % 9 == 1;
+            let rotation = if flat {
+                let about =
+                    kollide_math::Rot3::from_scaled_axis(Vec3::y() * rng.random_range(0.0..6.0));
+                kollide_math::Rot3::rotation_between(&Vec3::y(), &nf).unwrap_or_default() * about
+            } else {
+                kollide_math::Rot3::from_scaled_axis(unit(&mut rng) * rng.random_range(0.0..3.0))
+            };
+            let offset = if i % 3 == 0 && i % 4 == 0 {
+                // A ball's centre a few slacks either side of the edge's side plane.
+                let out = (tri[(k + 1) % 3] - tri[k]).cross(&nf).normalize();
+                let slack = Prism::new(&tri, up, b, &Iso3::identity(), nf).slack;
+                out * (slack * rng.random_range(-3.0..3.0)) + nf * rng.random_range(0.0..0.5)
+            } else if flat {
+                let along = unit(&mut rng);
+                (along - nf * along.dot(&nf)) * rng.random_range(0.0..1.0) + nf * 0.2
+            } else {
+                unit(&mut rng) * rng.random_range(0.0..1.0)
+            };
+            let mut pos_b = Iso3::from_parts((on_edge.coords + offset).into(), rotation);
+            let mut prism = Prism::new(&tri, up, b, &pos_b, nf);
+            if flat {
+                // The face's nearest point a few slacks either side of the edge's side plane.
+                let out = (tri[(k + 1) % 3] - tri[k]).cross(&nf).normalize();
+                let near =
+                    prism.points.iter().map(|p| out.dot(&(p - tri[k]))).fold(f64::MAX, f64::min);
+                let shift = prism.slack * rng.random_range(-3.0..3.0) - near;
+                pos_b.translation.vector += out * shift;
+                prism = Prism::new(&tri, up, b, &pos_b, nf);
+            }
+            total += 1;
+            if !beyond_a_side(&prism.corners, &nf, &prism.points, prism.slack) {
+                continue;
+            }
+            rejected += 1;
+            let cands = prism.clip::<()>(b.radius(), 1e3);
+            assert!(
+                cands.list.is_empty(),
+                "case {i}: rejected, but the clip kept {:?}",
+                cands.list
+            );
+        }
+        assert!(rejected * 3 > total, "{rejected} of {total} rejected");
+    }
+}
