@@ -185,44 +185,48 @@ fn split<N: Scalar, const D: usize>(
     if width <= N::zero() || width.is_nan_value() {
         return half;
     }
+    if let [first, second] = items {
+        // Two items split one and one, the lower centre first (what the bins below give, with
+        // none of their fixed cost, which is most of a build's time at the leaves).
+        if centers[*second as usize][axis] < centers[*first as usize][axis] {
+            core::mem::swap(first, second);
+        }
+        return 1;
+    }
     let scale = N::from_count(BINS) / width;
     let bin = |i: u32| {
         let x = ((centers[i as usize][axis] - lo[axis]) * scale).to_f64();
         (x.max(0.0) as usize).min(BINS - 1)
     };
     let mut counts = [0usize; BINS];
-    let mut boxes: [Option<Aabb<N, D>>; BINS] = [None; BINS];
+    // An empty bin's box is inside out, so that merging into it gives the other box exactly.
+    let empty = Aabb::new(Point::from([N::MAX; D]), Point::from([-N::MAX; D]));
+    let mut boxes = [empty; BINS];
     for &i in items.iter() {
         let b = bin(i);
         counts[b] += 1;
-        let a = &nodes[i as usize].aabb;
-        boxes[b] = Some(boxes[b].map_or(*a, |x| x.merged(a)));
+        boxes[b] = boxes[b].merged(&nodes[i as usize].aabb);
     }
-    let merge = |acc: Option<Aabb<N, D>>, b: &Option<Aabb<N, D>>| match (acc, b) {
-        (Some(x), Some(y)) => Some(x.merged(y)),
-        (x, y) => x.or(*y),
-    };
     // The cost on the right of each split, then a sweep from the left.
     let mut right_cost = [N::MAX; BINS];
-    let (mut acc, mut count) = (None, 0);
+    let (mut acc, mut count) = (empty, 0);
     for s in (1..BINS).rev() {
-        acc = merge(acc, &boxes[s]);
+        acc = acc.merged(&boxes[s]);
         count += counts[s];
-        if let Some(a) = acc {
-            right_cost[s] = N::from_count(count) * a.perimeter();
+        if count > 0 {
+            right_cost[s] = N::from_count(count) * acc.perimeter();
         }
     }
-    let (mut acc, mut count) = (None, 0);
+    let (mut acc, mut count) = (empty, 0);
     let mut best = (N::MAX, 0);
     for s in 0..BINS - 1 {
-        acc = merge(acc, &boxes[s]);
+        acc = acc.merged(&boxes[s]);
         count += counts[s];
         // Splits with an empty side are not splits.
         if count == 0 || count == items.len() {
             continue;
         }
-        let cost =
-            acc.map_or(N::zero(), |a| N::from_count(count) * a.perimeter()) + right_cost[s + 1];
+        let cost = N::from_count(count) * acc.perimeter() + right_cost[s + 1];
         if cost < best.0 || best.0 == N::MAX {
             best = (cost, s);
         }
