@@ -5,7 +5,7 @@
 
 use kollide_math::{Scalar, Vector};
 
-use super::{Ang, Impulses, JointKind, Rot};
+use super::{Ang, Impulses, Joint, JointKind, Rot};
 use crate::contact_solver::{BodyState, Softness, SolverBody};
 use crate::lane_dim::DimLanes;
 use crate::slots::Slots;
@@ -94,11 +94,56 @@ where
 {
     /// The joints in the order they are solved (see `JointSolver::order`).
     pub(crate) prepared: Vec<Prepared<N, D>>,
+    /// The order the joints are solved in.
+    colouring: JointColouring,
+}
+
+/// The greedy colouring of the joint graph that orders the joints (see `JointSolver::order`),
+/// with its buffers kept from step to step.
+#[derive(Clone, Debug, Default)]
+struct JointColouring {
     /// Per body slot, the colours of the joints on it so far (one bit each).
     colours_of_body: Vec<u32>,
     /// The joints to solve with their colours, in slot order; and their slots in solve order.
     coloured: Vec<(u8, u32)>,
     sequence: Vec<u32>,
+}
+
+impl JointColouring {
+    /// Colours `joints` (each a joint's slot and the slots of its dynamic bodies, `None` for a
+    /// static or kinematic one, in slot order) over `bodies` body slots, and returns their slots
+    /// in solve order: by colour, slot order within one. A joint takes the lowest colour no
+    /// joint before it on either of its dynamic bodies has, up to `JOINT_COLOURS`; the rest
+    /// share the last colour.
+    fn order(
+        &mut self,
+        bodies: usize,
+        joints: impl Iterator<Item = (u32, Option<usize>, Option<usize>)>,
+    ) -> &[u32] {
+        self.colours_of_body.clear();
+        self.colours_of_body.resize(bodies, 0);
+        self.coloured.clear();
+        let mut counts = [0usize; JOINT_COLOURS as usize + 1];
+        for (index, a, b) in joints {
+            let of = |slot: Option<usize>| slot.map_or(0, |s| self.colours_of_body[s]);
+            let c = (!(of(a) | of(b))).trailing_zeros().min(JOINT_COLOURS - 1);
+            for slot in [a, b].into_iter().flatten() {
+                self.colours_of_body[slot] |= 1 << c;
+            }
+            self.coloured.push((c as u8, index));
+            counts[c as usize + 1] += 1;
+        }
+        for c in 1..counts.len() {
+            counts[c] += counts[c - 1];
+        }
+        self.sequence.clear();
+        self.sequence.resize(self.coloured.len(), 0);
+        for &(c, index) in &self.coloured {
+            self.sequence[counts[c as usize]] = index;
+            counts[c as usize] += 1;
+        }
+        &self.sequence
+    }
 }
 
 /// The colours of the joint order: a joint takes the lowest colour no joint before it on either
@@ -120,7 +165,7 @@ where
     ) {
         self.order(joints, slots, bodies);
         self.prepared.clear();
-        for &index in &self.sequence {
+        for &index in &self.colouring.sequence {
             let Some(joint) = joints.at(index) else { continue };
             let (a, b) = (joint.desc.body_a.index, joint.desc.body_b.index);
             let (Some(body_a), Some(body_b)) = (&slots[a as usize].body, &slots[b as usize].body)
@@ -180,40 +225,17 @@ where
         slots: &[Slot<N, D>],
         bodies: &[SolverBody<N, D>],
     ) {
-        self.colours_of_body.clear();
-        self.colours_of_body.resize(bodies.len(), 0);
-        self.coloured.clear();
-        let mut counts = [0usize; JOINT_COLOURS as usize + 1];
-        for (index, joint) in joints.iter() {
-            let (a, b) = (joint.desc.body_a.index as usize, joint.desc.body_b.index as usize);
-            if slots[a].body.is_none() || slots[b].body.is_none() {
-                continue;
-            }
-            let (da, db) = (bodies[a].dynamic, bodies[b].dynamic);
-            if !(da || db) {
-                continue;
-            }
-            let of = |dynamic: bool, slot: usize| {
-                if dynamic { self.colours_of_body[slot] } else { 0 }
-            };
-            let c = (!(of(da, a) | of(db, b))).trailing_zeros().min(JOINT_COLOURS - 1);
-            for (dynamic, slot) in [(da, a), (db, b)] {
-                if dynamic {
-                    self.colours_of_body[slot] |= 1 << c;
-                }
-            }
-            self.coloured.push((c as u8, index));
-            counts[c as usize + 1] += 1;
-        }
-        for c in 1..counts.len() {
-            counts[c] += counts[c - 1];
-        }
-        self.sequence.clear();
-        self.sequence.resize(self.coloured.len(), 0);
-        for &(c, index) in &self.coloured {
-            self.sequence[counts[c as usize]] = index;
-            counts[c as usize] += 1;
-        }
+        let present = |j: &Joint<N, D>| {
+            let (a, b) = (j.desc.body_a.index as usize, j.desc.body_b.index as usize);
+            (slots[a].body.is_some() && slots[b].body.is_some()).then_some((a, b))
+        };
+        let dynamic = |slot: usize| bodies[slot].dynamic.then_some(slot);
+        let solved = joints.iter().filter_map(|(index, joint)| {
+            let (a, b) = present(joint)?;
+            let (a, b) = (dynamic(a), dynamic(b));
+            (a.is_some() || b.is_some()).then_some((index, a, b))
+        });
+        self.colouring.order(bodies.len(), solved);
     }
 }
 
@@ -650,5 +672,76 @@ pub(crate) fn solve<L, S, const D: usize>(
             Kind::Wheel { .. } => super::wheel::solve(j, &mut pair, step),
         }
         j.store::<L, S>(slots, &pair);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Joint graphs: a chain, a grid, a star and random graphs with static ends. Every joint
+    /// is solved once; colours ascend along the order and slots ascend within a colour; two
+    /// joints of one colour below the last share no dynamic body; each joint's colour is the
+    /// lowest its earlier neighbours leave free (greedy), so a chain takes two colours and a
+    /// grid at most four.
+    #[test]
+    fn joints_are_ordered_by_greedy_colours() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x_c010_0125);
+        let chain: Vec<(usize, usize)> = (0..100).map(|i| (i, i + 1)).collect();
+        let grid: Vec<(usize, usize)> = (0..100)
+            .flat_map(|k| {
+                let (i, j) = (k % 10, k / 10);
+                let right = (i < 9).then_some((k, k + 1));
+                let down = (j < 9).then_some((k, k + 10));
+                right.into_iter().chain(down)
+            })
+            .collect();
+        let star: Vec<(usize, usize)> = (1..40).map(|i| (0, i)).collect();
+        let mut graphs = vec![(chain, 101, 2), (grid, 100, 4), (star, 40, JOINT_COLOURS)];
+        for _ in 0..50 {
+            let bodies = rng.random_range(2..60);
+            let edges = (0..rng.random_range(1..200))
+                .map(|_| (rng.random_range(0..bodies), rng.random_range(0..bodies)))
+                .filter(|(a, b)| a != b)
+                .collect();
+            graphs.push((edges, bodies, JOINT_COLOURS));
+        }
+        let mut colouring = JointColouring::default();
+        for (edges, bodies, most) in &graphs {
+            // Body 0 is static in every other random graph: it takes no colour.
+            let fixed = |b: usize| b == 0 && edges.len() % 2 == 0;
+            let joints = edges
+                .iter()
+                .enumerate()
+                .map(|(i, &(a, b))| (i as u32, (!fixed(a)).then_some(a), (!fixed(b)).then_some(b)));
+            let order = colouring.order(*bodies, joints).to_vec();
+            let mut seen = order.clone();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..edges.len() as u32).collect::<Vec<_>>());
+            // The greedy colours, recomputed from their definition.
+            let mut colour = vec![0u32; edges.len()];
+            for (i, &(a, b)) in edges.iter().enumerate() {
+                let taken = |c: u32| {
+                    edges[..i].iter().zip(&colour).any(|(&(x, y), &cj)| {
+                        cj == c && [x, y].iter().any(|&e| !fixed(e) && (e == a || e == b))
+                    })
+                };
+                colour[i] = (0..JOINT_COLOURS).find(|&c| !taken(c)).unwrap_or(JOINT_COLOURS - 1);
+            }
+            assert!(colour.iter().all(|&c| c < *most), "{} colours", colour.iter().max().unwrap());
+            for w in order.windows(2) {
+                let (c0, c1) = (colour[w[0] as usize], colour[w[1] as usize]);
+                assert!(c0 < c1 || (c0 == c1 && w[0] < w[1]), "order {w:?}");
+            }
+            for (i, &(a, b)) in edges.iter().enumerate() {
+                for (j, &(x, y)) in edges.iter().enumerate().take(i) {
+                    let share = [a, b].iter().any(|&e| !fixed(e) && (e == x || e == y));
+                    let c = colour[i];
+                    assert!(!(share && c == colour[j] && c < JOINT_COLOURS - 1), "{i} and {j}");
+                }
+            }
+        }
     }
 }
