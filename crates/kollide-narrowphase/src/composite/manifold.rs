@@ -89,15 +89,37 @@ impl<N: Scalar, const D: usize, U: Copy + Default> Merge<N, D, U> {
 }
 
 impl<N: Scalar, U: Copy + Default> Merge<N, 3, U> {
-    /// Up to four contacts by [`reduce_to_four`], which keeps the deepest and the largest area
-    /// (`band` is the 2D reduction's; four points need none).
+    /// Up to four contacts, those that touch (separation up to `dup`) first: four or more of
+    /// them reduced by [`reduce_to_four`], which keeps the deepest and the largest area; fewer
+    /// kept with the shallowest of the others (`band` is the 2D reduction's; four points need
+    /// none).
     fn finish(&self, dup: N, _band: N) -> Manifold<N, 3, U> {
-        let Some((n, kept)) = self.shared(dup) else {
+        let Some((n, mut kept)) = self.shared(dup) else {
             return Manifold::new();
         };
         let mut m = Manifold::with_normal(n);
+        // The touching contacts hold the body, so they come first: four or more are reduced
+        // among themselves, and fewer are kept whole with the shallowest of the others (the
+        // next to touch). The area rule over all of them would prefer speculative points far
+        // apart to deep ones close together: a compound lying on a mesh kept one deep contact
+        // of a dozen, and sank.
+        kept.sort_by_key(|c| c.separation > dup);
+        let touching = kept.iter().take_while(|c| c.separation <= dup).count();
+        kept[touching..].sort_by(|x, y| {
+            x.separation.partial_cmp(&y.separation).unwrap_or(core::cmp::Ordering::Equal)
+        });
         let mut idx = [0usize; 4];
-        let k = reduce_to_four(&kept, &n, &mut idx);
+        let k = if touching >= 4 {
+            reduce_to_four(&kept[..touching], &n, &mut idx)
+        } else if touching > 0 {
+            let k = kept.len().min(4);
+            for (slot, i) in idx.iter_mut().zip(0..k) {
+                *slot = i;
+            }
+            k
+        } else {
+            reduce_to_four(&kept, &n, &mut idx)
+        };
         for &i in &idx[..k] {
             m.push(kept[i]);
         }
@@ -537,6 +559,45 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use crate::manifold::random_unit3 as unit;
+
+    /// The merged manifold keeps the contacts that touch: six touching contacts close together
+    /// and four speculative ones far apart give four touching ones (the area rule over all ten
+    /// took the deepest and three speculative corners); with two touching, both are kept with
+    /// the two shallowest of the others.
+    #[test]
+    fn a_merged_manifold_keeps_the_touching_contacts() {
+        let contact = |x: f64, z: f64, sep: f64, id: u32| {
+            let a = Point3::new(x, 0.0, z);
+            let id = ContactId::new(FeatureId::Face(id), FeatureId::Vertex(id));
+            Contact::<f64, 3, ()>::new(a, a + Vec3::y() * sep, sep, id)
+        };
+        let merged = |list: &[Contact<f64, 3, ()>]| {
+            let mut merge = Merge::new();
+            for c in list {
+                let mut m = Manifold::with_normal(Vec3::y());
+                m.push(*c);
+                merge.push(&m, |id| id, |id| id);
+            }
+            merge.finish(1e-4, 1e-2)
+        };
+        let near = (0..6).map(|k| contact(0.1 * (k % 3) as f64, 0.1 * (k / 3) as f64, -0.01, k));
+        let far = [(-3.0, -3.0), (3.0, -3.0), (3.0, 3.0), (-3.0, 3.0)];
+        let far = far.iter().enumerate().map(|(k, &(x, z))| contact(x, z, 0.005, 10 + k as u32));
+        let m = merged(&near.clone().chain(far.clone()).collect::<Vec<_>>());
+        assert_eq!(m.len(), 4);
+        assert!(m.contacts().iter().all(|c| c.separation < 0.0), "{:?}", m.contacts());
+        let few = near.take(2).chain(far.enumerate().map(|(k, mut c)| {
+            c.separation += 0.001 * k as f64;
+            c.point_b = c.point_a + Vec3::y() * c.separation;
+            c
+        }));
+        let m = merged(&few.collect::<Vec<_>>());
+        let mut ids: Vec<_> = m.contacts().iter().map(|c| c.id.a).collect();
+        ids.sort_by_key(|id| format!("{id:?}"));
+        let expected = [0, 1, 10, 11].map(FeatureId::Face);
+        assert_eq!(ids.len(), 4);
+        assert!(expected.iter().all(|e| ids.contains(e)), "{ids:?}");
+    }
 
     /// The prism test only rejects what the clip leaves empty. Random triangles, and a ball, a
     /// box and a capsule near a random point of an edge, tilted at random or (a third of the

@@ -27,7 +27,10 @@
 //!    GJK/EPA.
 //! 3. **Combine.** The smallest separation (or time of impact, or ray parameter) wins; a
 //!    manifold merges the pieces' contacts that share the deepest piece's normal and keeps the
-//!    best four (3D, [`kollide_manifold::reduce_to_four`]) or two (2D).
+//!    best four (3D) or two (2D). In 3D the contacts that touch come first: four or more of them
+//!    are reduced by [`kollide_manifold::reduce_to_four`] (the deepest, then the largest area),
+//!    and fewer are kept with the shallowest of the others, so that a body lying across many
+//!    triangles is held by contacts that touch rather than by speculative ones far apart.
 //!
 //! **Internal edges.** On a triangle piece whose contact comes from an edge or vertex that the
 //! composite marks inactive ([`CompositeShape::active_edges`]; see the heightfield's module docs
