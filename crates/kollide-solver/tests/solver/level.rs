@@ -287,6 +287,53 @@ fn level_geometry_on_a_dynamic_body_is_refused_and_changes_nothing() {
     assert_eq!(w2.len(), 1);
 }
 
+/// Moving level geometry carries what rests on it: a kinematic mesh platform and a kinematic
+/// heightfield, each rising at 0.5 m/s while sliding at 2 m/s, with a box resting on each. The
+/// boxes ride along (by friction), at rest on the surface, never sinking into it by more than
+/// a few millimetres.
+#[test]
+fn boxes_ride_a_moving_kinematic_mesh_and_heightfield() {
+    let v = Vec3::new(2.0, 0.5, 0.0);
+    let field = HeightField::new(9, 9, vec![0.0; 81], Vec3::new(8.0, 1.0, 8.0)).unwrap();
+    let floors: [(&str, BodyDesc<f64, 3>); 2] = [
+        ("mesh", BodyDesc::kinematic(flat_mesh(8, 1.0))),
+        ("heightfield", BodyDesc::kinematic(field)),
+    ];
+    for (name, floor) in floors {
+        let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
+        let floor = w.add(floor.linear_velocity(v)).unwrap();
+        let half = 0.5;
+        let cube = BodyDesc::dynamic(Cuboid::new(Vec3::repeat(half)).unwrap());
+        let cube = w.add(cube.pose(Iso3::translation(-1.5, half, 0.3))).unwrap();
+        // Let the box take up the platform's motion (it slips until friction has brought it
+        // to the platform's speed), then watch it ride.
+        run3(&mut w, 1.0, |_| {});
+        let offset = |w: &World3<f64>| {
+            let (f, b) = (w.body(floor).unwrap(), w.body(cube).unwrap());
+            b.pose().translation.vector.x - f.pose().translation.vector.x
+        };
+        let before = offset(&w);
+        let mut deepest = 0.0f64;
+        run3(&mut w, 1.0, |w| {
+            let pairs = w.contact_pairs();
+            let on =
+                pairs.iter().filter(|p| (p.a, p.b) == (floor, cube) || (p.a, p.b) == (cube, floor));
+            for p in on {
+                deepest = deepest.max(-p.manifold.min_separation().unwrap_or(0.0));
+            }
+        });
+        let (f, b) = (w.body(floor).unwrap(), w.body(cube).unwrap());
+        let height = b.pose().translation.vector.y - f.pose().translation.vector.y;
+        let slip = offset(&w) - before;
+        assert!((f.pose().translation.vector - v * 2.0).norm() < 1e-9, "{name}: the floor moved");
+        assert!((height - half).abs() < 5e-3, "{name}: box {height} above the floor");
+        assert!((b.linear_velocity() - v).norm() < 1e-2, "{name}: {:?}", b.linear_velocity());
+        assert!(slip.abs() < 1e-2, "{name}: the box slipped {slip} m while riding");
+        assert!(deepest < 5e-3, "{name}: {deepest} m deep");
+        assert!(contacts_between(w.contact_pairs(), floor, cube) >= 4, "{name}: not resting");
+    }
+}
+
 #[test]
 fn world_queries_see_a_mesh_floor() {
     let mut w = World3::new(Vec3::zeros()).unwrap();
