@@ -145,6 +145,9 @@ pub struct HeightField<N: Scalar> {
     aabb: Aabb<N, 3>,
     /// Per cell: bits 0–2 the active edges of triangle 0, bits 3–5 those of triangle 1.
     active: Vec<u8>,
+    /// Per cell: the lowest and highest of its four corners' heights, which a ray walk
+    /// compares with the ray's heights over the cell before anything else.
+    ranges: Vec<(N, N)>,
 }
 
 impl<N: Scalar> HeightField<N> {
@@ -233,8 +236,15 @@ impl<N: Scalar> HeightField<N> {
             zs,
             aabb,
             active: Vec::new(),
+            ranges: Vec::new(),
         };
         field.active = (0..(rows - 1) * (cols - 1)).map(|c| field.cell_active_edges(c)).collect();
+        field.ranges = (0..(rows - 1) * (cols - 1))
+            .map(|c| {
+                let [h00, h01, h10, h11] = field.corner_heights(c / (cols - 1), c % (cols - 1));
+                (h00.min_of(h01).min_of(h10.min_of(h11)), h00.max_of(h01).max_of(h10.max_of(h11)))
+            })
+            .collect();
         Ok(field)
     }
 
