@@ -446,8 +446,12 @@ where
         let tolerance = self.reuse.min_of(N::lit(REUSE_FRACTION) * smaller);
         let prev = (prev != NONE).then_some(prev as usize);
         let old = prev.map(|k| (&self.old_pairs[k], self.old_caches.get(k)));
+        // A level geometry's radius is the whole level's: the motion is bounded about the
+        // other body when only B is one.
+        let about_a = Dim::<D>::is_level(&bb.desc.shape) && !Dim::<D>::is_level(&ba.desc.shape);
+        let radius = if about_a { ba.bounding_radius } else { bb.bounding_radius };
         if let Some((prev, Some(kept))) = old
-            && kept.fits(&relative, margin, tolerance, bb.bounding_radius)
+            && kept.fits(&relative, margin, tolerance, radius, about_a)
         {
             // Last step's contacts (ids and impulses), carried with the bodies.
             pair.manifold = prev.manifold;

@@ -30,26 +30,34 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     /// Whether the manifold still holds for B at `relative` (in A's frame) with `margin`: no
-    /// point of B within `radius_b` of its origin has moved by `tolerance` or more as seen from
+    /// point of B within `radius` of its origin has moved by `tolerance` or more as seen from
     /// A (a translation `Δt` and a turn by `θ` move such a point by at most
-    /// `|Δt| + 2 sin(θ/2) · radius_b`), and the margin has not grown beyond the tolerance
-    /// (a faster approach wants a wider margin, which may hold more contacts).
+    /// `|Δt| + 2 sin(θ/2) · radius`), and the margin has not grown beyond the tolerance
+    /// (a faster approach wants a wider margin, which may hold more contacts). With `about_a`,
+    /// `radius` is A's and the points are A's, seen from B: the same relative motion, bounded
+    /// about the other body, for a B (level geometry) whose own radius is far larger than the
+    /// region where the two touch.
     pub(crate) fn fits(
         &self,
         relative: &<Dim<D> as SolverDim<N, D>>::Pose,
         margin: N,
         tolerance: N,
-        radius_b: N,
+        radius: N,
+        about_a: bool,
     ) -> bool {
         if self.len == 0 || margin > self.margin + tolerance {
             return false;
         }
-        let shift = (relative.translation() - self.relative.translation()).norm();
+        let shift = if about_a {
+            (relative.inverse().translation() - self.relative.inverse().translation()).norm()
+        } else {
+            (relative.translation() - self.relative.translation()).norm()
+        };
         let turn = Dim::<D>::rotation_delta(
             &Dim::<D>::rotation(relative),
             &Dim::<D>::rotation(&self.relative),
         );
-        shift + Dim::<D>::rotation_chord(&turn) * radius_b < tolerance
+        shift + Dim::<D>::rotation_chord(&turn) * radius < tolerance
     }
 
     /// The cache of the world-frame manifold `m` of bodies at `pose_a` and `pose_b` (B at
@@ -160,7 +168,7 @@ mod tests {
             ) * Iso3::rotation(rot_b);
             let tolerance = 1e-3;
             let relative = pose_a.inv_compose(&pose_b);
-            if !cache.fits(&relative, margin, tolerance, b.bounding_radius()) {
+            if !cache.fits(&relative, margin, tolerance, b.bounding_radius(), false) {
                 continue;
             }
             reused += 1;

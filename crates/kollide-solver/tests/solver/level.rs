@@ -334,6 +334,40 @@ fn boxes_ride_a_moving_kinematic_mesh_and_heightfield() {
     }
 }
 
+/// A mesh added after the body on it (so that it is body B of their pair) lets the pair reuse
+/// its manifold as often as the mesh added first does: the motion is bounded about the box, not
+/// about the mesh, whose radius is the whole level's. A box spins slowly on a frictionless
+/// floor of 20 m, turning 0.05° a step: with the mesh's 14 m radius, the turn alone would move
+/// the farthest points more than the reuse tolerance every step.
+#[test]
+fn a_mesh_added_after_its_body_reuses_the_manifold_as_one_added_before() {
+    let run = |mesh_first: bool| {
+        let mut w = World3::new(Vec3::new(0.0, -9.81, 0.0)).unwrap();
+        w.set_settings(kollide_solver::StepSettings { sleeping: false, ..*w.settings() }).unwrap();
+        let floor = || BodyDesc::fixed(flat_mesh(20, 1.0)).friction(0.0);
+        if mesh_first {
+            w.add(floor()).unwrap();
+        }
+        let cube = BodyDesc::dynamic(Cuboid::new(Vec3::repeat(0.5)).unwrap())
+            .pose(Iso3::translation(0.3, 0.5, 0.2))
+            .friction(0.0)
+            .angular_velocity(Vec3::new(0.0, 0.05, 0.0));
+        let cube = w.add(cube).unwrap();
+        if !mesh_first {
+            w.add(floor()).unwrap();
+        }
+        let mut reused = 0;
+        for _ in 0..120 {
+            reused += w.step(DT).unwrap().reused_manifolds;
+        }
+        (reused, w.body(cube).unwrap().pose().translation.vector.y)
+    };
+    let ((before, y_before), (after, y_after)) = (run(true), run(false));
+    assert!(before >= 40, "the mesh added first reused {before} of 120 manifolds");
+    assert!(after >= before, "added after: {after} reused, against {before}");
+    assert!((y_before - y_after).abs() < 1e-3, "{y_before} against {y_after}");
+}
+
 #[test]
 fn world_queries_see_a_mesh_floor() {
     let mut w = World3::new(Vec3::zeros()).unwrap();
