@@ -20,6 +20,7 @@ use super::query::{
 };
 use crate::manifold::{
     Candidates, GENERATED, IncidentFeature, ReferenceFace, clip_reference_face, to_world,
+    triangle_side,
 };
 
 /// Pieces whose normals are within this cosine (about 25°) of the deepest piece's share its
@@ -299,19 +300,15 @@ impl<N: Scalar> Prism<N> {
     /// The triangle `tri` with face normal `nf` (`up` when `nf` is `tri`'s counter-clockwise
     /// normal) and B's feature facing it, B at `pos_ab` in the triangle's frame.
     fn new(tri: &[Point3<N>; 3], up: bool, b: &Shape3<N>, pos_ab: &Iso3<N>, nf: Vec3<N>) -> Self {
-        let order: [usize; 3] = if up { [0, 1, 2] } else { [0, 2, 1] };
-        let edge_ids = if up {
-            [FeatureId::Edge(0), FeatureId::Edge(1), FeatureId::Edge(2)]
-        } else {
-            [FeatureId::Edge(2), FeatureId::Edge(1), FeatureId::Edge(0)]
-        };
+        // Its face id is not used: the rule names the triangle's face `Face(0)` from either side.
+        let (order, sides, _) = triangle_side(up);
         let (points, ids, edges, id) =
             incident_feature(b, &pos_ab.inverse_transform_vector(&-nf), pos_ab);
         let size = (tri[1] - tri[0]).norm().max_of((tri[2] - tri[0]).norm());
         Self {
             corners: order.map(|k| tri[k]),
             corner_ids: order.map(|k| FeatureId::Vertex(k as u32)),
-            edge_ids,
+            edge_ids: sides.map(|k| FeatureId::Edge(k as u32)),
             normal: nf,
             points,
             ids,

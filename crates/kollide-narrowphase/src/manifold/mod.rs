@@ -81,7 +81,7 @@ pub use segment_closest::{
 };
 pub use triangle_capsule::contact_triangle_capsule;
 pub use triangle_cuboid::contact_triangle_cuboid;
-pub(crate) use triangle_cuboid::triangle_cuboid_depth;
+pub(crate) use triangle_cuboid::{triangle_cuboid_depth, triangle_side};
 
 /// A random unit vector, uniform on the sphere (rejection from the cube), for the unit tests of
 /// the 3D routines.

@@ -372,7 +372,7 @@ fn face_polygon<N: Scalar>(
 /// side, the triangle's numbers of the edges from each of them to the next, and the face's id.
 /// Face 0 is `(a, b, c)`, face 1 is `(a, c, b)`, the ids the triangle's own supporting feature
 /// gives.
-pub(super) fn triangle_side(up: bool) -> ([usize; 3], [usize; 3], FeatureId) {
+pub(crate) fn triangle_side(up: bool) -> ([usize; 3], [usize; 3], FeatureId) {
     if up {
         ([0, 1, 2], [0, 1, 2], FeatureId::Face(0))
     } else {
