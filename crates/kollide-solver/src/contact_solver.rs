@@ -107,8 +107,9 @@ pub(crate) struct SolverBody<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Centre of mass at the start of the step.
+    /// Centre of mass at the start of the step, and in the body's frame.
     pub center: Point<N, D>,
+    pub local_center: Vector<N, D>,
     /// Rotation at the start of the step, and the current rotation.
     pub q0: Rot<N, D>,
     pub q: Rot<N, D>,
@@ -124,7 +125,7 @@ where
 }
 
 /// The softness coefficients of a soft constraint for one substep.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Softness<N> {
     pub bias_rate: N,
     pub mass_scale: N,

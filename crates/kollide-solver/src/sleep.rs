@@ -69,6 +69,7 @@ where
     /// it touches sleeps with it), the bodies it touches or is joined to if it is static or
     /// kinematic (they do not sleep with it). Called by every change a user makes.
     pub(crate) fn disturb(&mut self, slot: u32) {
+        self.broadphase.body_changed();
         let dynamic =
             self.slots[slot as usize].body.as_ref().is_some_and(|b| b.kind() == BodyKind::Dynamic);
         if dynamic {
@@ -83,12 +84,14 @@ where
     pub(crate) fn disturb_around(&mut self, slot: u32) {
         // Even when nothing wakes, the next step must look: the body may now overlap others.
         self.disturbed = true;
+        self.broadphase.body_changed();
         let (pairs, joints) = (self.contacts.pairs(), &self.joints);
         self.islands.wake_touching(&mut self.slots, pairs, joints, slot);
     }
 
     /// Wakes every body (gravity or the settings changed).
     pub(crate) fn wake_all(&mut self) {
+        self.broadphase.body_changed();
         self.islands.wake_all(&mut self.slots);
     }
 }

@@ -441,7 +441,7 @@ where
         };
         let contact = contact_settings(&settings, h);
         let pairs = contacts.pairs_mut();
-        joint_solver.prepare(joints, slots, &solver_bodies.bodies, h, settings.warm_starting);
+        joint_solver.prepare(joints, &solver_bodies.bodies, h, settings.warm_starting);
         colouring.colour(slots, &solver_bodies.bodies, pairs, contact, &mut report, hook);
         (report.simd_bundles, report.solve_threads) = solver.run(
             SolveInput {

@@ -30,6 +30,9 @@ where
     /// The slot pairs `(low, high)` of the joints whose bodies do not collide, sorted (a pair
     /// appears once per such joint).
     no_collide: Vec<(u32, u32)>,
+    /// Counts the changes to the joints (added, removed, edited; not the impulses a step
+    /// stores), so that the solver knows when what it prepared last is still valid.
+    version: u64,
 }
 
 impl<N: Scalar, const D: usize> Default for JointSet<N, D>
@@ -37,7 +40,7 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     fn default() -> Self {
-        Self { slots: Vec::new(), free: Vec::new(), no_collide: Vec::new() }
+        Self { slots: Vec::new(), free: Vec::new(), no_collide: Vec::new(), version: 0 }
     }
 }
 
@@ -65,6 +68,17 @@ where
         &self.no_collide
     }
 
+    /// The count of changes so far (see `version`).
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The joint in slot `index`, to change (counted as a change).
+    fn at_mut(&mut self, index: u32) -> Option<&mut Joint<N, D>> {
+        self.version += 1;
+        self.slots.get_mut(index as usize)?.joint.as_mut()
+    }
+
     /// Stores the impulses a step accumulated.
     pub(crate) fn store_impulses(&mut self, index: u32, impulses: Impulses<N, D>) {
         if let Some(j) = self.slots[index as usize].joint.as_mut() {
@@ -82,6 +96,7 @@ where
     }
 
     fn insert(&mut self, joint: Joint<N, D>) -> JointHandle {
+        self.version += 1;
         if !joint.desc.collide_connected {
             let pair = body_pair(&joint);
             let at = self.no_collide.partition_point(|p| *p < pair);
@@ -102,6 +117,7 @@ where
     fn take(&mut self, index: u32) -> Option<Joint<N, D>> {
         let slot = &mut self.slots[index as usize];
         let joint = slot.joint.take()?;
+        self.version += 1;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(index);
         if !joint.desc.collide_connected {
@@ -330,7 +346,7 @@ where
     /// Recomputes the part of a joint's frames that its target sets (motor and mouse joints),
     /// after the target changed.
     fn refresh_frames(&mut self, h: JointHandle) {
-        let Some(j) = self.joints.slots[h.index as usize].joint.as_mut() else { return };
+        let Some(j) = self.joints.at_mut(h.index) else { return };
         let pose = |b: BodyHandle| self.slots[b.index as usize].body.as_ref().map(|b| *b.pose());
         let (Some(pose_a), Some(pose_b)) = (pose(j.desc.body_a), pose(j.desc.body_b)) else {
             return;
@@ -351,7 +367,7 @@ where
     ) -> Result<(), WorldError> {
         let mut kind = self.joints.get(h)?.desc.kind.clone();
         change(&mut kind)?;
-        if let Some(j) = self.joints.slots[h.index as usize].joint.as_mut() {
+        if let Some(j) = self.joints.at_mut(h.index) {
             j.desc.kind = kind;
             let (a, b) = (j.desc.body_a.index, j.desc.body_b.index);
             self.wake_joined(a, b);

@@ -10,13 +10,12 @@ use crate::contact_solver::{BodyState, Softness, SolverBody};
 use crate::lane_dim::DimLanes;
 use crate::slots::Slots;
 use crate::step::{slot_of, state_of};
-use crate::world::Slot;
 use crate::{Dim, SolverDim};
 
 type Inertia<N, const D: usize> = <Dim<D> as SolverDim<N, D>>::Inertia;
 
 /// A joint as the solver runs it for one step.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Prepared<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
@@ -32,6 +31,9 @@ where
     pub(crate) m_b: N,
     pub(crate) i_a: Inertia<N, D>,
     pub(crate) i_b: Inertia<N, D>,
+    /// The anchors in the bodies' frames (from their origins).
+    anchor_a: Vector<N, D>,
+    anchor_b: Vector<N, D>,
     /// The anchors from the centres of mass, world axes, at the start of the step.
     pub(crate) r_a: Vector<N, D>,
     pub(crate) r_b: Vector<N, D>,
@@ -54,7 +56,7 @@ where
 }
 
 /// The parameters of each kind the solver reads.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Kind<N> {
     Revolute { limit: Option<[N; 2]>, motor: Option<crate::Motor<N>>, spring: bool },
     Distance { min: N, max: N, spring: bool, rigid: bool },
@@ -96,6 +98,43 @@ where
     pub(crate) prepared: Vec<Prepared<N, D>>,
     /// The order the joints are solved in.
     colouring: JointColouring,
+    /// What `prepared` was built from.
+    built: Built<N>,
+}
+
+/// What the prepared joints were built from; while it stays the same, their own part (and
+/// their order) stays valid.
+#[derive(Clone, Debug, Default)]
+struct Built<N> {
+    /// The joint set's version (see `JointSet::version`); `None` before the first build.
+    version: Option<u64>,
+    /// The substep.
+    h: N,
+    /// One bit per body slot: dynamic (and awake) when the joints were built; and a buffer for
+    /// this step's bits.
+    dynamic: Vec<u64>,
+    fresh: Vec<u64>,
+}
+
+impl<N: Scalar> Built<N> {
+    /// Whether the joints must be built again for this step, and if so records what they are
+    /// built from.
+    fn changed<const D: usize>(&mut self, version: u64, h: N, bodies: &[SolverBody<N, D>]) -> bool
+    where
+        Dim<D>: SolverDim<N, D>,
+    {
+        self.fresh.clear();
+        self.fresh.resize(bodies.len().div_ceil(64), 0);
+        for (i, b) in bodies.iter().enumerate() {
+            self.fresh[i / 64] |= u64::from(b.dynamic) << (i % 64);
+        }
+        let same = self.version == Some(version) && self.h == h && self.fresh == self.dynamic;
+        if !same {
+            (self.version, self.h) = (Some(version), h);
+            core::mem::swap(&mut self.dynamic, &mut self.fresh);
+        }
+        !same
+    }
 }
 
 /// The greedy colouring of the joint graph that orders the joints (see `JointSolver::order`),
@@ -154,63 +193,53 @@ impl<N: Scalar, const D: usize> JointSolver<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Prepares every joint of `joints` (in slot order) for a step of substeps `h`.
+    /// Prepares every joint of `joints` for a step of substeps `h`. When the joints, the
+    /// substep and which bodies are dynamic are as at the last step, the joints' own part is
+    /// kept as it was prepared then (their colour order too) and only the bodies' part is read
+    /// again, reading the prepared joints in order instead of the world's joints scattered.
     pub(crate) fn prepare(
         &mut self,
         joints: &super::edit::JointSet<N, D>,
-        slots: &[Slot<N, D>],
         bodies: &[SolverBody<N, D>],
         h: N,
         warm_starting: bool,
     ) {
-        self.order(joints, slots, bodies);
+        if self.built.changed(joints.version(), h, bodies) {
+            self.build(joints, bodies, h);
+        } else {
+            // Every step after the first of a test checks the kept joints against new ones.
+            #[cfg(debug_assertions)]
+            self.check_kept(joints, bodies, h);
+        }
+        for p in &mut self.prepared {
+            p.take_bodies(&bodies[p.a as usize], &bodies[p.b as usize]);
+            if !warm_starting {
+                p.impulses = Impulses::zero();
+            }
+        }
+    }
+
+    /// Orders the joints and prepares their own part.
+    fn build(&mut self, joints: &super::edit::JointSet<N, D>, bodies: &[SolverBody<N, D>], h: N) {
+        self.order(joints, bodies);
         self.prepared.clear();
         for &index in &self.colouring.sequence {
             let Some(joint) = joints.at(index) else { continue };
-            let (a, b) = (joint.desc.body_a.index, joint.desc.body_b.index);
-            let (Some(body_a), Some(body_b)) = (&slots[a as usize].body, &slots[b as usize].body)
-            else {
-                continue;
-            };
-            let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
-            let f = &joint.frames;
-            let r_a = Dim::<D>::rotate(&sa.q0, &(f.anchor_a - body_a.local_center.coords));
-            let r_b = Dim::<D>::rotate(&sb.q0, &(f.anchor_b - body_b.local_center.coords));
-            let desc = &joint.desc;
-            let hertz = desc.constraint_hertz.min_of(N::lit(0.25) / h);
-            let soft = Softness::new(hertz, desc.constraint_damping_ratio, h);
-            let (kind, spring) = kind_of(&desc.kind);
-            let spring = spring.map_or(Softness::new(N::zero(), N::zero(), h), |s| {
-                Softness::new(s.hertz, s.damping_ratio, h)
-            });
-            let (m_a, i_a) = if sa.dynamic { (sa.inv_mass, sa.inv_inertia) } else { no_mass() };
-            let (m_b, i_b) = if sb.dynamic { (sb.inv_mass, sb.inv_inertia) } else { no_mass() };
-            self.prepared.push(Prepared {
-                joint: index,
-                a,
-                b,
-                dynamic_a: sa.dynamic,
-                dynamic_b: sb.dynamic,
-                m_a,
-                m_b,
-                i_a,
-                i_b,
-                r_a,
-                r_b,
-                delta_center: sb.center - sa.center,
-                q0_a: sa.q0,
-                q0_b: sb.q0,
-                reference: f.reference,
-                axis_a: f.axis_a,
-                axis_b: f.axis_b,
-                length: f.length,
-                slide_a: f.slide_a,
-                soft,
-                spring,
-                kind,
-                impulses: if warm_starting { joint.impulses } else { Impulses::zero() },
-            });
+            self.prepared.push(Prepared::of(index, joint, h));
         }
+    }
+
+    /// Panics unless the joints kept from the last step are those a new build would give.
+    #[cfg(debug_assertions)]
+    fn check_kept(&self, joints: &super::edit::JointSet<N, D>, bodies: &[SolverBody<N, D>], h: N) {
+        let mut fresh = Self::default();
+        fresh.build(joints, bodies, h);
+        let mut kept = self.prepared.clone();
+        // The bodies' part is taken again either way.
+        for p in kept.iter_mut().chain(&mut fresh.prepared) {
+            p.take_bodies(&bodies[p.a as usize], &bodies[p.b as usize]);
+        }
+        assert!(kept == fresh.prepared, "the joints kept from the last step are stale");
     }
 
     /// The joints to solve this step (both bodies present, one of them dynamic), in colour
@@ -219,20 +248,11 @@ where
     /// of one colour share no dynamic body, so consecutive joints rarely wait for each other's
     /// result as joints in slot order do (a chain's links one after the other): the processor
     /// overlaps their work, as in Box2D v3, which solves its joints by graph colour.
-    fn order(
-        &mut self,
-        joints: &super::edit::JointSet<N, D>,
-        slots: &[Slot<N, D>],
-        bodies: &[SolverBody<N, D>],
-    ) {
-        let present = |j: &Joint<N, D>| {
-            let (a, b) = (j.desc.body_a.index as usize, j.desc.body_b.index as usize);
-            (slots[a].body.is_some() && slots[b].body.is_some()).then_some((a, b))
-        };
-        let dynamic = |slot: usize| bodies[slot].dynamic.then_some(slot);
+    fn order(&mut self, joints: &super::edit::JointSet<N, D>, bodies: &[SolverBody<N, D>]) {
+        // A joint's bodies are always present: removing a body removes its joints.
+        let dynamic = |slot: u32| bodies[slot as usize].dynamic.then_some(slot as usize);
         let solved = joints.iter().filter_map(|(index, joint)| {
-            let (a, b) = present(joint)?;
-            let (a, b) = (dynamic(a), dynamic(b));
+            let (a, b) = (dynamic(joint.desc.body_a.index), dynamic(joint.desc.body_b.index));
             (a.is_some() || b.is_some()).then_some((index, a, b))
         });
         self.colouring.order(bodies.len(), solved);
@@ -288,6 +308,60 @@ impl<N: Scalar, const D: usize> Prepared<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
+    /// The joint in slot `index` for substeps `h`, with no bodies yet (see
+    /// [`Prepared::take_bodies`]) and the impulses it accumulated last.
+    fn of(index: u32, joint: &Joint<N, D>, h: N) -> Self {
+        let (desc, f) = (&joint.desc, &joint.frames);
+        let hertz = desc.constraint_hertz.min_of(N::lit(0.25) / h);
+        let soft = Softness::new(hertz, desc.constraint_damping_ratio, h);
+        let (kind, spring) = kind_of(&desc.kind);
+        let spring = spring.map_or(Softness::new(N::zero(), N::zero(), h), |s| {
+            Softness::new(s.hertz, s.damping_ratio, h)
+        });
+        let (m, i) = no_mass();
+        Self {
+            joint: index,
+            a: desc.body_a.index,
+            b: desc.body_b.index,
+            dynamic_a: false,
+            dynamic_b: false,
+            m_a: m,
+            m_b: m,
+            i_a: i,
+            i_b: i,
+            anchor_a: f.anchor_a,
+            anchor_b: f.anchor_b,
+            r_a: Vector::zeros(),
+            r_b: Vector::zeros(),
+            delta_center: Vector::zeros(),
+            q0_a: Dim::<D>::rotation_identity(),
+            q0_b: Dim::<D>::rotation_identity(),
+            reference: f.reference,
+            axis_a: f.axis_a,
+            axis_b: f.axis_b,
+            length: f.length,
+            slide_a: f.slide_a,
+            soft,
+            spring,
+            kind,
+            impulses: joint.impulses,
+        }
+    }
+
+    /// Takes what the step needs of the bodies as the step starts: their masses (none for a
+    /// body that is not dynamic), the anchors from their centres of mass, their rotations.
+    #[inline(always)]
+    fn take_bodies(&mut self, sa: &SolverBody<N, D>, sb: &SolverBody<N, D>) {
+        let mass =
+            |s: &SolverBody<N, D>| if s.dynamic { (s.inv_mass, s.inv_inertia) } else { no_mass() };
+        (self.dynamic_a, self.dynamic_b) = (sa.dynamic, sb.dynamic);
+        ((self.m_a, self.i_a), (self.m_b, self.i_b)) = (mass(sa), mass(sb));
+        self.r_a = Dim::<D>::rotate(&sa.q0, &(self.anchor_a - sa.local_center));
+        self.r_b = Dim::<D>::rotate(&sb.q0, &(self.anchor_b - sb.local_center));
+        self.delta_center = sb.center - sa.center;
+        (self.q0_a, self.q0_b) = (sa.q0, sb.q0);
+    }
+
     /// Loads both bodies' states from the slots, with the current anchors.
     #[inline(always)]
     pub(crate) fn load<L, S>(&self, slots: &S) -> Pair<N, D>

@@ -57,6 +57,9 @@ pub(crate) struct BroadphaseStage<N: Scalar, const D: usize> {
     pairs: Vec<(u32, u32)>,
     /// Bodies were added or removed since the last update: rebuild and search everything.
     bodies_changed: bool,
+    /// The leaves are fitted for a step of this length with this margin `(dt, margin)`, and
+    /// no body changed since: the refit at the start of the next step would change nothing.
+    fitted: Option<(N, N)>,
     /// The slots whose leaf moved since the last pair search, and per slot whether it is
     /// among them.
     moved: Vec<u32>,
@@ -131,6 +134,7 @@ where
             leaves: Vec::new(),
             pairs: Vec::new(),
             bodies_changed: true,
+            fitted: None,
             moved: Vec::new(),
             is_moved: Vec::new(),
             movable: Vec::new(),
@@ -173,6 +177,7 @@ where
         let fat = *self.tree.fat_aabb(id).expect("the new leaf");
         self.leaves[s] = Some(Leaf { fat, tight, id });
         self.bodies_changed = true;
+        self.fitted = None;
         Ok(())
     }
 
@@ -183,11 +188,13 @@ where
             debug_assert!(removed.is_ok());
         }
         self.bodies_changed = true;
+        self.fitted = None;
     }
 
     /// `body`, in `slot`, was placed elsewhere (a teleport): its leaf follows at once (a
     /// moving body's grown by `margin` and [`FAT_MARGIN`]).
     pub(crate) fn teleported(&mut self, slot: u32, body: &Body<N, D>, margin: N) {
+        self.fitted = None;
         let (tight, aabb, grow) = placed_box(body, margin);
         self.place(slot, tight, &aabb, grow);
         self.tree.rebuild_enlarged();
@@ -209,6 +216,7 @@ where
     /// The body in `slot` has new collision groups: its pairs are searched again at the next
     /// update.
     pub(crate) fn regrouped(&mut self, slot: u32) {
+        self.fitted = None;
         if self.leaves.get(slot as usize).is_some_and(Option::is_some) {
             self.mark_moved(slot);
         }
@@ -252,12 +260,37 @@ where
     /// holds its box for a next step of the same length, from where this step left it.
     pub(crate) fn after_step(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) {
         self.refit(slots, margin, dt);
+        self.fitted = Some((dt, margin));
+    }
+
+    /// Whether `refit` would change nothing: every moving body's box lies in its leaf, and its
+    /// AABB is the one recorded.
+    fn fits(&self, slots: &[Slot<N, D>], margin: N, dt: N) -> bool {
+        slots.iter().zip(&self.leaves).all(|(slot, leaf)| {
+            let (Some(b), Some(leaf)) = (&slot.body, leaf) else { return true };
+            let tight = body_aabb(b);
+            b.desc.kind == BodyKind::Static
+                || b.is_sleeping()
+                || (leaf.tight == tight && leaf.fat.contains(&swept_box(b, &tight, margin, dt)))
+        })
+    }
+
+    /// A body's velocity, pose or state changed between steps: the next update refits.
+    pub(crate) fn body_changed(&mut self) {
+        self.fitted = None;
     }
 
     /// Brings the pairs up to date for a step of `dt` with speculative margin `margin`, and
     /// returns them, sorted.
     pub(crate) fn update(&mut self, slots: &[Slot<N, D>], margin: N, dt: N) -> &[(u32, u32)] {
-        self.refit(slots, margin, dt);
+        if self.fitted.take() == Some((dt, margin)) {
+            debug_assert!(
+                self.fits(slots, margin, dt),
+                "a body changed and its leaf was not refitted"
+            );
+        } else {
+            self.refit(slots, margin, dt);
+        }
         if self.bodies_changed || !self.moved.is_empty() {
             self.movable.clear();
             self.groups.clear();

@@ -61,6 +61,7 @@ where
             });
             self.bodies.push(SolverBody {
                 center: b.center_of_mass(),
+                local_center: b.local_center.coords,
                 q0: q,
                 q,
                 inv_mass: b.inv_mass,
@@ -83,6 +84,7 @@ where
 {
     SolverBody {
         center: Point::origin(),
+        local_center: Vector::zeros(),
         q0: Dim::<D>::rotation_identity(),
         q: Dim::<D>::rotation_identity(),
         inv_mass: N::zero(),

@@ -209,6 +209,33 @@ fn forces_and_impulses_in_3d() {
     assert!((b.angular_velocity().z + 0.5 / inertia).abs() < 1e-4);
 }
 
+/// Between steps the broadphase keeps the boxes the last step fitted for the next; a
+/// velocity set (or an impulse applied) in between must reach it before the pairs are found.
+#[test]
+fn a_velocity_set_between_steps_reaches_the_broadphase() {
+    type Edit = fn(&mut World2<f32>, BodyHandle);
+    let edits: [Edit; 2] = [
+        |w, b| w.set_velocity(b, Vec2::new(120.0, 0.0), 0.0).unwrap(),
+        |w, b| w.apply_impulse(b, Vec2::new(120.0 * std::f32::consts::PI * 0.25, 0.0)).unwrap(),
+    ];
+    for edit in edits {
+        let mut w = World2::<f32>::new(Vec2::zeros()).unwrap();
+        let ball = Ball::new(0.5).unwrap();
+        let a = w.add(BodyDesc::dynamic(ball)).unwrap();
+        let b = w.add(BodyDesc::dynamic(ball).pose(Iso2::translation(3.0, 0.0))).unwrap();
+        for _ in 0..10 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        assert!(w.contact_pairs().is_empty());
+        // 2 m a step: the 2 m gap closes within this step, so the pair must be found now.
+        edit(&mut w, a);
+        w.step(1.0 / 60.0).unwrap();
+        let found = w.contact_pairs().iter().any(|p| (p.a, p.b) == (a, b));
+        assert!(found, "the pair is found in the step after the edit");
+        assert!(w.body(a).unwrap().pose().translation.x < 2.0 + 1e-3, "A stops at B");
+    }
+}
+
 #[test]
 fn a_kinematic_body_reaches_its_target_pose_in_one_step() {
     let mut w = World2::<f64>::new(Vec2::new(0.0, -10.0)).unwrap();
