@@ -469,9 +469,7 @@ where
             },
             self.threads,
         );
-        for j in &joint_solver.prepared {
-            joints.store_impulses(j.joint, j.impulses);
-        }
+        joint_solver.store_impulses(joints);
         write_back(slots, solver_bodies);
         if settings.continuous {
             let input = ContinuousInput {

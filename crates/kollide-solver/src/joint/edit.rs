@@ -79,11 +79,19 @@ where
         self.slots.get_mut(index as usize)?.joint.as_mut()
     }
 
-    /// Stores the impulses a step accumulated.
-    pub(crate) fn store_impulses(&mut self, index: u32, impulses: Impulses<N, D>) {
-        if let Some(j) = self.slots[index as usize].joint.as_mut() {
-            j.impulses = impulses;
+    /// Stores the impulses a step accumulated, `impulses_of` each joint's slot (`None` for a
+    /// joint the step did not solve), in slot order.
+    pub(crate) fn store_impulses(&mut self, impulses_of: impl Fn(u32) -> Option<Impulses<N, D>>) {
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if let (Some(j), Some(impulses)) = (slot.joint.as_mut(), impulses_of(index as u32)) {
+                j.impulses = impulses;
+            }
         }
+    }
+
+    /// The number of joint slots, used or free.
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
     }
 
     fn get(&self, h: JointHandle) -> Result<&Joint<N, D>, WorldError> {

@@ -100,6 +100,8 @@ where
     colouring: JointColouring,
     /// What `prepared` was built from.
     built: Built<N>,
+    /// Per joint slot, the joint's place in `prepared` (`u32::MAX` for none).
+    rank: Vec<u32>,
 }
 
 /// What the prepared joints were built from; while it stays the same, their own part (and
@@ -223,10 +225,22 @@ where
     fn build(&mut self, joints: &super::edit::JointSet<N, D>, bodies: &[SolverBody<N, D>], h: N) {
         self.order(joints, bodies);
         self.prepared.clear();
+        self.rank.clear();
+        self.rank.resize(joints.slot_count(), u32::MAX);
         for &index in &self.colouring.sequence {
             let Some(joint) = joints.at(index) else { continue };
+            self.rank[index as usize] = self.prepared.len() as u32;
             self.prepared.push(Prepared::of(index, joint, h));
         }
+    }
+
+    /// Stores the impulses the step accumulated into the joints. (In the joints' slot order:
+    /// reading the prepared joints scattered costs less than writing the joints scattered.)
+    pub(crate) fn store_impulses(&self, joints: &mut super::edit::JointSet<N, D>) {
+        joints.store_impulses(|index| {
+            let k = *self.rank.get(index as usize)?;
+            self.prepared.get(k as usize).map(|p| p.impulses)
+        });
     }
 
     /// Panics unless the joints kept from the last step are those a new build would give.
