@@ -7,6 +7,7 @@
 //! | `world3d/pyramid` | square layers of unit cubes, base 10 (385 cubes), on a ground box | `kollide`, `kollide-fresh`, `rapier`, `kollide-2threads` |
 //! | `world3d/mesh_scene` | 500 boxes, balls and capsules (half sizes 0.3–0.5 m) dropped in 5 layers on a rolling terrain of 2,048 triangles (32 × 32 cells of 1.25 m, hills up to 0.8 m), timed once they have landed; the bodies keep rolling and tumbling into the valleys | `kollide`, `rapier` (its `TriMesh` without flags, rapier's default), `rapier-internal-edges` (with `FIX_INTERNAL_EDGES`, rapier's remedy for ghost collisions; kollide's meshes always have one) |
 //! | `world2d/joint_grid` | Box2D's `joint_grid`: 100 × 100 discs of radius 0.4 a metre apart, 19,800 revolute joints to the neighbours above and to the left, hanging from 7 static discs; the discs do not collide | `kollide`, `box2d` |
+//! | `world2d/rain` | Box2D's `rain` with one of its five rows: 11-bone ragdolls made and destroyed while the world runs, sleeping on (see `world/rain.rs`) | `kollide`, `box2d` |
 //! | `world2d/many_pyramids` | Box2D's `many_pyramids` at a quarter of its size, **sleeping on** in both engines (their default): 10 × 10 pyramids of base 10 (5,500 boxes), each row of pyramids on a static segment, stepped until every box sleeps, then timed; `-one-awake`: the same with one more box, which may not sleep, resting beside the pyramids (the step cannot be skipped as a whole) | `kollide`, `box2d`, `kollide-one-awake`, `box2d-one-awake` |
 //! | `world2d/asleep_vs_awake` | the same scene with sleeping off (every box simulated): with `world2d/many_pyramids`, the cost of a sleeping scene against its awake step | `kollide-awake`, `box2d-awake` |
 //!
@@ -33,7 +34,7 @@
 //! `IntegrationParameters::default()` (4 solver iterations). Friction is [`FRICTION`] on every
 //! collider in every engine (rapier's own default is 0.5; it is set to 0.6 here so that the three
 //! engines solve the same scene).
-//! Sleeping is off everywhere but in `world2d/many_pyramids` (kollide's
+//! Sleeping is off everywhere but in `world2d/many_pyramids` and `world2d/rain` (kollide's
 //! `StepSettings::sleeping` off; Box2D's benchmarks disable it; rapier bodies are built with
 //! `can_sleep(false)`), so every body is simulated in every step. In `world2d/many_pyramids`
 //! both engines sleep as their users get them, and the warm-up runs until every box sleeps
@@ -71,6 +72,8 @@ use kollide_benches::{
 };
 
 use crate::box2d_boxes::{box2d_boxes, box2d_boxes_on_workers};
+
+mod rain;
 
 /// The step (s).
 const DT: f32 = 1.0 / 60.0;
@@ -977,6 +980,14 @@ fn joint_grid(c: &mut Criterion) {
     g.finish();
 }
 
+fn rain(c: &mut Criterion) {
+    const GROUP: &str = "world2d/rain";
+    let mut g = Steps::new(c, GROUP);
+    g.time("kollide", rain::kollide_rain);
+    g.time("box2d", rain::box2d_rain);
+    g.finish();
+}
+
 fn pyramids_asleep(c: &mut Criterion) {
     const GROUP: &str = "world2d/many_pyramids";
     let mut g = Steps::new(c, GROUP);
@@ -1023,6 +1034,6 @@ pub(crate) mod groups {
         name = benches;
         config = super::config();
         targets = super::world_2d, super::world_3d, super::mesh_scene, super::joint_grid,
-            super::pyramids_asleep, super::pyramids_awake
+            super::rain, super::pyramids_asleep, super::pyramids_awake
     }
 }
