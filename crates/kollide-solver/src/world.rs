@@ -412,11 +412,13 @@ where
             islands,
             ..
         } = self;
-        let found = broadphase.update(slots, settings.speculative_margin, dt);
+        broadphase.update(slots, settings.speculative_margin, dt);
+        let (broadphase, found) = (&*broadphase, broadphase.pairs());
         contacts.any_sensors = self.sensors > 0;
         let awake_bodies = solver_bodies.load(slots);
         let no_collide = joints.no_collide();
-        let update = contacts.update(slots, found, no_collide, &settings, dt, self.threads);
+        let update =
+            contacts.update(slots, broadphase, found, no_collide, &settings, dt, self.threads);
         let awake_bodies = if update.wakes > 0 {
             // Bodies that woke take part in this step: their solver bodies are loaded again.
             islands.wake_touched(slots, contacts.pairs());

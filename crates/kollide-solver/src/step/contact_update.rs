@@ -25,6 +25,7 @@ use kollide_math::{Pose, Scalar, Vector};
 use kollide_narrowphase::QuerySettings;
 use kollide_narrowphase::composite::BodyQueries;
 
+use super::broadphase_update::BroadphaseStage;
 use super::pair_cache::PairCache;
 use crate::island::moving;
 use crate::world::Slot;
@@ -124,6 +125,8 @@ where
     Dim<D>: SolverDim<N, D>,
 {
     slots: &'a [Slot<N, D>],
+    /// The broadphase, for the bodies' AABBs.
+    boxes: &'a BroadphaseStage<N, D>,
     old_pairs: &'a [ContactPair<N, D>],
     old_caches: &'a [PairCache<N, D>],
     margin: N,
@@ -295,6 +298,7 @@ where
     pub(crate) fn update(
         &mut self,
         slots: &[Slot<N, D>],
+        boxes: &BroadphaseStage<N, D>,
         found: &[(u32, u32)],
         no_collide: &[(u32, u32)],
         settings: &StepSettings<N>,
@@ -306,6 +310,7 @@ where
         self.match_pairs(slots, found, no_collide);
         let shared = Shared {
             slots,
+            boxes,
             old_pairs: &self.spare_pairs,
             old_caches: &self.spare_caches,
             margin: settings.speculative_margin,
@@ -460,7 +465,13 @@ where
             return Outcome::Reused;
         }
         let m = &mut pair.manifold;
-        *m = Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, margin);
+        // Pairs of the broadphase's fat boxes are often farther apart than the margin: their
+        // tight boxes say so for a few comparisons, without the narrowphase.
+        *m = if self.boxes.apart((pair.a.index, ba), (pair.b.index, bb), margin) {
+            Manifold::new()
+        } else {
+            Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, margin)
+        };
         if let Some((prev, _)) = old {
             // Feature ids can change while the contacts stay where they were (two nearly tied
             // faces swapping the reference role as the bodies turn by a hair); such a contact
