@@ -206,6 +206,10 @@ where
         h: N,
         warm_starting: bool,
     ) {
+        if joints.is_empty() {
+            self.prepared.clear();
+            return;
+        }
         if self.built.changed(joints.version(), h, bodies) {
             self.build(joints, bodies, h);
         } else {

@@ -466,8 +466,10 @@ where
         }
         let m = &mut pair.manifold;
         // Pairs of the broadphase's fat boxes are often farther apart than the margin: their
-        // tight boxes say so for a few comparisons, without the narrowphase.
-        *m = if self.boxes.apart((pair.a.index, ba), (pair.b.index, bb), margin) {
+        // tight boxes say so for a few comparisons, without the narrowphase. (Asked only of
+        // pairs that were apart or new: pairs in contact, a stack's, rarely come apart.)
+        let was_apart = old.is_none_or(|(p, _)| p.manifold.is_empty());
+        *m = if was_apart && self.boxes.apart((pair.a.index, ba), (pair.b.index, bb), margin) {
             Manifold::new()
         } else {
             Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, margin)
