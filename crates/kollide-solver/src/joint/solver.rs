@@ -20,8 +20,6 @@ pub(crate) struct Prepared<N: Scalar, const D: usize>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// The joint's slot in the world's joint list.
-    pub(crate) joint: u32,
     /// The bodies' solver slots, and whether each takes impulses (dynamic).
     pub(crate) a: u32,
     pub(crate) b: u32,
@@ -234,7 +232,7 @@ where
         for &index in &self.colouring.sequence {
             let Some(joint) = joints.at(index) else { continue };
             self.rank[index as usize] = self.prepared.len() as u32;
-            self.prepared.push(Prepared::of(index, joint, h));
+            self.prepared.push(Prepared::of(joint, h));
         }
     }
 
@@ -257,7 +255,8 @@ where
         for p in kept.iter_mut().chain(&mut fresh.prepared) {
             p.take_bodies(&bodies[p.a as usize], &bodies[p.b as usize]);
         }
-        assert!(kept == fresh.prepared, "the joints kept from the last step are stale");
+        let same = kept == fresh.prepared && self.rank == fresh.rank;
+        assert!(same, "the joints kept from the last step are stale");
     }
 
     /// The joints to solve this step (both bodies present, one of them dynamic), in colour
@@ -326,9 +325,9 @@ impl<N: Scalar, const D: usize> Prepared<N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// The joint in slot `index` for substeps `h`, with no bodies yet (see
-    /// [`Prepared::take_bodies`]) and the impulses it accumulated last.
-    fn of(index: u32, joint: &Joint<N, D>, h: N) -> Self {
+    /// `joint` for substeps `h`, with no bodies yet (see [`Prepared::take_bodies`]) and the
+    /// impulses it accumulated last.
+    fn of(joint: &Joint<N, D>, h: N) -> Self {
         let (desc, f) = (&joint.desc, &joint.frames);
         let hertz = desc.constraint_hertz.min_of(N::lit(0.25) / h);
         let soft = Softness::new(hertz, desc.constraint_damping_ratio, h);
@@ -338,7 +337,6 @@ where
         });
         let (m, i) = no_mass();
         Self {
-            joint: index,
             a: desc.body_a.index,
             b: desc.body_b.index,
             dynamic_a: false,

@@ -294,7 +294,9 @@ where
         // The narrowphase rounds: a margin of its own, and of the coordinates' magnitude.
         let far =
             |v: &kollide_math::Vector<N, D>| v.iter().fold(N::zero(), |m, c| m.max_of(c.abs()));
-        let scale = far(&x.mins.coords).max_of(far(&x.maxs.coords)).max_of(far(&y.maxs.coords));
+        let scale = [x.mins, x.maxs, y.mins, y.maxs]
+            .iter()
+            .fold(N::zero(), |m, p| m.max_of(far(&p.coords)));
         let slack = margin * N::lit(1.0 / 16.0) + N::EPSILON * N::lit(64.0) * scale;
         !x.loosened(margin + slack).intersects(&y)
     }
