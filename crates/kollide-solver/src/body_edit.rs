@@ -242,7 +242,7 @@ where
         groups: CollisionGroups,
     ) -> Result<(), WorldError> {
         self.body_mut(h)?.desc.collision_groups = groups;
-        self.broadphase.regrouped(h.index);
+        self.broadphase.regrouped(h.index, groups);
         self.disturb_around(h.index);
         Ok(())
     }

@@ -21,6 +21,9 @@ pub enum InvariantViolation {
     /// walk) does not match its children.
     #[error("node {0} has a stale branch")]
     Branch(u32),
+    /// An internal node's bits are not the union of its children's.
+    #[error("node {0} has the wrong bits")]
+    Bits(u32),
     /// A node is reached twice, or a free node is reached from the root.
     #[error("node {0} is reached twice or is free")]
     Structure(u32),
@@ -38,7 +41,7 @@ pub enum InvariantViolation {
 
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Checks every invariant: parent links, each internal box containing its children's,
-    /// heights, each internal node's branch matching its children, and that every node is
+    /// heights, bits, each internal node's branch matching its children, and that every node is
     /// either reached once from the root or free.
     pub fn check_invariants(&self) -> Result<(), InvariantViolation> {
         let mut seen = vec![false; self.nodes.len()];
@@ -77,6 +80,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             let h = 1 + self.nodes[a as usize].height.max(self.nodes[b as usize].height);
             if node.height != h {
                 return Err(InvariantViolation::Height(i));
+            }
+            if node.bits != self.nodes[a as usize].bits | self.nodes[b as usize].bits {
+                return Err(InvariantViolation::Bits(i));
             }
             let branch = Branch {
                 boxes: [self.nodes[a as usize].aabb, self.nodes[b as usize].aabb],

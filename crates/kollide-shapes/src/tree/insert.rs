@@ -123,35 +123,57 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     }
 
     /// Rebalances and refits the nodes from `index` up to the root, or up to the first node
-    /// that neither rotated nor changed its box or height: the nodes above it are as they were,
-    /// since a node's box, height and [`Branch`] depend only on its children's. (Its own branch
-    /// is always rewritten, for the caller may have changed its children.) Most insertions and
-    /// removals change the boxes of only a few ancestors, so this saves most of the climb.
+    /// that neither rotated nor changed its box, height or bits: the nodes above it are as they
+    /// were, since a node's box, height, bits and [`Branch`] depend only on its children's. (Its
+    /// own branch is always rewritten, for the caller may have changed its children.) Most
+    /// insertions and removals change the boxes of only a few ancestors, so this saves most of
+    /// the climb.
     fn refit_from(&mut self, mut index: u32) {
         while index != NULL {
-            let (aabb, height) =
-                (self.nodes[index as usize].aabb, self.nodes[index as usize].height);
+            let n = &self.nodes[index as usize];
+            let (aabb, height, bits) = (n.aabb, n.height, n.bits);
             let top = self.balance(index);
             self.refit(top);
             let node = &self.nodes[top as usize];
-            if top == index && node.height == height && node.aabb == aabb {
+            if top == index && node.height == height && node.aabb == aabb && node.bits == bits {
                 return;
             }
             index = node.parent;
         }
     }
 
-    /// Recomputes an internal node's box, height and [`Branch`] from its children.
+    /// Recomputes an internal node's box, height, bits and [`Branch`] from its children.
     pub(super) fn refit(&mut self, index: u32) {
         let [c0, c1] = self.nodes[index as usize].children;
         let (a, b) = (&self.nodes[c0 as usize], &self.nodes[c1 as usize]);
         let aabb = a.aabb.merged(&b.aabb);
         let height = 1 + a.height.max(b.height);
+        let bits = a.bits | b.bits;
         let branch = Branch { boxes: [a.aabb, b.aabb], children: [a.link(c0), b.link(c1)] };
         self.branches[index as usize] = branch;
         let n = &mut self.nodes[index as usize];
         n.aabb = aabb;
         n.height = height;
+        n.bits = bits;
+    }
+
+    /// Gives the leaf `leaf` new bits and brings its ancestors' bits and links up to date.
+    pub(super) fn set_leaf_bits(&mut self, leaf: u32, bits: u32) {
+        self.nodes[leaf as usize].bits = bits;
+        let (mut child, mut parent) = (leaf, self.nodes[leaf as usize].parent);
+        while parent != NULL {
+            let p = parent as usize;
+            let side = usize::from(self.nodes[p].children[1] == child);
+            self.branches[p].children[side] = self.child(child);
+            let [c0, c1] = self.nodes[p].children;
+            let union = self.nodes[c0 as usize].bits | self.nodes[c1 as usize].bits;
+            if union == self.nodes[p].bits {
+                return;
+            }
+            self.nodes[p].bits = union;
+            child = parent;
+            parent = self.nodes[p].parent;
+        }
     }
 
     /// If the children of `a` differ in height by more than one, rotates the taller child up

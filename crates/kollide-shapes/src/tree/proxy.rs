@@ -117,6 +117,19 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     pub fn data(&self, id: ProxyId) -> Option<u32> {
         self.leaf(id).map(|n| n.data)
     }
+
+    /// Gives a proxy new bits (a new proxy has every bit set): [`Tree::query_aabb_masked`]
+    /// skips the proxies whose bits do not meet its mask. Costs a walk up to the root at most.
+    pub fn set_proxy_bits(&mut self, id: ProxyId, bits: u32) -> Result<(), TreeError> {
+        self.leaf(id).ok_or(TreeError::UnknownProxy(id.0))?;
+        self.set_leaf_bits(id.0, bits);
+        Ok(())
+    }
+
+    /// The bits of a proxy, `None` for an unknown id.
+    pub fn proxy_bits(&self, id: ProxyId) -> Option<u32> {
+        self.leaf(id).map(|n| n.bits)
+    }
 }
 
 /// `tight` grown by `margin`, both checked.

@@ -10,7 +10,7 @@
 
 use kollide_math::{Point, Scalar, Vector};
 
-use super::node::{Branch, Child, NULL, Tree};
+use super::node::{Branch, Child, NULL, Tree, summary};
 use crate::Aabb;
 
 /// Pending nodes the query stacks hold without allocating.
@@ -73,19 +73,45 @@ fn max2<N: Scalar>(a: N, b: N) -> N {
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Calls `f` with the data of every leaf whose box overlaps or touches `aabb`, until `f`
     /// returns `false`. Returns the number of nodes visited (whose box was tested).
+    pub fn query_aabb(&self, aabb: &Aabb<N, D>, f: impl FnMut(u32) -> bool) -> usize {
+        self.walk_aabb::<false>(aabb, 0, f)
+    }
+
+    /// [`Tree::query_aabb`] for the leaves whose bits ([`Tree::set_proxy_bits`]) meet `mask`
+    /// (`bits & mask != 0`): subtrees where no leaf's bits meet it are skipped. The pruning
+    /// keeps bits 30 and 31 as one, so a leaf whose bits meet the mask only there, one in the
+    /// leaf's bit 30 and the other in bit 31, may be reported too; every leaf that meets it
+    /// is. A caller that must be exact tests the bits again.
+    pub fn query_aabb_masked(
+        &self,
+        aabb: &Aabb<N, D>,
+        mask: u32,
+        f: impl FnMut(u32) -> bool,
+    ) -> usize {
+        self.walk_aabb::<true>(aabb, summary(mask), f)
+    }
+
+    /// The walk of the box queries, compiled with and without the mask test (`mask` is a
+    /// [`summary`]).
     // Out of line, as `cast_ray` is: inlined into a caller, the box tests in its loop were
     // left as calls.
     #[inline(never)]
-    pub fn query_aabb(&self, aabb: &Aabb<N, D>, mut f: impl FnMut(u32) -> bool) -> usize {
+    fn walk_aabb<const MASKED: bool>(
+        &self,
+        aabb: &Aabb<N, D>,
+        mask: u32,
+        mut f: impl FnMut(u32) -> bool,
+    ) -> usize {
         let Some(root) = self.nodes.get(self.root as usize) else { return 0 };
-        if !root.aabb.intersects(aabb) {
+        let link = self.child(self.root);
+        if !root.aabb.intersects(aabb) || (MASKED && !link.meets(mask)) {
             return 1;
         }
         let mut visited = 1;
         stack_for!(self, stack, Child::Node(0));
         // Every pending child overlaps the box: a child that misses is tested once, in its
         // parent's branch, and never pushed.
-        stack.push(self.child(self.root));
+        stack.push(link.get());
         while let Some(next) = stack.pop() {
             match next {
                 Child::Leaf(data) => {
@@ -97,8 +123,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                     visited += 2;
                     let branch = self.branch(i);
                     for (b, c) in branch.boxes.iter().zip(branch.children) {
-                        if b.intersects(aabb) {
-                            stack.push(c);
+                        if (!MASKED || c.meets(mask)) && b.intersects(aabb) {
+                            stack.push(c.get());
                         }
                     }
                 }
@@ -168,7 +194,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             return visited;
         };
         stack_for!(self, stack, (Child::Node(0), N::zero()));
-        stack.push((self.child(root), t));
+        stack.push((self.child(root).get(), t));
         while let Some((next, entry)) = stack.pop() {
             if entry > max_t {
                 continue;
@@ -189,13 +215,16 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             let tb = ray.entry::<PARALLEL>(box_b, max_t);
             match (ta, tb) {
                 (Some(ta), Some(tb)) => {
-                    let ((near, tn), (far, tf)) =
-                        if ta <= tb { ((*a, ta), (*b, tb)) } else { ((*b, tb), (*a, ta)) };
+                    let ((near, tn), (far, tf)) = if ta <= tb {
+                        ((a.get(), ta), (b.get(), tb))
+                    } else {
+                        ((b.get(), tb), (a.get(), ta))
+                    };
                     stack.push((far, tf));
                     stack.push((near, tn));
                 }
-                (Some(ta), None) => stack.push((*a, ta)),
-                (None, Some(tb)) => stack.push((*b, tb)),
+                (Some(ta), None) => stack.push((a.get(), ta)),
+                (None, Some(tb)) => stack.push((b.get(), tb)),
                 (None, None) => {}
             }
         }
@@ -221,7 +250,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let mut visited = 0;
         stack_for!(self, stack, (Child::Node(0), N::zero()));
         let root_d2 = distance_squared(&self.nodes[self.root as usize].aabb, p);
-        stack.push((self.child(self.root), root_d2));
+        stack.push((self.child(self.root).get(), root_d2));
         while let Some((next, d2)) = stack.pop() {
             visited += 1;
             if d2 > bound * bound {
@@ -240,7 +269,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             let Branch { boxes: [box_a, box_b], children: [a, b] } = self.branch(i);
             let da = distance_squared(box_a, p);
             let db = distance_squared(box_b, p);
-            let (near, far) = if da <= db { ((*a, da), (*b, db)) } else { ((*b, db), (*a, da)) };
+            let (a, b) = (a.get(), b.get());
+            let (near, far) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
             stack.push(far);
             stack.push(near);
         }

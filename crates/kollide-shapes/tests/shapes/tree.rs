@@ -203,6 +203,61 @@ fn check_queries<N: Scalar, const D: usize>(
     }
 }
 
+/// Bits for a leaf or a mask: one bit (often 30 or 31, which the pruning keeps as one), none,
+/// all, or any.
+fn random_bits(g: &mut Gen) -> u32 {
+    let r = g.unit();
+    let bit = |k: f64| 1u32 << ((k * 32.0) as u32).min(31);
+    if r < 0.35 {
+        bit(g.unit())
+    } else if r < 0.55 {
+        if g.unit() < 0.5 { 1 << 30 } else { 1 << 31 }
+    } else if r < 0.65 {
+        0
+    } else if r < 0.75 {
+        u32::MAX
+    } else {
+        g.rng.random::<u32>() & g.rng.random::<u32>()
+    }
+}
+
+/// [`Tree::query_aabb_masked`] against brute force: every live leaf whose box overlaps and
+/// whose bits meet the mask is reported, and a reported leaf overlaps and meets the mask, or
+/// meets it only in bits 30 and 31 apart. Returns how many queries the mask pruned to less
+/// than the unmasked query visits.
+fn check_masked<N: Scalar, const D: usize>(
+    tree: &Tree<N, D>,
+    boxes: &[Option<Aabb<N, D>>],
+    bits: &[u32],
+    g: &mut Gen,
+    queries: usize,
+) -> usize {
+    let mut pruned = 0;
+    for _ in 0..queries {
+        let q = g.aabb::<N, D>().loosened(N::lit(g.unit() * 30.0));
+        let mask = random_bits(g);
+        let mut found = Vec::new();
+        let visited = tree.query_aabb_masked(&q, mask, |d| {
+            found.push(d);
+            true
+        });
+        pruned += usize::from(visited < tree.query_aabb(&q, |_| true));
+        for (i, b) in boxes.iter().enumerate() {
+            let Some(b) = b else { continue };
+            let overlaps = b.intersects(&q);
+            let meets = bits[i] & mask != 0;
+            let high = bits[i] >> 30 != 0 && mask >> 30 != 0;
+            let got = found.contains(&(i as u32));
+            assert!(!(overlaps && meets) || got, "masked query missed leaf {i}");
+            assert!(!got || (overlaps && (meets || high)), "masked query found leaf {i}");
+        }
+        if mask == 0 {
+            assert!(found.is_empty() && visited <= 1, "mask 0 visited {visited} nodes");
+        }
+    }
+    pruned
+}
+
 fn log2(n: usize) -> f64 {
     (n.max(2) as f64).log2()
 }
@@ -222,7 +277,8 @@ fn dynamic_case_moved_by<N: Scalar, const D: usize>(seed: u64, offset: f64, enla
     let mut tree = Tree::<N, D>::new();
     let mut ids: Vec<Option<ProxyId>> = Vec::new();
     let mut tight: Vec<Option<Aabb<N, D>>> = Vec::new();
-    let mut reinserted = 0;
+    let mut bits: Vec<u32> = Vec::new();
+    let (mut reinserted, mut pruned) = (0, 0);
     for round in 0..8 {
         for _ in 0..150 {
             let r = g.unit();
@@ -230,6 +286,12 @@ fn dynamic_case_moved_by<N: Scalar, const D: usize>(seed: u64, offset: f64, enla
             if r < 0.45 || live.is_empty() {
                 let b = g.aabb::<N, D>();
                 let id = tree.create_proxy(&b, margin, ids.len() as u32).unwrap();
+                assert_eq!(tree.proxy_bits(id), Some(u32::MAX));
+                bits.push(u32::MAX);
+                if g.unit() < 0.7 {
+                    bits[ids.len()] = random_bits(&mut g);
+                    tree.set_proxy_bits(id, bits[ids.len()]).unwrap();
+                }
                 ids.push(Some(id));
                 tight.push(Some(b));
             } else if r < 0.85 {
@@ -250,6 +312,10 @@ fn dynamic_case_moved_by<N: Scalar, const D: usize>(seed: u64, offset: f64, enla
                 };
                 reinserted += usize::from(moved);
                 tight[i] = Some(b);
+                if g.unit() < 0.1 {
+                    bits[i] = random_bits(&mut g);
+                    tree.set_proxy_bits(id, bits[i]).unwrap();
+                }
             } else {
                 let i = live[(g.unit() * live.len() as f64) as usize % live.len()];
                 assert_eq!(tree.remove_proxy(ids[i].unwrap()), Ok(i as u32));
@@ -263,6 +329,7 @@ fn dynamic_case_moved_by<N: Scalar, const D: usize>(seed: u64, offset: f64, enla
             let fat: Vec<Option<Aabb<N, D>>> =
                 ids.iter().map(|id| id.map(|id| *tree.fat_aabb(id).unwrap())).collect();
             check_queries(&tree, &fat, &mut g, 20);
+            pruned += check_masked(&tree, &fat, &bits, &mut g, 20);
             tree.rebuild_enlarged();
         }
         if round % 3 == 2 {
@@ -289,8 +356,13 @@ fn dynamic_case_moved_by<N: Scalar, const D: usize>(seed: u64, offset: f64, enla
             tree.height()
         );
         check_queries(&tree, &fat, &mut g, 40);
+        pruned += check_masked(&tree, &fat, &bits, &mut g, 40);
+        for (i, id) in ids.iter().enumerate() {
+            assert_eq!(id.map(|id| tree.proxy_bits(id).unwrap()), id.map(|_| bits[i]));
+        }
     }
     assert!(reinserted > 50, "the re-insertion path ran only {reinserted} times");
+    assert!(pruned > 40, "the mask pruned only {pruned} queries");
 }
 
 #[test]
@@ -437,6 +509,8 @@ fn bad_input_is_refused() {
     assert_eq!(tree.remove_proxy(id), Ok(7));
     assert!(matches!(tree.remove_proxy(id), Err(TreeError::UnknownProxy(_))));
     assert!(matches!(tree.move_proxy(id, &good, 0.1), Err(TreeError::UnknownProxy(_))));
+    assert!(matches!(tree.set_proxy_bits(id, 1), Err(TreeError::UnknownProxy(_))));
+    assert_eq!(tree.proxy_bits(id), None);
     assert!(Tree::build(&[good, nan]).is_err());
     tree.check_invariants().unwrap();
     // NaN rays and negative lengths visit nothing.

@@ -16,8 +16,12 @@
 //! move, and its tree grows costlier to query until a full rebuild). At the next update the
 //! moved bodies alone ask the tree which fat AABBs their new ones overlap, and the pairs of
 //! two bodies that stayed inside are kept as they were. Bodies whose collision groups do not
-//! interact make no pair (as Box2D's broadphase filters its pairs), so a jointed grid of bodies
-//! that may not touch costs no pair at all; a body given new groups is searched again. After bodies were added or removed the
+//! interact make no pair (as Box2D's broadphase filters its pairs). Each leaf carries its
+//! body's memberships as the tree's bits, and a body asks the tree with its filter as the
+//! mask, so the walk skips every subtree of bodies it cannot touch: a jointed grid of bodies
+//! that may not touch one another costs no pair and almost no search (Box2D's tree could prune
+//! the same way, but its broadphase queries with every bit set and filters each pair it
+//! finds). A body given new groups is searched again. After bodies were added or removed the
 //! tree is rebuilt top down and every dynamic body asks it. The pairs are those of a full
 //! sweep: every two fat AABBs that overlap or touch, with at least one dynamic body and groups
 //! that interact, sorted. The
@@ -106,6 +110,24 @@ where
     Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb)
 }
 
+/// Calls `f` with every leaf whose fat AABB overlaps `aabb` and whose body may interact with a
+/// body of `groups`, and with some that may not (`f` applies the full rule), until `f` returns
+/// `false`. The tree skips the
+/// subtrees whose memberships miss `groups`' filter; a filter that accepts every group could
+/// skip none, so its walk leaves the test out.
+fn query<N: Scalar, const D: usize>(
+    tree: &Tree<N, D>,
+    aabb: &Aabb<N, D>,
+    groups: CollisionGroups,
+    f: impl FnMut(u32) -> bool,
+) {
+    if groups.filter() == u32::MAX {
+        tree.query_aabb(aabb, f);
+    } else {
+        tree.query_aabb_masked(aabb, groups.filter(), f);
+    }
+}
+
 /// A body's AABB, and the box its leaf is given when it is added or teleported with that AABB
 /// and how much more the tree grows it: a static body's AABB as it is, a moving body's grown by
 /// the speculative `margin` and then by [`FAT_MARGIN`].
@@ -170,6 +192,7 @@ where
     ) -> Result<(), TreeError> {
         let (tight, aabb, grow) = placed_box(body, margin);
         let id = self.tree.create_proxy(&aabb, grow, slot)?;
+        self.tree.set_proxy_bits(id, body.desc.collision_groups.memberships())?;
         let s = slot as usize;
         if self.leaves.len() <= s {
             self.leaves.resize(s + 1, None);
@@ -213,11 +236,13 @@ where
         }
     }
 
-    /// The body in `slot` has new collision groups: its pairs are searched again at the next
-    /// update.
-    pub(crate) fn regrouped(&mut self, slot: u32) {
+    /// The body in `slot` has new collision `groups`: its leaf takes its new memberships, and
+    /// its pairs are searched again at the next update.
+    pub(crate) fn regrouped(&mut self, slot: u32, groups: CollisionGroups) {
         self.fitted = None;
-        if self.leaves.get(slot as usize).is_some_and(Option::is_some) {
+        if let Some(Some(leaf)) = self.leaves.get(slot as usize) {
+            let set = self.tree.set_proxy_bits(leaf.id, groups.memberships());
+            debug_assert!(set.is_ok());
             self.mark_moved(slot);
         }
     }
@@ -357,13 +382,19 @@ where
             if !movable[i] {
                 continue;
             }
-            self.tree.query_aabb(aabb, |j| {
-                let j = j as usize;
-                if j != i && !(movable[j] && j < i) && groups[i].interacts(&groups[j]) {
-                    pairs.push((i.min(j) as u32, i.max(j) as u32));
-                }
-                true
-            });
+            query(
+                &self.tree,
+                aabb,
+                groups[i],
+                #[inline(always)]
+                |j| {
+                    let j = j as usize;
+                    if j != i && !(movable[j] && j < i) && groups[i].interacts(&groups[j]) {
+                        pairs.push((i.min(j) as u32, i.max(j) as u32));
+                    }
+                    true
+                },
+            );
         }
         self.pairs.sort_unstable();
     }
@@ -379,17 +410,23 @@ where
         for &m in &self.moved {
             let i = m as usize;
             let Some(Leaf { fat: aabb, .. }) = &self.leaves[i] else { continue };
-            self.tree.query_aabb(aabb, |j| {
-                let j = j as usize;
-                if j != i
-                    && (movable[i] | movable[j])
-                    && !(is_moved[j] && j < i)
-                    && groups[i].interacts(&groups[j])
-                {
-                    pairs.push((i.min(j) as u32, i.max(j) as u32));
-                }
-                true
-            });
+            query(
+                &self.tree,
+                aabb,
+                groups[i],
+                #[inline(always)]
+                |j| {
+                    let j = j as usize;
+                    if j != i
+                        && (movable[i] | movable[j])
+                        && !(is_moved[j] && j < i)
+                        && groups[i].interacts(&groups[j])
+                    {
+                        pairs.push((i.min(j) as u32, i.max(j) as u32));
+                    }
+                    true
+                },
+            );
         }
         // The kept pairs are still sorted and the new ones (each with a moved body) are
         // distinct from them: sort the new ones and merge.
@@ -426,11 +463,16 @@ mod tests {
         Body::new(desc.pose(pose).collision_groups(groups(rng))).unwrap()
     }
 
-    /// Mostly the default groups; now and then one of two groups that ignore each other.
+    /// Mostly the default groups; now and then one of two groups that ignore each other, one
+    /// of two that meet only across groups 30 and 31 (which the tree's pruning keeps as one),
+    /// or no group at all.
     fn groups(rng: &mut ChaCha8Rng) -> CollisionGroups {
-        match rng.random_range(0..6) {
+        match rng.random_range(0..9) {
             0 => CollisionGroups::new(1, !2),
             1 => CollisionGroups::new(2, !1),
+            2 => CollisionGroups::new(1 << 30, 1 << 31),
+            3 => CollisionGroups::new(1 << 31, 1 << 30),
+            4 => CollisionGroups::NONE,
             _ => CollisionGroups::default(),
         }
     }
@@ -521,7 +563,7 @@ mod tests {
                 let i = rng.random_range(0..slots.len());
                 if let Some(b) = &mut slots[i].body {
                     b.desc.collision_groups = groups(&mut rng);
-                    stage.regrouped(i as u32);
+                    stage.regrouped(i as u32, b.desc.collision_groups);
                 }
             }
             if round % 10 == 9 {
