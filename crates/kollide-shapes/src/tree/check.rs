@@ -21,7 +21,8 @@ pub enum InvariantViolation {
     /// walk) does not match its children.
     #[error("node {0} has a stale branch")]
     Branch(u32),
-    /// An internal node's bits are not the union of its children's.
+    /// An internal node's bits are not the union of its children's, or its copy of its
+    /// children's bits is stale.
     #[error("node {0} has the wrong bits")]
     Bits(u32),
     /// A node is reached twice, or a free node is reached from the root.
@@ -81,7 +82,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             if node.height != h {
                 return Err(InvariantViolation::Height(i));
             }
-            if node.bits != self.nodes[a as usize].bits | self.nodes[b as usize].bits {
+            let bits = [self.nodes[a as usize].bits, self.nodes[b as usize].bits];
+            if node.bits != bits[0] | bits[1] || self.bits[i as usize] != bits {
                 return Err(InvariantViolation::Bits(i));
             }
             let branch = Branch {

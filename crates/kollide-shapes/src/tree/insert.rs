@@ -142,7 +142,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         }
     }
 
-    /// Recomputes an internal node's box, height, bits and [`Branch`] from its children.
+    /// Recomputes an internal node's box, height, bits and [`Branch`] (and its children's bits
+    /// beside it) from its children.
     pub(super) fn refit(&mut self, index: u32) {
         let [c0, c1] = self.nodes[index as usize].children;
         let (a, b) = (&self.nodes[c0 as usize], &self.nodes[c1 as usize]);
@@ -151,20 +152,21 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let bits = a.bits | b.bits;
         let branch = Branch { boxes: [a.aabb, b.aabb], children: [a.link(c0), b.link(c1)] };
         self.branches[index as usize] = branch;
+        self.bits[index as usize] = [a.bits, b.bits];
         let n = &mut self.nodes[index as usize];
         n.aabb = aabb;
         n.height = height;
         n.bits = bits;
     }
 
-    /// Gives the leaf `leaf` new bits and brings its ancestors' bits and links up to date.
+    /// Gives the leaf `leaf` new bits and brings its ancestors' bits up to date.
     pub(super) fn set_leaf_bits(&mut self, leaf: u32, bits: u32) {
         self.nodes[leaf as usize].bits = bits;
         let (mut child, mut parent) = (leaf, self.nodes[leaf as usize].parent);
         while parent != NULL {
             let p = parent as usize;
             let side = usize::from(self.nodes[p].children[1] == child);
-            self.branches[p].children[side] = self.child(child);
+            self.bits[p][side] = self.nodes[child as usize].bits;
             let [c0, c1] = self.nodes[p].children;
             let union = self.nodes[c0 as usize].bits | self.nodes[c1 as usize].bits;
             if union == self.nodes[p].bits {

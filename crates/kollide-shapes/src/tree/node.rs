@@ -8,19 +8,20 @@
 //! Read from the nodes, that is three scattered reads per internal node (the node and its two
 //! children, 44 bytes each for `f32` in 3D, often straddling two cache lines). So every
 //! internal node also has a [`Branch`], at the same index: a copy of both children's boxes and
-//! [`Link`]s, aligned to one 64-byte cache line (exactly one for `f32` in 3D; two for
+//! [`Child`] links, aligned to one 64-byte cache line (exactly one for `f32` in 3D; two for
 //! `f64` in 3D). A walk reads one branch per internal node it expands and never reads a leaf's
 //! node (parry's and most ray-tracing BVHs store children's boxes in the parent for the same
 //! reason).
 //!
 //! **Bits.** Each leaf also carries 32 bits of the user's (the world gives a body's collision
-//! memberships), and each internal node the union of its children's, so a query with a mask
-//! skips every subtree where no leaf's bits meet it, as Box2D's tree does with its category
-//! bits. A link keeps 31 of them ([`summary`]) in the word that says whether it leads to a
-//! leaf, so the branch stays one cache line.
+//! memberships), each internal node the union of its children's, and beside the branches each
+//! internal node keeps its two children's bits, so that a query with a mask skips every
+//! subtree where no leaf's bits meet it, as Box2D's tree does with its category bits. They are
+//! an array of their own rather than part of the branch, which they would push past its cache
+//! line: a walk without a mask never reads them.
 //!
 //! The copy is kept by [`Tree::refit`], the only place an internal node's box and bits are
-//! computed (apart from [`Tree::set_proxy_bits`], which changes only bits):
+//! computed (apart from `Tree::set_leaf_bits`, which changes only bits):
 //! every edit of the tree (insertion, removal, rotation, build) refits each internal node whose
 //! children changed, on the way up to the root, so the branches never go stale
 //! ([`Tree::check_invariants`] compares them with the nodes). A leaf's branch slot is unused:
@@ -75,48 +76,8 @@ impl<N: Scalar, const D: usize> Node<N, D> {
 
     /// The link a query follows to this node, whose index is `i`.
     #[inline(always)]
-    pub(super) fn link(&self, i: u32) -> Link {
-        let summary = summary(self.bits);
-        if self.is_leaf() {
-            Link { target: self.data, tag: LEAF | summary }
-        } else {
-            Link { target: i, tag: summary }
-        }
-    }
-}
-
-/// The tag bit of a [`Link`] to a leaf.
-const LEAF: u32 = 1 << 31;
-
-/// The 31 bits a [`Link`] keeps of a node's 32: bits 0 to 29 as they are, and bit 30 set when
-/// bit 30 or 31 is. Two masks that share a bit have summaries that share one, so pruning by
-/// summaries never drops a leaf that meets the mask (it may keep one that meets it only in
-/// bits 30 and 31 apart).
-#[inline(always)]
-pub(super) const fn summary(bits: u32) -> u32 {
-    (bits & !(3 << 30)) | (((bits >> 30 != 0) as u32) << 30)
-}
-
-/// A branch's link to a child: the node to descend into, or the leaf's data, and the summary
-/// of the child's bits ([`summary`]) in the same word as the leaf flag, so a link is 8 bytes
-/// as a bare enum would be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Link {
-    target: u32,
-    tag: u32,
-}
-
-impl Link {
-    /// Where the link leads.
-    #[inline(always)]
-    pub(super) fn get(self) -> Child {
-        if self.tag & LEAF != 0 { Child::Leaf(self.target) } else { Child::Node(self.target) }
-    }
-
-    /// Whether some leaf below may have bits that meet the mask whose [`summary`] is `mask`.
-    #[inline(always)]
-    pub(super) fn meets(self, mask: u32) -> bool {
-        self.tag & mask != 0
+    pub(super) fn link(&self, i: u32) -> Child {
+        if self.is_leaf() { Child::Leaf(self.data) } else { Child::Node(i) }
     }
 }
 
@@ -134,7 +95,7 @@ pub(super) enum Child {
 #[repr(align(64))]
 pub(super) struct Branch<N: Scalar, const D: usize> {
     pub(super) boxes: [Aabb<N, D>; 2],
-    pub(super) children: [Link; 2],
+    pub(super) children: [Child; 2],
 }
 
 /// A bounding-volume tree of boxes with a `u32` of the user's in each leaf (see the
@@ -144,6 +105,9 @@ pub struct Tree<N: Scalar, const D: usize> {
     pub(super) nodes: Vec<Node<N, D>>,
     /// Per node index: the internal node's [`Branch`] (unused for leaves and free nodes).
     pub(super) branches: Vec<Branch<N, D>>,
+    /// Per node index: the bits of the internal node's two children, in the branch's order
+    /// (unused for leaves and free nodes).
+    pub(super) bits: Vec<[u32; 2]>,
     pub(super) root: u32,
     /// Head of the free list.
     pub(super) free: u32,
@@ -159,7 +123,14 @@ impl<N: Scalar, const D: usize> Default for Tree<N, D> {
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// An empty tree.
     pub fn new() -> Self {
-        Self { nodes: Vec::new(), branches: Vec::new(), root: NULL, free: NULL, leaves: 0 }
+        Self {
+            nodes: Vec::new(),
+            branches: Vec::new(),
+            bits: Vec::new(),
+            root: NULL,
+            free: NULL,
+            leaves: 0,
+        }
     }
 
     /// The number of leaves.
@@ -204,6 +175,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.branches.clear();
+        self.bits.clear();
         self.root = NULL;
         self.free = NULL;
         self.leaves = 0;
@@ -222,9 +194,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         };
         if self.free == NULL {
             self.nodes.push(node);
-            // A placeholder, written by `refit` if the node becomes internal.
-            let link = node.link(0);
-            self.branches.push(Branch { boxes: [aabb; 2], children: [link; 2] });
+            // Placeholders, written by `refit` if the node becomes internal.
+            self.branches.push(Branch { boxes: [aabb; 2], children: [Child::Leaf(data); 2] });
+            self.bits.push([u32::MAX; 2]);
             (self.nodes.len() - 1) as u32
         } else {
             let i = self.free;
@@ -236,7 +208,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
 
     /// The link a query follows to node `i`.
     #[inline(always)]
-    pub(super) fn child(&self, i: u32) -> Link {
+    pub(super) fn child(&self, i: u32) -> Child {
         self.nodes[i as usize].link(i)
     }
 

@@ -10,7 +10,7 @@
 
 use kollide_math::{Point, Scalar, Vector};
 
-use super::node::{Branch, Child, NULL, Tree, summary};
+use super::node::{Branch, Child, NULL, Tree};
 use crate::Aabb;
 
 /// Pending nodes the query stacks hold without allocating.
@@ -73,29 +73,30 @@ fn max2<N: Scalar>(a: N, b: N) -> N {
 impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Calls `f` with the data of every leaf whose box overlaps or touches `aabb`, until `f`
     /// returns `false`. Returns the number of nodes visited (whose box was tested).
+    // Out of line, as `cast_ray` is: inlined into a caller, the box tests in its loop were
+    // left as calls.
+    #[inline(never)]
     pub fn query_aabb(&self, aabb: &Aabb<N, D>, f: impl FnMut(u32) -> bool) -> usize {
         self.walk_aabb::<false>(aabb, 0, f)
     }
 
     /// [`Tree::query_aabb`] for the leaves whose bits ([`Tree::set_proxy_bits`]) meet `mask`
-    /// (`bits & mask != 0`): subtrees where no leaf's bits meet it are skipped. The pruning
-    /// keeps bits 30 and 31 as one, so a leaf whose bits meet the mask only there, one in the
-    /// leaf's bit 30 and the other in bit 31, may be reported too; every leaf that meets it
-    /// is. A caller that must be exact tests the bits again.
+    /// (`bits & mask != 0`): a subtree where no leaf's bits meet it is skipped whole. Every
+    /// masked query costs a little more per node than its plain version (it reads the
+    /// children's bits beside their boxes), so a caller whose mask has every bit set, and that
+    /// tests the bits itself, may use the plain one.
+    #[inline(never)]
     pub fn query_aabb_masked(
         &self,
         aabb: &Aabb<N, D>,
         mask: u32,
         f: impl FnMut(u32) -> bool,
     ) -> usize {
-        self.walk_aabb::<true>(aabb, summary(mask), f)
+        self.walk_aabb::<true>(aabb, mask, f)
     }
 
-    /// The walk of the box queries, compiled with and without the mask test (`mask` is a
-    /// [`summary`]).
-    // Out of line, as `cast_ray` is: inlined into a caller, the box tests in its loop were
-    // left as calls.
-    #[inline(never)]
+    /// The walk of the box queries, with the mask test (`MASKED`) or without.
+    #[inline(always)]
     fn walk_aabb<const MASKED: bool>(
         &self,
         aabb: &Aabb<N, D>,
@@ -103,15 +104,14 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         mut f: impl FnMut(u32) -> bool,
     ) -> usize {
         let Some(root) = self.nodes.get(self.root as usize) else { return 0 };
-        let link = self.child(self.root);
-        if !root.aabb.intersects(aabb) || (MASKED && !link.meets(mask)) {
+        if !root.aabb.intersects(aabb) || (MASKED && root.bits & mask == 0) {
             return 1;
         }
         let mut visited = 1;
         stack_for!(self, stack, Child::Node(0));
         // Every pending child overlaps the box: a child that misses is tested once, in its
         // parent's branch, and never pushed.
-        stack.push(link.get());
+        stack.push(self.child(self.root));
         while let Some(next) = stack.pop() {
             match next {
                 Child::Leaf(data) => {
@@ -122,15 +122,21 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                 Child::Node(i) => {
                     visited += 2;
                     let branch = self.branch(i);
-                    for (b, c) in branch.boxes.iter().zip(branch.children) {
-                        if (!MASKED || c.meets(mask)) && b.intersects(aabb) {
-                            stack.push(c.get());
+                    for (k, (b, c)) in branch.boxes.iter().zip(branch.children).enumerate() {
+                        if (!MASKED || self.bits[i as usize][k] & mask != 0) && b.intersects(aabb) {
+                            stack.push(c);
                         }
                     }
                 }
             }
         }
         visited
+    }
+
+    /// Whether the bits of each child of the internal node `i` meet `mask` (both, unmasked).
+    #[inline(always)]
+    fn meets<const MASKED: bool>(&self, i: u32, mask: u32) -> [bool; 2] {
+        if MASKED { self.bits[i as usize].map(|b| b & mask != 0) } else { [true; 2] }
     }
 
     /// The branch of the internal node `i`, which a [`Child::Node`] names.
@@ -163,17 +169,47 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         max_t: N,
         f: impl FnMut(u32, N) -> Option<N>,
     ) -> usize {
+        self.ray::<false>(origin, dir, max_t, 0, f)
+    }
+
+    /// [`Tree::cast_ray`] for the leaves whose bits meet `mask`, as
+    /// [`Tree::query_aabb_masked`].
+    #[inline(never)]
+    pub fn cast_ray_masked(
+        &self,
+        origin: &Point<N, D>,
+        dir: &Vector<N, D>,
+        max_t: N,
+        mask: u32,
+        f: impl FnMut(u32, N) -> Option<N>,
+    ) -> usize {
+        self.ray::<true>(origin, dir, max_t, mask, f)
+    }
+
+    /// The ray queries: the input checks, then the walk for the ray's kind.
+    #[inline(always)]
+    fn ray<const MASKED: bool>(
+        &self,
+        origin: &Point<N, D>,
+        dir: &Vector<N, D>,
+        max_t: N,
+        mask: u32,
+        f: impl FnMut(u32, N) -> Option<N>,
+    ) -> usize {
         let finite = origin.iter().chain(dir.iter()).all(|x| x.is_finite_value());
         if self.root == NULL || !finite || max_t.is_nan_value() || max_t < N::zero() {
             return 0;
+        }
+        if MASKED && self.nodes[self.root as usize].bits & mask == 0 {
+            return 1;
         }
         let ray = Slabs::new(origin, dir);
         // The walk is compiled twice: without the parallel-axis checks for the usual ray, which
         // moves along every axis, and with them.
         if ray.parallel.iter().any(|&p| p) {
-            self.walk_ray::<true>(&ray, max_t, f)
+            self.walk_ray::<true, MASKED>(&ray, max_t, mask, f)
         } else {
-            self.walk_ray::<false>(&ray, max_t, f)
+            self.walk_ray::<false, MASKED>(&ray, max_t, mask, f)
         }
     }
 
@@ -181,10 +217,11 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// its box, tested in its parent's branch; the nearer child is pushed last, so it is popped
     /// first, and a child whose entry lies beyond the (shortened) ray is dropped when popped.
     #[inline(always)]
-    fn walk_ray<const PARALLEL: bool>(
+    fn walk_ray<const PARALLEL: bool, const MASKED: bool>(
         &self,
         ray: &Slabs<N, D>,
         max_t: N,
+        mask: u32,
         mut f: impl FnMut(u32, N) -> Option<N>,
     ) -> usize {
         let mut max_t = max_t;
@@ -194,7 +231,7 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             return visited;
         };
         stack_for!(self, stack, (Child::Node(0), N::zero()));
-        stack.push((self.child(root).get(), t));
+        stack.push((self.child(root), t));
         while let Some((next, entry)) = stack.pop() {
             if entry > max_t {
                 continue;
@@ -211,20 +248,18 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             };
             visited += 2;
             let Branch { boxes: [box_a, box_b], children: [a, b] } = self.branch(i);
-            let ta = ray.entry::<PARALLEL>(box_a, max_t);
-            let tb = ray.entry::<PARALLEL>(box_b, max_t);
+            let [ma, mb] = self.meets::<MASKED>(i, mask);
+            let ta = ray.entry::<PARALLEL>(box_a, max_t).filter(|_| ma);
+            let tb = ray.entry::<PARALLEL>(box_b, max_t).filter(|_| mb);
             match (ta, tb) {
                 (Some(ta), Some(tb)) => {
-                    let ((near, tn), (far, tf)) = if ta <= tb {
-                        ((a.get(), ta), (b.get(), tb))
-                    } else {
-                        ((b.get(), tb), (a.get(), ta))
-                    };
+                    let ((near, tn), (far, tf)) =
+                        if ta <= tb { ((*a, ta), (*b, tb)) } else { ((*b, tb), (*a, ta)) };
                     stack.push((far, tf));
                     stack.push((near, tn));
                 }
-                (Some(ta), None) => stack.push((a.get(), ta)),
-                (None, Some(tb)) => stack.push((b.get(), tb)),
+                (Some(ta), None) => stack.push((*a, ta)),
+                (None, Some(tb)) => stack.push((*b, tb)),
                 (None, None) => {}
             }
         }
@@ -240,17 +275,44 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         &self,
         p: &Point<N, D>,
         max_dist: N,
+        f: impl FnMut(u32, N) -> Option<N>,
+    ) -> usize {
+        self.walk_nearest::<false>(p, max_dist, 0, f)
+    }
+
+    /// [`Tree::nearest`] for the leaves whose bits meet `mask`, as
+    /// [`Tree::query_aabb_masked`].
+    pub fn nearest_masked(
+        &self,
+        p: &Point<N, D>,
+        max_dist: N,
+        mask: u32,
+        f: impl FnMut(u32, N) -> Option<N>,
+    ) -> usize {
+        self.walk_nearest::<true>(p, max_dist, mask, f)
+    }
+
+    /// The walk of the nearest-leaf queries: a child is pushed with its box's squared
+    /// distance, the nearer last, so that it is popped first.
+    fn walk_nearest<const MASKED: bool>(
+        &self,
+        p: &Point<N, D>,
+        max_dist: N,
+        mask: u32,
         mut f: impl FnMut(u32, N) -> Option<N>,
     ) -> usize {
         let finite = p.iter().all(|x| x.is_finite_value());
         if self.root == NULL || !finite || max_dist.is_nan_value() || max_dist < N::zero() {
             return 0;
         }
+        let root = &self.nodes[self.root as usize];
+        if MASKED && root.bits & mask == 0 {
+            return 0;
+        }
         let mut bound = max_dist;
         let mut visited = 0;
         stack_for!(self, stack, (Child::Node(0), N::zero()));
-        let root_d2 = distance_squared(&self.nodes[self.root as usize].aabb, p);
-        stack.push((self.child(self.root).get(), root_d2));
+        stack.push((self.child(self.root), distance_squared(&root.aabb, p)));
         while let Some((next, d2)) = stack.pop() {
             visited += 1;
             if d2 > bound * bound {
@@ -267,12 +329,18 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                 }
             };
             let Branch { boxes: [box_a, box_b], children: [a, b] } = self.branch(i);
-            let da = distance_squared(box_a, p);
-            let db = distance_squared(box_b, p);
-            let (a, b) = (a.get(), b.get());
-            let (near, far) = if da <= db { ((a, da), (b, db)) } else { ((b, db), (a, da)) };
-            stack.push(far);
-            stack.push(near);
+            match self.meets::<MASKED>(i, mask) {
+                [true, true] => {
+                    let (da, db) = (distance_squared(box_a, p), distance_squared(box_b, p));
+                    let (near, far) =
+                        if da <= db { ((*a, da), (*b, db)) } else { ((*b, db), (*a, da)) };
+                    stack.push(far);
+                    stack.push(near);
+                }
+                [true, false] => stack.push((*a, distance_squared(box_a, p))),
+                [false, true] => stack.push((*b, distance_squared(box_b, p))),
+                [false, false] => {}
+            }
         }
         visited
     }

@@ -203,8 +203,7 @@ fn check_queries<N: Scalar, const D: usize>(
     }
 }
 
-/// Bits for a leaf or a mask: one bit (often 30 or 31, which the pruning keeps as one), none,
-/// all, or any.
+/// Bits for a leaf or a mask: one bit (often the top two), none, all, or any.
 fn random_bits(g: &mut Gen) -> u32 {
     let r = g.unit();
     let bit = |k: f64| 1u32 << ((k * 32.0) as u32).min(31);
@@ -221,10 +220,10 @@ fn random_bits(g: &mut Gen) -> u32 {
     }
 }
 
-/// [`Tree::query_aabb_masked`] against brute force: every live leaf whose box overlaps and
-/// whose bits meet the mask is reported, and a reported leaf overlaps and meets the mask, or
-/// meets it only in bits 30 and 31 apart. Returns how many queries the mask pruned to less
-/// than the unmasked query visits.
+/// The masked queries against brute force: every live leaf whose box overlaps (the ray
+/// reaches, lies within the distance) and whose bits meet the mask is reported, and every
+/// reported leaf overlaps and meets the mask.
+/// Returns how many box queries the mask pruned to less than the unmasked query visits.
 fn check_masked<N: Scalar, const D: usize>(
     tree: &Tree<N, D>,
     boxes: &[Option<Aabb<N, D>>],
@@ -246,13 +245,41 @@ fn check_masked<N: Scalar, const D: usize>(
             let Some(b) = b else { continue };
             let overlaps = b.intersects(&q);
             let meets = bits[i] & mask != 0;
-            let high = bits[i] >> 30 != 0 && mask >> 30 != 0;
             let got = found.contains(&(i as u32));
             assert!(!(overlaps && meets) || got, "masked query missed leaf {i}");
-            assert!(!got || (overlaps && (meets || high)), "masked query found leaf {i}");
+            assert!(!got || (overlaps && meets), "masked query found leaf {i}");
         }
         if mask == 0 {
             assert!(found.is_empty() && visited <= 1, "mask 0 visited {visited} nodes");
+        }
+        // A ray and a nearest-box walk under the same mask: what they surely reach and meets
+        // the mask is found, and what they find may be reached and meets it.
+        let eps = slack::<N>(g);
+        let (o, d, max_t) = (g.point::<N, D>(), g.dir::<N, D>(), N::lit(g.unit() * g.span));
+        let mut rayed = Vec::new();
+        tree.cast_ray_masked(&o, &d, max_t, mask, |data, t| {
+            rayed.push(data);
+            Some(t)
+        });
+        let (p, r) = (g.point::<N, D>(), g.unit() * g.span * 0.3);
+        let mut near = Vec::new();
+        tree.nearest_masked(&p, N::lit(r), mask, |data, bound| {
+            near.push(data);
+            Some(bound)
+        });
+        let m = max_t.to_f64();
+        for (i, b) in boxes.iter().enumerate() {
+            let Some(b) = b else { continue };
+            let meets = bits[i] & mask != 0;
+            let sure = ray_box(b, &o, &d, m * (1.0 - 1e-6), -eps).is_some();
+            let maybe = ray_box(b, &o, &d, m * (1.0 + 1e-6) + eps, eps).is_some();
+            let got = rayed.contains(&(i as u32));
+            assert!(!(sure && meets) || got, "masked ray missed leaf {i}");
+            assert!(!got || (maybe && meets), "masked ray found leaf {i}");
+            let dist = distance(b, &p);
+            let got = near.contains(&(i as u32));
+            assert!(!(dist <= r - eps && meets) || got, "masked nearest missed leaf {i}");
+            assert!(!got || (dist <= r + eps && meets), "masked nearest found leaf {i}");
         }
     }
     pruned

@@ -85,6 +85,12 @@ where
         }
     }
 
+    /// The mask for the tree's masked queries: each leaf's bits are its body's memberships,
+    /// and the query sees only bodies that belong to a group its groups accept.
+    pub(crate) fn mask(&self) -> u32 {
+        self.groups.filter()
+    }
+
     /// `true` when the query sees this body.
     #[inline]
     pub fn accepts(&self, handle: BodyHandle, body: &Body<N, D>) -> bool {

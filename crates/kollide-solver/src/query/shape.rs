@@ -65,7 +65,7 @@ where
         }
         let settings = QuerySettings::default();
         let mut best: Option<ShapeHit<N, D>> = None;
-        self.query_tree().query_aabb(&swept, |slot| {
+        self.walk_aabb(&swept, filter, |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             if !filter.accepts(handle, body) {
                 return true;
@@ -100,7 +100,7 @@ where
             return Err(QueryError::InvertedAabb);
         }
         filter.check(self)?;
-        self.query_tree().query_aabb(aabb, |slot| {
+        self.walk_aabb(aabb, filter, |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             let tight = self.broadphase.aabb(slot);
             if filter.accepts(handle, body) && tight.is_some_and(|t| t.intersects(aabb)) {
@@ -127,7 +127,7 @@ where
         check_pose::<N, D>(pose)?;
         filter.check(self)?;
         let settings = QuerySettings::default();
-        self.query_tree().query_aabb(&shape.aabb(pose), |slot| {
+        self.walk_aabb(&shape.aabb(pose), filter, |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             if filter.accepts(handle, body)
                 && body

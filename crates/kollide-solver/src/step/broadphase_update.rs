@@ -110,22 +110,20 @@ where
     Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb)
 }
 
-/// Calls `f` with every leaf whose fat AABB overlaps `aabb` and whose body may interact with a
-/// body of `groups`, and with some that may not (`f` applies the full rule), until `f` returns
-/// `false`. The tree skips the
-/// subtrees whose memberships miss `groups`' filter; a filter that accepts every group could
-/// skip none, so its walk leaves the test out.
+/// Calls `f` with every leaf whose fat AABB overlaps `aabb`, until `f` returns `false`, but for
+/// subtrees of bodies that belong to no group `groups` accepts (each leaf's bits are its
+/// body's memberships), which the masked walk skips. A filter that accepts every group would
+/// skip nothing, so it takes the plain walk; `f` applies the whole rule either way.
 fn query<N: Scalar, const D: usize>(
     tree: &Tree<N, D>,
     aabb: &Aabb<N, D>,
     groups: CollisionGroups,
     f: impl FnMut(u32) -> bool,
 ) {
-    if groups.filter() == u32::MAX {
-        tree.query_aabb(aabb, f);
-    } else {
-        tree.query_aabb_masked(aabb, groups.filter(), f);
-    }
+    match groups.filter() {
+        u32::MAX => tree.query_aabb(aabb, f),
+        mask => tree.query_aabb_masked(aabb, mask, f),
+    };
 }
 
 /// A body's AABB, and the box its leaf is given when it is added or teleported with that AABB

@@ -33,11 +33,17 @@ fn lit<N: Scalar>(x: f64) -> N {
     N::lit(x)
 }
 
+/// Every group half the time; else a few of groups 0 to 3, and now and then group 30 or 31
+/// (which the tree's pruning keeps as one).
 fn groups(rng: &mut ChaCha8Rng) -> CollisionGroups {
+    let bits = |rng: &mut ChaCha8Rng| {
+        let high = [0, 0, 1 << 30, 1 << 31][rng.random_range(0..4)];
+        rng.random::<u32>() & 0b1111 | high
+    };
     if rng.random::<f64>() < 0.5 {
         CollisionGroups::ALL
     } else {
-        CollisionGroups::new(rng.random::<u32>() & 0b1111, rng.random::<u32>() & 0b1111)
+        CollisionGroups::new(bits(rng), bits(rng))
     }
 }
 
