@@ -48,6 +48,14 @@
 //! ray query tests boxes with the slab method (Kay and Kajiya, "Ray tracing complex scenes",
 //! 1986), visits the nearer child first, and lets its callback shorten the ray, so a closest-hit
 //! search prunes every box beyond the best hit so far.
+//!
+//! **Bits and masks.** Each leaf carries 32 bits of the user's ([`Tree::set_proxy_bits`]; all
+//! set by default) and each internal node the union of its children's. The masked queries
+//! ([`Tree::query_aabb_masked`], [`Tree::cast_ray_masked`], [`Tree::nearest_masked`]) report
+//! exactly the leaves whose bits meet the mask and skip every subtree whose union misses it,
+//! as Box2D's tree does with category bits: the world gives each body's leaf its collision
+//! memberships, so bodies that may not touch, or that a filtered query cannot see, cost no
+//! search.
 
 mod build;
 mod check;
