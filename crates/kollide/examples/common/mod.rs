@@ -11,8 +11,9 @@ use kollide::solver::{LaneScalar, World2, World3, WorldStyle};
 
 /// A world the examples can step and draw.
 pub trait Sim {
-    /// Steps by `dt` seconds and returns the number of contact points.
-    fn step_once(&mut self, dt: f64) -> usize;
+    /// Steps by `dt` seconds and returns the number of contact points the solver saw, which is
+    /// none in a step that every body sleeps through.
+    fn step_once(&mut self, dt: f64) -> Contacts;
     /// Writes the current state as an SVG file.
     fn write_frame(&self, path: &Path) -> std::io::Result<()>;
     /// The number of bodies.
@@ -20,8 +21,9 @@ pub trait Sim {
 }
 
 impl<N: LaneScalar> Sim for World2<N> {
-    fn step_once(&mut self, dt: f64) -> usize {
-        self.step(N::lit(dt)).map(|r| r.contacts).unwrap_or(0)
+    fn step_once(&mut self, dt: f64) -> Contacts {
+        let r = self.step(N::lit(dt)).expect("a valid time step");
+        Contacts { points: r.contacts, asleep: r.awake_bodies == 0 && r.sleeping_bodies > 0 }
     }
     fn write_frame(&self, path: &Path) -> std::io::Result<()> {
         let mut canvas = SvgCanvas::new();
@@ -34,8 +36,9 @@ impl<N: LaneScalar> Sim for World2<N> {
 }
 
 impl<N: LaneScalar> Sim for World3<N> {
-    fn step_once(&mut self, dt: f64) -> usize {
-        self.step(N::lit(dt)).map(|r| r.contacts).unwrap_or(0)
+    fn step_once(&mut self, dt: f64) -> Contacts {
+        let r = self.step(N::lit(dt)).expect("a valid time step");
+        Contacts { points: r.contacts, asleep: r.awake_bodies == 0 && r.sleeping_bodies > 0 }
     }
     fn write_frame(&self, path: &Path) -> std::io::Result<()> {
         let mut canvas = SvgCanvas::new();
@@ -49,6 +52,21 @@ impl<N: LaneScalar> Sim for World3<N> {
     }
 }
 
+/// The contact points of a step, and whether every body slept through it (then the step
+/// skips the solver, and there are none to count).
+#[derive(Clone, Copy, Default)]
+pub struct Contacts {
+    pub points: usize,
+    pub asleep: bool,
+}
+
+impl std::fmt::Display for Contacts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:5}", self.points)?;
+        if self.asleep { write!(f, " (every body asleep)") } else { Ok(()) }
+    }
+}
+
 /// What an example reports at the end.
 pub struct Summary {
     /// Steps taken.
@@ -58,7 +76,7 @@ pub struct Summary {
     /// Number of bodies.
     pub bodies: usize,
     /// Contact points in the last step.
-    pub contacts: usize,
+    pub contacts: Contacts,
 }
 
 impl Summary {
@@ -68,7 +86,7 @@ impl Summary {
         println!("steps          {}", self.steps);
         println!("ms per step    {:.3}", 1000.0 * self.seconds / self.steps.max(1) as f64);
         println!("bodies         {}", self.bodies);
-        println!("contacts       {}", self.contacts);
+        println!("contacts       {}", self.contacts.to_string().trim_start());
         if let Some(d) = max_drift {
             println!("max drift      {d:.4} m");
         }
@@ -88,7 +106,7 @@ pub fn run<W: Sim>(
     let steps = (seconds * hz as f64).round() as usize;
     let frame_every = (hz / 4).max(1);
     let mut spent = 0.0;
-    let mut contacts = 0;
+    let mut contacts = Contacts::default();
     for i in 0..steps {
         let t0 = Instant::now();
         contacts = world.step_once(1.0 / hz as f64);
@@ -103,7 +121,7 @@ pub fn run<W: Sim>(
         }
         if (i + 1) % hz == 0 {
             println!(
-                "t = {:5.1} s  {:7.3} ms/step  contacts {:5}  {}",
+                "t = {:5.1} s  {:7.3} ms/step  contacts {}  {}",
                 (i + 1) as f64 / hz as f64,
                 1000.0 * spent / (i + 1) as f64,
                 contacts,
