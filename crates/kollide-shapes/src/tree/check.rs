@@ -83,7 +83,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                 return Err(InvariantViolation::Height(i));
             }
             let bits = [self.nodes[a as usize].bits, self.nodes[b as usize].bits];
-            if node.bits != bits[0] | bits[1] || self.bits[i as usize] != bits {
+            let copy = self.bits.get(i as usize).unwrap_or(&[u32::MAX; 2]);
+            if node.bits != bits[0] | bits[1] || *copy != bits {
                 return Err(InvariantViolation::Bits(i));
             }
             let branch = Branch {

@@ -152,7 +152,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         let bits = a.bits | b.bits;
         let branch = Branch { boxes: [a.aabb, b.aabb], children: [a.link(c0), b.link(c1)] };
         self.branches[index as usize] = branch;
-        self.bits[index as usize] = [a.bits, b.bits];
+        if let Some(children) = self.bits.get_mut(index as usize) {
+            *children = [a.bits, b.bits];
+        }
         let n = &mut self.nodes[index as usize];
         n.aabb = aabb;
         n.height = height;
@@ -161,6 +163,13 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
 
     /// Gives the leaf `leaf` new bits and brings its ancestors' bits up to date.
     pub(super) fn set_leaf_bits(&mut self, leaf: u32, bits: u32) {
+        if self.bits.is_empty() {
+            if bits == u32::MAX {
+                return;
+            }
+            // The first leaf given other bits: until now every leaf and union had all bits.
+            self.bits = vec![[u32::MAX; 2]; self.nodes.len()];
+        }
         self.nodes[leaf as usize].bits = bits;
         let (mut child, mut parent) = (leaf, self.nodes[leaf as usize].parent);
         while parent != NULL {

@@ -106,7 +106,8 @@ pub struct Tree<N: Scalar, const D: usize> {
     /// Per node index: the internal node's [`Branch`] (unused for leaves and free nodes).
     pub(super) branches: Vec<Branch<N, D>>,
     /// Per node index: the bits of the internal node's two children, in the branch's order
-    /// (unused for leaves and free nodes).
+    /// (unused for leaves and free nodes). Empty while every leaf has every bit set, so that a
+    /// tree that never uses bits (a mesh's) does not pay for them.
     pub(super) bits: Vec<[u32; 2]>,
     pub(super) root: u32,
     /// Head of the free list.
@@ -196,7 +197,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
             self.nodes.push(node);
             // Placeholders, written by `refit` if the node becomes internal.
             self.branches.push(Branch { boxes: [aabb; 2], children: [Child::Leaf(data); 2] });
-            self.bits.push([u32::MAX; 2]);
+            if !self.bits.is_empty() {
+                self.bits.push([u32::MAX; 2]);
+            }
             (self.nodes.len() - 1) as u32
         } else {
             let i = self.free;

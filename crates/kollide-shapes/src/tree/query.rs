@@ -122,8 +122,9 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
                 Child::Node(i) => {
                     visited += 2;
                     let branch = self.branch(i);
-                    for (k, (b, c)) in branch.boxes.iter().zip(branch.children).enumerate() {
-                        if (!MASKED || self.bits[i as usize][k] & mask != 0) && b.intersects(aabb) {
+                    let meets = self.meets::<MASKED>(i, mask);
+                    for ((b, c), m) in branch.boxes.iter().zip(branch.children).zip(meets) {
+                        if m && b.intersects(aabb) {
                             stack.push(c);
                         }
                     }
@@ -136,7 +137,14 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Whether the bits of each child of the internal node `i` meet `mask` (both, unmasked).
     #[inline(always)]
     fn meets<const MASKED: bool>(&self, i: u32, mask: u32) -> [bool; 2] {
-        if MASKED { self.bits[i as usize].map(|b| b & mask != 0) } else { [true; 2] }
+        if !MASKED {
+            return [true; 2];
+        }
+        match self.bits.get(i as usize) {
+            Some(bits) => bits.map(|b| b & mask != 0),
+            // No leaf has other bits than all.
+            None => [mask != 0; 2],
+        }
     }
 
     /// The branch of the internal node `i`, which a [`Child::Node`] names.
