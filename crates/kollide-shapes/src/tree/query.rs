@@ -81,10 +81,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     }
 
     /// [`Tree::query_aabb`] for the leaves whose bits ([`Tree::set_proxy_bits`]) meet `mask`
-    /// (`bits & mask != 0`): a subtree where no leaf's bits meet it is skipped whole. Every
-    /// masked query costs a little more per node than its plain version (it reads the
-    /// children's bits beside their boxes), so a caller whose mask has every bit set, and that
-    /// tests the bits itself, may use the plain one.
+    /// (`bits & mask != 0`): a subtree where no leaf's bits meet it is skipped whole. While
+    /// every leaf has every bit set, it is the plain query (or, for a zero mask, none).
     #[inline(never)]
     pub fn query_aabb_masked(
         &self,
@@ -92,7 +90,11 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         mask: u32,
         f: impl FnMut(u32) -> bool,
     ) -> usize {
-        self.walk_aabb::<true>(aabb, mask, f)
+        match (self.bits.is_empty(), mask) {
+            (true, 0) => 0,
+            (true, _) => self.query_aabb(aabb, f),
+            _ => self.walk_aabb::<true>(aabb, mask, f),
+        }
     }
 
     /// The walk of the box queries, with the mask test (`MASKED`) or without.
@@ -137,14 +139,8 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
     /// Whether the bits of each child of the internal node `i` meet `mask` (both, unmasked).
     #[inline(always)]
     fn meets<const MASKED: bool>(&self, i: u32, mask: u32) -> [bool; 2] {
-        if !MASKED {
-            return [true; 2];
-        }
-        match self.bits.get(i as usize) {
-            Some(bits) => bits.map(|b| b & mask != 0),
-            // No leaf has other bits than all.
-            None => [mask != 0; 2],
-        }
+        // A masked walk runs only on a tree whose bits beside the branches are kept.
+        if MASKED { self.bits[i as usize].map(|b| b & mask != 0) } else { [true; 2] }
     }
 
     /// The branch of the internal node `i`, which a [`Child::Node`] names.
@@ -191,7 +187,11 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         mask: u32,
         f: impl FnMut(u32, N) -> Option<N>,
     ) -> usize {
-        self.ray::<true>(origin, dir, max_t, mask, f)
+        match (self.bits.is_empty(), mask) {
+            (true, 0) => 0,
+            (true, _) => self.cast_ray(origin, dir, max_t, f),
+            _ => self.ray::<true>(origin, dir, max_t, mask, f),
+        }
     }
 
     /// The ray queries: the input checks, then the walk for the ray's kind.
@@ -297,7 +297,11 @@ impl<N: Scalar, const D: usize> Tree<N, D> {
         mask: u32,
         f: impl FnMut(u32, N) -> Option<N>,
     ) -> usize {
-        self.walk_nearest::<true>(p, max_dist, mask, f)
+        match (self.bits.is_empty(), mask) {
+            (true, 0) => 0,
+            (true, _) => self.nearest(p, max_dist, f),
+            _ => self.walk_nearest::<true>(p, max_dist, mask, f),
+        }
     }
 
     /// The walk of the nearest-leaf queries: a child is pushed with its box's squared

@@ -44,7 +44,7 @@ where
         }
         filter.check(self)?;
         let mut best: Option<PointProjection<N, D>> = None;
-        self.walk_nearest(point, max_dist, filter, |slot, bound| {
+        self.query_tree().nearest_masked(point, max_dist, filter.mask(), |slot, bound| {
             if let Some(p) = self.project_on(slot, point, filter)
                 && p.distance <= max_dist
                 && best.is_none_or(|b| {

@@ -59,16 +59,23 @@ where
         filter.check(self)?;
         let mut best: Option<RayHit<N, D>> = None;
         let rel = Tolerances::<N>::new().relative_length;
-        self.walk_ray((&ray.origin, &ray.dir, max_t), filter, |slot, bound| {
-            if let Some(hit) = self.ray_hit(slot, ray, max_t, bound, rel, filter) {
-                let better = best
-                    .is_none_or(|b| hit.t < b.t || (hit.t == b.t && hit.body.index < b.body.index));
-                if better {
-                    best = Some(hit);
+        self.query_tree().cast_ray_masked(
+            &ray.origin,
+            &ray.dir,
+            max_t,
+            filter.mask(),
+            |slot, bound| {
+                if let Some(hit) = self.ray_hit(slot, ray, max_t, bound, rel, filter) {
+                    let better = best.is_none_or(|b| {
+                        hit.t < b.t || (hit.t == b.t && hit.body.index < b.body.index)
+                    });
+                    if better {
+                        best = Some(hit);
+                    }
                 }
-            }
-            Some(best.map_or(bound, |b| b.t))
-        });
+                Some(best.map_or(bound, |b| b.t))
+            },
+        );
         Ok(best)
     }
 
@@ -85,12 +92,16 @@ where
         check_ray(ray, max_t)?;
         filter.check(self)?;
         let rel = Tolerances::<N>::new().relative_length;
-        self.walk_ray((&ray.origin, &ray.dir, max_t), filter, |slot, bound| {
-            match self.ray_hit(slot, ray, max_t, bound, rel, filter) {
+        self.query_tree().cast_ray_masked(
+            &ray.origin,
+            &ray.dir,
+            max_t,
+            filter.mask(),
+            |slot, bound| match self.ray_hit(slot, ray, max_t, bound, rel, filter) {
                 Some(hit) if !f(hit) => None,
                 _ => Some(bound),
-            }
-        });
+            },
+        );
         Ok(())
     }
 

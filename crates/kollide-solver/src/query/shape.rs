@@ -65,7 +65,7 @@ where
         }
         let settings = QuerySettings::default();
         let mut best: Option<ShapeHit<N, D>> = None;
-        self.walk_aabb(&swept, filter, |slot| {
+        self.query_tree().query_aabb_masked(&swept, filter.mask(), |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             if !filter.accepts(handle, body) {
                 return true;
@@ -100,7 +100,7 @@ where
             return Err(QueryError::InvertedAabb);
         }
         filter.check(self)?;
-        self.walk_aabb(aabb, filter, |slot| {
+        self.query_tree().query_aabb_masked(aabb, filter.mask(), |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             let tight = self.broadphase.aabb(slot);
             if filter.accepts(handle, body) && tight.is_some_and(|t| t.intersects(aabb)) {
@@ -127,7 +127,7 @@ where
         check_pose::<N, D>(pose)?;
         filter.check(self)?;
         let settings = QuerySettings::default();
-        self.walk_aabb(&shape.aabb(pose), filter, |slot| {
+        self.query_tree().query_aabb_masked(&shape.aabb(pose), filter.mask(), |slot| {
             let Some((handle, body)) = self.slot_body(slot) else { return true };
             if filter.accepts(handle, body)
                 && body

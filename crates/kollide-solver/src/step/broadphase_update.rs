@@ -110,22 +110,6 @@ where
     Aabb::new(aabb.mins + d, aabb.maxs + d).merged(&aabb)
 }
 
-/// Calls `f` with every leaf whose fat AABB overlaps `aabb`, until `f` returns `false`, but for
-/// subtrees of bodies that belong to no group `groups` accepts (each leaf's bits are its
-/// body's memberships), which the masked walk skips. A filter that accepts every group would
-/// skip nothing, so it takes the plain walk; `f` applies the whole rule either way.
-fn query<N: Scalar, const D: usize>(
-    tree: &Tree<N, D>,
-    aabb: &Aabb<N, D>,
-    groups: CollisionGroups,
-    f: impl FnMut(u32) -> bool,
-) {
-    match groups.filter() {
-        u32::MAX => tree.query_aabb(aabb, f),
-        mask => tree.query_aabb_masked(aabb, mask, f),
-    };
-}
-
 /// A body's AABB, and the box its leaf is given when it is added or teleported with that AABB
 /// and how much more the tree grows it: a static body's AABB as it is, a moving body's grown by
 /// the speculative `margin` and then by [`FAT_MARGIN`].
@@ -380,10 +364,9 @@ where
             if !movable[i] {
                 continue;
             }
-            query(
-                &self.tree,
+            self.tree.query_aabb_masked(
                 aabb,
-                groups[i],
+                groups[i].filter(),
                 #[inline(always)]
                 |j| {
                     let j = j as usize;
@@ -408,10 +391,9 @@ where
         for &m in &self.moved {
             let i = m as usize;
             let Some(Leaf { fat: aabb, .. }) = &self.leaves[i] else { continue };
-            query(
-                &self.tree,
+            self.tree.query_aabb_masked(
                 aabb,
-                groups[i],
+                groups[i].filter(),
                 #[inline(always)]
                 |j| {
                     let j = j as usize;
