@@ -52,6 +52,8 @@ where
     ) -> Result<(), WorldError> {
         let changed = self.body(h)?.with_desc(change)?;
         *self.body_mut(h)? = changed;
+        // The contacts' friction and restitution are mixed from the bodies' when coloured.
+        self.colouring.forget();
         self.disturb(h.index);
         Ok(())
     }

@@ -146,7 +146,7 @@ impl<N: Scalar> Softness<N> {
 }
 
 /// What `prepare` needs to know of a pair besides the bodies and the manifold.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct PrepareInput<N> {
     /// The pair (an index into the world's pair list) and its two solver bodies.
     pub pair: u32,

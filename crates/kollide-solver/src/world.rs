@@ -98,7 +98,7 @@ where
     pub(crate) broadphase: BroadphaseStage<N, D>,
     solver_bodies: SolverBodies<N, D>,
     pub(crate) contacts: ContactStage<N, D>,
-    colouring: Colouring<N, D>,
+    pub(crate) colouring: Colouring<N, D>,
     pub(crate) solver: SolveStage<N, D>,
     continuous: ContinuousStage,
     /// The last step's events, and the end events of bodies removed since.
@@ -221,6 +221,7 @@ where
         self.kinematic_bodies += usize::from(body.desc.kind == BodyKind::Kinematic);
         let slot = &mut self.slots[index as usize];
         slot.body = Some(body);
+        self.colouring.forget();
         Ok(BodyHandle { index, generation: slot.generation })
     }
 
@@ -236,6 +237,7 @@ where
         let body = slot.body.take().ok_or(WorldError::StaleHandle)?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
+        self.colouring.forget();
         self.broadphase.remove(h.index);
         self.contacts.remove_body(h.index, &mut self.events);
         self.sensors -= usize::from(body.desc.sensor);

@@ -19,6 +19,17 @@
 //!
 //! The constraints are then put in wave order by a stable counting sort (pair order within a
 //! wave), so the whole step stays deterministic.
+//!
+//! **Kept between steps.** A resting scene has the same touching pairs step after step, and
+//! then the same waves and solver inputs: Box2D v3 keeps its constraint graph's colours
+//! between steps for this reason, adding and removing a contact's colour only when it begins or
+//! ends touching. Here the whole result is kept when everything it was computed from is the
+//! same: each pair's bodies, whether they are dynamic, whether it touches (one comparison per
+//! pair, against the [`PairKey`]s of the last colouring), and the settings. The bodies'
+//! friction and restitution are not compared; the world drops the kept result whenever a body
+//! is added, removed or edited ([`Colouring::forget`]). A contact hook may change any pair's
+//! inputs, so a step with a hook always colours afresh. Debug builds colour afresh on every
+//! reuse as well and assert that the two agree.
 
 use kollide_math::{Scalar, Vector};
 
@@ -46,10 +57,43 @@ pub(crate) struct Colouring<N: Scalar, const D: usize> {
     unsorted: Vec<PrepareInput<N>>,
     unsorted_waves: Vec<u32>,
     offsets: Vec<u32>,
+    /// What the kept result was computed from: the key of each pair, and the settings (`None`:
+    /// nothing kept).
+    keys: Vec<PairKey>,
+    kept_for: Option<ContactSettings<N>>,
+    /// How many steps reused the kept result (read by the tests).
+    pub(crate) reused: u64,
+}
+
+/// What a pair contributes to the colouring, besides its bodies' friction and restitution:
+/// its two body slots and whether each is dynamic, or [`PairKey::SKIPPED`] when it gets no
+/// constraint (no contact, or no dynamic body).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PairKey {
+    a: u32,
+    b: u32,
+    dynamic: [bool; 2],
+}
+
+impl PairKey {
+    const SKIPPED: Self = Self { a: u32::MAX, b: u32::MAX, dynamic: [false; 2] };
+
+    #[inline(always)]
+    fn of<N: Scalar, const D: usize>(pair: &ContactPair<N, D>, bodies: &[SolverBody<N, D>]) -> Self
+    where
+        Dim<D>: SolverDim<N, D>,
+    {
+        let (a, b) = (pair.a.index, pair.b.index);
+        let dynamic = [bodies[a as usize].dynamic, bodies[b as usize].dynamic];
+        if pair.manifold.is_empty() || dynamic == [false; 2] {
+            return Self::SKIPPED;
+        }
+        Self { a, b, dynamic }
+    }
 }
 
 /// What the solver inputs take from the step's settings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ContactSettings<N> {
     /// The softness of contacts between two dynamic bodies, and of the others.
     pub(crate) soft: Softness<N>,
@@ -74,7 +118,16 @@ where
             unsorted: Vec::new(),
             unsorted_waves: Vec::new(),
             offsets: Vec::new(),
+            keys: Vec::new(),
+            kept_for: None,
+            reused: 0,
         }
+    }
+
+    /// Drops the kept result: the next step colours afresh (a body was added, removed or
+    /// edited, which may change a pair's friction or restitution, or a slot's body).
+    pub(crate) fn forget(&mut self) {
+        self.kept_for = None;
     }
 
     /// Gives each touching pair its wave and its solver input, counting the touching pairs and
@@ -90,6 +143,62 @@ where
         report: &mut StepReport,
         hook: Option<&mut dyn ContactHook<N, D>>,
     ) {
+        if hook.is_none() && self.unchanged(bodies, pairs, settings, report) {
+            self.reused += 1;
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = self.clone();
+                fresh.forget();
+                fresh.colour(slots, bodies, pairs, settings, &mut StepReport::default(), None);
+                assert!(
+                    fresh.inputs == self.inputs && fresh.waves == self.waves,
+                    "the kept colouring differs from a fresh one"
+                );
+            }
+            return;
+        }
+        self.colour_afresh(slots, bodies, pairs, settings, report, hook);
+    }
+
+    /// Whether the kept result is this step's (see the module docs); if so, counts the
+    /// touching pairs and their contacts into `report`.
+    fn unchanged(
+        &self,
+        bodies: &[SolverBody<N, D>],
+        pairs: &[ContactPair<N, D>],
+        settings: ContactSettings<N>,
+        report: &mut StepReport,
+    ) -> bool {
+        if self.kept_for != Some(settings) || self.keys.len() != pairs.len() {
+            return false;
+        }
+        let (mut touching, mut contacts) = (0, 0);
+        for (pair, key) in pairs.iter().zip(&self.keys) {
+            if PairKey::of(pair, bodies) != *key {
+                return false;
+            }
+            if *key != PairKey::SKIPPED {
+                touching += 1;
+                contacts += pair.manifold.len();
+            }
+        }
+        report.touching_pairs += touching;
+        report.contacts += contacts;
+        true
+    }
+
+    /// [`Self::colour`] without the kept result; keeps this one unless a hook ran.
+    fn colour_afresh(
+        &mut self,
+        slots: &[Slot<N, D>],
+        bodies: &[SolverBody<N, D>],
+        pairs: &mut [ContactPair<N, D>],
+        settings: ContactSettings<N>,
+        report: &mut StepReport,
+        hook: Option<&mut dyn ContactHook<N, D>>,
+    ) {
+        self.kept_for = hook.is_none().then_some(settings);
+        self.keys.clear();
         self.wave_of_body.clear();
         self.wave_of_body.resize(bodies.len(), 0);
         self.colours.clear();
@@ -99,8 +208,9 @@ where
         self.surfaces.clear();
         let mut hook = hook;
         for (k, pair) in pairs.iter_mut().enumerate() {
-            let (a, b) = (pair.a.index as usize, pair.b.index as usize);
-            if pair.manifold.is_empty() || !(bodies[a].dynamic || bodies[b].dynamic) {
+            let key = PairKey::of(pair, bodies);
+            self.keys.push(key);
+            if key == PairKey::SKIPPED {
                 // No contact, or none that moves a body: a sleeping body's pairs.
                 continue;
             }
@@ -248,4 +358,62 @@ where
 {
     let desc = |i: u32| &slots[i as usize].body.as_ref().expect("a live body").desc;
     (desc(pair.a.index), desc(pair.b.index))
+}
+
+#[cfg(test)]
+mod tests {
+    use kollide_math::{Iso2, Vec2};
+    use kollide_shapes::Cuboid;
+
+    use crate::{BodyDesc, BodyHandle, StepSettings, World2};
+
+    /// A stack of five boxes on the ground, awake throughout; the top box's handle.
+    fn stack() -> (World2<f64>, BodyHandle) {
+        let mut w = World2::new(Vec2::new(0.0, -10.0)).unwrap();
+        w.set_settings(StepSettings { sleeping: false, ..*w.settings() }).unwrap();
+        let ground = Cuboid::new(Vec2::new(10.0, 0.5)).unwrap();
+        w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.5))).unwrap();
+        let cube = Cuboid::new(Vec2::new(0.5, 0.5)).unwrap();
+        let mut top = None;
+        for i in 0..5 {
+            let pose = Iso2::translation(0.0, 0.5 + i as f64);
+            top = Some(w.add(BodyDesc::dynamic(cube).pose(pose)).unwrap());
+        }
+        (w, top.unwrap())
+    }
+
+    /// A resting stack keeps its colouring step after step (debug builds check each reuse
+    /// against a fresh colouring); a friction edit, an added body and a removed one each make
+    /// the next step colour afresh, and its inputs carry the new friction.
+    #[test]
+    fn a_resting_stack_keeps_its_colouring_until_a_body_changes() {
+        let (mut w, top) = stack();
+        for _ in 0..30 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let reused = w.colouring.reused;
+        assert!(reused > 20, "the colouring was kept in only {reused} of 30 steps");
+        let friction = |w: &World2<f64>| {
+            let top = w.colouring.inputs.iter().find(|i| i.b == top.index || i.a == top.index);
+            top.expect("the top box touches the box below").friction
+        };
+        let before = friction(&w);
+        w.set_friction(top, 0.1).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        assert_eq!(w.colouring.reused, reused, "a friction edit did not drop the colouring");
+        // Both boxes had the same friction, so `before` is it; the mix is the geometric mean.
+        let mixed = (0.1 * before).sqrt();
+        assert!((friction(&w) - mixed).abs() < 1e-12, "friction {} for {mixed}", friction(&w));
+        w.step(1.0 / 60.0).unwrap();
+        assert_eq!(w.colouring.reused, reused + 1, "the colouring was not kept again");
+        let far = Cuboid::new(Vec2::new(0.5, 0.5)).unwrap();
+        let added = w.add(BodyDesc::dynamic(far).pose(Iso2::translation(50.0, 0.5))).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        assert_eq!(w.colouring.reused, reused + 1, "adding a body did not drop the colouring");
+        w.remove(added).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        assert_eq!(w.colouring.reused, reused + 1, "removing a body did not drop the colouring");
+        w.step(1.0 / 60.0).unwrap();
+        assert_eq!(w.colouring.reused, reused + 2);
+    }
 }
