@@ -9,6 +9,11 @@
 //! nearest to it (within [`WARM_START_MATCH_FRACTION`] of the shapes' size), because ids change
 //! when nearly tied faces swap the reference role although nothing moved.
 //!
+//! **In place.** In a resting scene the broadphase reports the same pairs step after step.
+//! Then the list is kept and each pair is updated where it is, instead of building a new list
+//! from the old one: a kept manifold is carried with the bodies in place, and only a pair that
+//! runs the narrowphase copies its old manifold aside (for the id matching).
+//!
 //! **Sleeping.** A pair whose bodies both stay put this step (asleep, static, or a kinematic
 //! body at rest; see `island.rs`) keeps last step's manifold and cache untouched, as Box2D keeps
 //! the contacts of a sleeping island, so a sleeping pile costs no narrowphase. A pair of a
@@ -50,6 +55,17 @@ const MIN_PAIRS_PER_THREAD: usize = 2048;
 
 /// No predecessor.
 const NONE: u32 = u32::MAX;
+
+/// Where a pair's manifold of the last step is.
+#[derive(Clone, Copy)]
+enum Predecessor {
+    /// Nowhere: the pair is new, or its cache was dropped.
+    None,
+    /// In the pair itself (the list was kept: see the module docs).
+    Itself,
+    /// At this index of last step's list.
+    Old(usize),
+}
 
 /// What the contact update did.
 #[derive(Clone, Copy, Debug, Default)]
@@ -112,6 +128,8 @@ where
     pub(crate) reported_contacts: bool,
     /// Whether the world has sensors (without, pairs skip the test).
     pub(crate) any_sensors: bool,
+    /// How many steps updated the list in place (read by the tests).
+    pub(crate) in_place: u64,
 }
 
 /// A pair touches when a point of its manifold has separation `≤ 0` (see [`crate::Events`]).
@@ -151,6 +169,7 @@ where
             spare_overlaps: Vec::new(),
             reported_contacts: false,
             any_sensors: false,
+            in_place: 0,
         }
     }
 
@@ -305,9 +324,19 @@ where
         dt: N,
         threads: usize,
     ) -> ContactUpdate {
-        core::mem::swap(&mut self.pairs, &mut self.spare_pairs);
-        core::mem::swap(&mut self.caches, &mut self.spare_caches);
-        self.match_pairs(slots, found, no_collide);
+        let in_place = self.same_pairs(slots, found, no_collide);
+        if in_place {
+            self.in_place += 1;
+            // The contact events compare the touching pairs with last step's.
+            if self.reported_contacts {
+                self.spare_pairs.clone_from(&self.pairs);
+            }
+        } else {
+            core::mem::swap(&mut self.pairs, &mut self.spare_pairs);
+            core::mem::swap(&mut self.caches, &mut self.spare_caches);
+            self.match_pairs(slots, found, no_collide);
+        }
+        let previous = (!in_place).then_some(&self.previous[..]);
         let shared = Shared {
             slots,
             boxes,
@@ -317,13 +346,14 @@ where
             reuse: settings.manifold_reuse_distance,
             dt,
         };
-        let (pairs, caches, previous) = (&mut self.pairs[..], &mut self.caches[..], &self.previous);
+        let (pairs, caches) = (&mut self.pairs[..], &mut self.caches[..]);
         let threads = threads.min(pairs.len() / MIN_PAIRS_PER_THREAD).max(1);
         if threads == 1 {
             return ContactUpdate { threads: 1, ..shared.update_run(pairs, caches, previous) };
         }
         let run = pairs.len().div_ceil(threads);
-        let mut runs = pairs.chunks_mut(run).zip(caches.chunks_mut(run)).zip(previous.chunks(run));
+        let previous = (0..threads).map(|t| previous.map(|p| &p[(t * run).min(p.len())..]));
+        let mut runs = pairs.chunks_mut(run).zip(caches.chunks_mut(run)).zip(previous);
         let ((mine_p, mine_c), mine_prev) = runs.next().expect("at least one run");
         let shared = &shared;
         std::thread::scope(|scope| {
@@ -337,41 +367,49 @@ where
         })
     }
 
+    /// Whether the pairs of `found` (sorted slot pairs) that get contacts are exactly the
+    /// current list, with a cache for each: then the list is updated in place (see the module
+    /// docs). Collects the sensor candidates either way.
+    fn same_pairs(
+        &mut self,
+        slots: &[Slot<N, D>],
+        found: &[(u32, u32)],
+        no_collide: &[(u32, u32)],
+    ) -> bool {
+        self.sensor_candidates.clear();
+        let mut same = self.caches.len() == self.pairs.len();
+        let mut k = 0;
+        for &(i, j) in found {
+            match self.role(slots, i, j, no_collide) {
+                Role::None => {}
+                Role::Sensor => self.sensor_candidates.push((i, j)),
+                Role::Contact(a, b) => {
+                    same = same && self.pairs.get(k).is_some_and(|p| p.a == a && p.b == b);
+                    k += 1;
+                }
+            }
+        }
+        same && k == self.pairs.len()
+    }
+
     /// Builds this step's pair list from `found` (the manifolds empty), each pair's
     /// predecessor in last step's list (now `spare_pairs`), and room for the caches. The pairs
     /// in `no_collide` (sorted; bodies joined by a joint that does not let them collide) are
-    /// left out.
+    /// left out. (The sensor candidates are already collected.)
     fn match_pairs(
         &mut self,
         slots: &[Slot<N, D>],
         found: &[(u32, u32)],
         no_collide: &[(u32, u32)],
     ) {
-        let handle = |i: u32| BodyHandle { index: i, generation: slots[i as usize].generation };
-        let old = &self.spare_pairs;
         self.pairs.clear();
         self.previous.clear();
-        self.sensor_candidates.clear();
-        let any_sensors = self.any_sensors;
         let mut cursor = 0;
         for &(i, j) in found {
-            let (Some(bi), Some(bj)) = (&slots[i as usize].body, &slots[j as usize].body) else {
+            let Role::Contact(a, b) = self.role(slots, i, j, no_collide) else {
                 continue;
             };
-            if !bi.desc.collision_groups.interacts(&bj.desc.collision_groups) {
-                continue;
-            }
-            if !no_collide.is_empty() && no_collide.binary_search(&(i, j)).is_ok() {
-                continue;
-            }
-            if any_sensors && (bi.desc.sensor | bj.desc.sensor) {
-                // Sensors get no contacts, and do not see each other.
-                if !(bi.desc.sensor & bj.desc.sensor) {
-                    self.sensor_candidates.push((i, j));
-                }
-                continue;
-            }
-            let (a, b) = (handle(i), handle(j));
+            let old = &self.spare_pairs;
             while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
                 cursor += 1;
             }
@@ -382,21 +420,57 @@ where
         // Every pair's update writes its cache, so stale entries may stay (no need to clear).
         self.caches.resize(self.pairs.len(), PairCache::empty());
     }
+
+    /// What the broadphase pair of slots `i` and `j` becomes this step.
+    #[inline(always)]
+    fn role(&self, slots: &[Slot<N, D>], i: u32, j: u32, no_collide: &[(u32, u32)]) -> Role {
+        let (Some(bi), Some(bj)) = (&slots[i as usize].body, &slots[j as usize].body) else {
+            return Role::None;
+        };
+        if !bi.desc.collision_groups.interacts(&bj.desc.collision_groups) {
+            return Role::None;
+        }
+        if !no_collide.is_empty() && no_collide.binary_search(&(i, j)).is_ok() {
+            return Role::None;
+        }
+        if self.any_sensors && (bi.desc.sensor | bj.desc.sensor) {
+            // Sensors get no contacts, and do not see each other.
+            return if bi.desc.sensor & bj.desc.sensor { Role::None } else { Role::Sensor };
+        }
+        let handle = |i: u32| BodyHandle { index: i, generation: slots[i as usize].generation };
+        Role::Contact(handle(i), handle(j))
+    }
+}
+
+/// What a broadphase pair becomes (see [`ContactStage::role`]).
+enum Role {
+    /// Nothing: a body is gone, their groups or a joint rule it out, or two sensors.
+    None,
+    /// A sensor and a solid body: tested for overlap.
+    Sensor,
+    /// A contact pair of these bodies.
+    Contact(BodyHandle, BodyHandle),
 }
 
 impl<N: Scalar, const D: usize> Shared<'_, N, D>
 where
     Dim<D>: SolverDim<N, D>,
 {
-    /// Updates a run of pairs; counts how they got their manifolds (threads: 1).
+    /// Updates a run of pairs, each with its predecessor in `previous` (`None`: each is its
+    /// own, the list was kept); counts how they got their manifolds (threads: 1).
     fn update_run(
         &self,
         pairs: &mut [ContactPair<N, D>],
         caches: &mut [PairCache<N, D>],
-        previous: &[u32],
+        previous: Option<&[u32]>,
     ) -> ContactUpdate {
         let mut done = ContactUpdate { threads: 1, ..ContactUpdate::default() };
-        for ((pair, cache), &prev) in pairs.iter_mut().zip(caches).zip(previous) {
+        for (k, (pair, cache)) in pairs.iter_mut().zip(caches).enumerate() {
+            let prev = match previous {
+                None => Predecessor::Itself,
+                Some(p) if p[k] == NONE => Predecessor::None,
+                Some(p) => Predecessor::Old(p[k] as usize),
+            };
             match self.update_pair(pair, cache, prev) {
                 Outcome::Fresh => {}
                 Outcome::Reused => done.reused += 1,
@@ -414,18 +488,21 @@ where
         &self,
         pair: &mut ContactPair<N, D>,
         cache: &mut PairCache<N, D>,
-        prev: u32,
+        prev: Predecessor,
     ) -> Outcome {
         let body = |h: BodyHandle| self.slots[h.index as usize].body.as_ref().expect("a live body");
         let (ba, bb) = (body(pair.a), body(pair.b));
         let asleep = ba.is_sleeping() || bb.is_sleeping();
         let still = !moving(ba) && !moving(bb);
-        if asleep && still && prev != NONE {
-            let k = prev as usize;
-            if let Some(kept) = self.old_caches.get(k) {
-                pair.manifold = self.old_pairs[k].manifold;
-                *cache = *kept;
-                return Outcome::Asleep;
+        if asleep && still {
+            match prev {
+                Predecessor::Itself => return Outcome::Asleep,
+                Predecessor::Old(k) if k < self.old_caches.len() => {
+                    pair.manifold = self.old_pairs[k].manifold;
+                    *cache = self.old_caches[k];
+                    return Outcome::Asleep;
+                }
+                _ => {}
             }
         }
         let outcome = self.compute(pair, cache, prev, ba, bb);
@@ -438,7 +515,7 @@ where
         &self,
         pair: &mut ContactPair<N, D>,
         cache: &mut PairCache<N, D>,
-        prev: u32,
+        prev: Predecessor,
         ba: &crate::Body<N, D>,
         bb: &crate::Body<N, D>,
     ) -> Outcome {
@@ -449,38 +526,54 @@ where
         let relative = pose_a.inv_compose(pose_b);
         let smaller = ba.bounding_radius.min_of(bb.bounding_radius);
         let tolerance = self.reuse.min_of(N::lit(REUSE_FRACTION) * smaller);
-        let prev = (prev != NONE).then_some(prev as usize);
-        let old = prev.map(|k| (&self.old_pairs[k], self.old_caches.get(k)));
         // A level geometry's radius is the whole level's: the motion is bounded about the
         // other body when only B is one.
         let about_a = Dim::<D>::is_level(&bb.desc.shape) && !Dim::<D>::is_level(&ba.desc.shape);
         let radius = if about_a { ba.bounding_radius } else { bb.bounding_radius };
-        if let Some((prev, Some(kept))) = old
-            && kept.fits(&relative, margin, tolerance, radius, about_a)
-        {
-            // Last step's contacts (ids and impulses), carried with the bodies.
-            pair.manifold = prev.manifold;
-            kept.apply(pose_a, pose_b, &mut pair.manifold);
-            *cache = *kept;
-            return Outcome::Reused;
-        }
+        let fits =
+            |kept: &PairCache<N, D>| kept.fits(&relative, margin, tolerance, radius, about_a);
+        // Last step's contacts (ids and impulses), carried with the bodies when they still fit.
+        let saved;
+        let old = match prev {
+            Predecessor::None => None,
+            Predecessor::Itself => {
+                if fits(cache) {
+                    cache.apply(pose_a, pose_b, &mut pair.manifold);
+                    return Outcome::Reused;
+                }
+                // Set aside: the narrowphase overwrites it.
+                saved = pair.manifold;
+                Some(&saved)
+            }
+            Predecessor::Old(k) => {
+                if let Some(kept) = self.old_caches.get(k)
+                    && fits(kept)
+                {
+                    pair.manifold = self.old_pairs[k].manifold;
+                    kept.apply(pose_a, pose_b, &mut pair.manifold);
+                    *cache = *kept;
+                    return Outcome::Reused;
+                }
+                Some(&self.old_pairs[k].manifold)
+            }
+        };
         let m = &mut pair.manifold;
         // Pairs of the broadphase's fat boxes are often farther apart than the margin: their
         // tight boxes say so for a few comparisons, without the narrowphase. (Asked only of
         // pairs that were apart or new: pairs in contact, a stack's, rarely come apart.)
-        let was_apart = old.is_none_or(|(p, _)| p.manifold.is_empty());
+        let was_apart = old.is_none_or(|m| m.is_empty());
         *m = if was_apart && self.boxes.apart((pair.a.index, ba), (pair.b.index, bb), margin) {
             Manifold::new()
         } else {
             Dim::<D>::manifold(pose_a, &ba.desc.shape, pose_b, &bb.desc.shape, margin)
         };
-        if let Some((prev, _)) = old {
+        if let Some(old) = old {
             // Feature ids can change while the contacts stay where they were (two nearly tied
             // faces swapping the reference role as the bodies turn by a hair); such a contact
             // takes the impulse of the previous contact nearest to it, so a loaded stack does not
             // lose its warm start and creep.
             let near = N::lit(WARM_START_MATCH_FRACTION) * smaller;
-            m.match_previous_or_nearest(&prev.manifold, near);
+            m.match_previous_or_nearest(old, near);
         }
         *cache = if self.reuse > N::zero() && !m.is_empty() {
             PairCache::of(m, pose_a, pose_b, relative, margin)
@@ -488,5 +581,52 @@ where
             PairCache::none(relative)
         };
         Outcome::Fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kollide_math::{Iso2, Vec2};
+    use kollide_shapes::Cuboid;
+
+    use crate::{BodyDesc, ContactEvent, StepSettings, World2};
+
+    /// A box resting on the ground keeps its pair list, which is then updated in place; thrown
+    /// up, it ends its contact while the broadphase still pairs it with the ground, and the end
+    /// event comes from a step that updated in place (the events compare with a copy of the
+    /// list); landing again, it begins a contact again.
+    #[test]
+    fn a_kept_pair_list_reports_contact_events() {
+        let mut w = World2::<f64>::new(Vec2::new(0.0, -10.0)).unwrap();
+        let settings = StepSettings { sleeping: false, contact_events: true, ..*w.settings() };
+        w.set_settings(settings).unwrap();
+        let ground = Cuboid::new(Vec2::new(10.0, 0.5)).unwrap();
+        let g = w.add(BodyDesc::fixed(ground).pose(Iso2::translation(0.0, -0.5))).unwrap();
+        let cube = Cuboid::new(Vec2::new(0.5, 0.5)).unwrap();
+        let b = w.add(BodyDesc::dynamic(cube).pose(Iso2::translation(0.0, 0.5))).unwrap();
+        for _ in 0..30 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let settled = w.contacts.in_place;
+        assert!(settled > 20, "only {settled} of 30 steps updated in place");
+        // About 5 mm up over the first step: within the broadphase's enlarged boxes.
+        w.apply_impulse(b, Vec2::new(0.0, 0.3)).unwrap();
+        let pair = ContactEvent { a: g, b };
+        let (mut ended, mut began) = (None, None);
+        for step in 0..120 {
+            let before = w.contacts.in_place;
+            w.step(1.0 / 60.0).unwrap();
+            let kept = w.contacts.in_place > before;
+            if ended.is_none() && w.events().contact_end.contains(&pair) {
+                ended = Some((step, kept));
+            }
+            if ended.is_some() && w.events().contact_begin.contains(&pair) {
+                began = Some(step);
+                break;
+            }
+        }
+        let (step, kept) = ended.expect("the thrown box ended its contact");
+        assert!(kept, "the end event (step {step}) came from a rebuilt list");
+        assert!(began.is_some(), "the box did not land again");
     }
 }
