@@ -320,7 +320,9 @@ where
         let c = |l: usize| contacts[l];
         let exists = exist[i];
         let keep = |x: L| L::select(exists, x, zero);
-        let keep_ang = |w: [LaneAng<L, D>; 2]| w.map(|w| L::angular_where(exists, &w));
+        let keep_ang = |w: [LaneAng<L, D>; 2]| {
+            [L::angular_where(exists, &w[0]), L::angular_where(exists, &w[1])]
+        };
         let warm_of = |f: fn(&ContactImpulse<L::Scalar>) -> L::Scalar| {
             if warm { keep(L::from_fn(|l| f(&c(l).user))) } else { zero }
         };
@@ -346,8 +348,8 @@ where
         }
         points.push(LanePoint {
             exists,
-            r_a: r_a.map(keep),
-            r_b: r_b.map(keep),
+            r_a: core::array::from_fn(|k| keep(r_a[k])),
+            r_b: core::array::from_fn(|k| keep(r_b[k])),
             adjusted_separation: keep(
                 L::from_fn(|l| c(l).separation) - dot(&sub(&r_b, &r_a), &normal),
             ),

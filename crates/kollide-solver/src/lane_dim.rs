@@ -280,11 +280,12 @@ impl<L: Lane> DimLanes<3> for L {
     }
     #[inline(always)]
     fn inertia_where(mask: L::Mask, i: &[[L; 3]; 3]) -> [[L; 3]; 3] {
-        i.map(|row| row.map(|x| L::select(mask, x, L::zero())))
+        // (`from_fn`, not `map`: the compiler may leave `map` as a call in a hot loop.)
+        core::array::from_fn(|r| core::array::from_fn(|c| L::select(mask, i[r][c], L::zero())))
     }
     #[inline(always)]
     fn angular_where(mask: L::Mask, w: &[L; 3]) -> [L; 3] {
-        w.map(|x| L::select(mask, x, L::zero()))
+        core::array::from_fn(|k| L::select(mask, w[k], L::zero()))
     }
     #[inline(always)]
     fn angular_dot(a: &[L; 3], b: &[L; 3]) -> L {
