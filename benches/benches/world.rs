@@ -68,7 +68,8 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use kollide::prelude::*;
 use kollide_benches::{
-    alternate, alternating_rounds, counting_instructions, listing, one_iteration, wanted,
+    alternate, alternating_id, alternating_rounds, counting_instructions, listing, one_iteration,
+    wanted,
 };
 
 use crate::box2d_boxes::{box2d_boxes, box2d_boxes_on_workers};
@@ -881,7 +882,7 @@ impl<'c> Steps<'c> {
         id: &'static str,
         make: impl FnOnce() -> E,
     ) {
-        if !wanted(self.group, id) {
+        if !wanted(self.group, id) || (self.rounds.is_some() && !alternating_id(id)) {
             return;
         }
         if listing() {

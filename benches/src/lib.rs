@@ -204,6 +204,13 @@ pub fn alternating_rounds(group: &str) -> Option<usize> {
     group.contains(&only).then_some(rounds)
 }
 
+/// Whether the library `id` takes part in an alternating run: every library unless
+/// `KOLLIDE_ALT_IDS` lists the ones that do (comma-separated ids, such as `kollide,rapier`),
+/// so that a variant which loads the machine (a second thread) can be left out.
+pub fn alternating_id(id: &str) -> bool {
+    std::env::var("KOLLIDE_ALT_IDS").map_or(true, |ids| ids.split(',').any(|i| i == id))
+}
+
 /// Times the libraries of one group in turn, `rounds` times: each round runs every library's
 /// batch once, in the order given (kollide first), and prints, per library, the median batch
 /// time and the median and quartiles of the per-round ratio of kollide's time to its own.
