@@ -369,7 +369,7 @@ where
 
     /// Whether the pairs of `found` (sorted slot pairs) that get contacts are exactly the
     /// current list, with a cache for each: then the list is updated in place (see the module
-    /// docs). Collects the sensor candidates either way.
+    /// docs), and the sensor candidates are collected. Stops at the first difference.
     fn same_pairs(
         &mut self,
         slots: &[Slot<N, D>],
@@ -377,25 +377,29 @@ where
         no_collide: &[(u32, u32)],
     ) -> bool {
         self.sensor_candidates.clear();
-        let mut same = self.caches.len() == self.pairs.len();
+        if self.caches.len() != self.pairs.len() {
+            return false;
+        }
         let mut k = 0;
         for &(i, j) in found {
             match self.role(slots, i, j, no_collide) {
                 Role::None => {}
                 Role::Sensor => self.sensor_candidates.push((i, j)),
                 Role::Contact(a, b) => {
-                    same = same && self.pairs.get(k).is_some_and(|p| p.a == a && p.b == b);
+                    if !self.pairs.get(k).is_some_and(|p| p.a == a && p.b == b) {
+                        return false;
+                    }
                     k += 1;
                 }
             }
         }
-        same && k == self.pairs.len()
+        k == self.pairs.len()
     }
 
     /// Builds this step's pair list from `found` (the manifolds empty), each pair's
     /// predecessor in last step's list (now `spare_pairs`), and room for the caches. The pairs
     /// in `no_collide` (sorted; bodies joined by a joint that does not let them collide) are
-    /// left out. (The sensor candidates are already collected.)
+    /// left out; the sensor candidates are collected.
     fn match_pairs(
         &mut self,
         slots: &[Slot<N, D>],
@@ -404,10 +408,16 @@ where
     ) {
         self.pairs.clear();
         self.previous.clear();
+        self.sensor_candidates.clear();
         let mut cursor = 0;
         for &(i, j) in found {
-            let Role::Contact(a, b) = self.role(slots, i, j, no_collide) else {
-                continue;
+            let (a, b) = match self.role(slots, i, j, no_collide) {
+                Role::None => continue,
+                Role::Sensor => {
+                    self.sensor_candidates.push((i, j));
+                    continue;
+                }
+                Role::Contact(a, b) => (a, b),
             };
             let old = &self.spare_pairs;
             while cursor < old.len() && (old[cursor].a.index, old[cursor].b.index) < (i, j) {
