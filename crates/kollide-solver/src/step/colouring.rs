@@ -131,7 +131,8 @@ where
     }
 
     /// Gives each touching pair its wave and its solver input, counting the touching pairs and
-    /// their contacts into `report`, and sorts the inputs into wave order. A `hook` sees each
+    /// their contacts into `report`, and sorts the inputs into wave order; keeps the last
+    /// step's when nothing they depend on changed (see the module docs). A `hook` sees each
     /// pair first, in pair order, and may disable it (then it gets no input and its impulses
     /// are dropped) or change its friction, restitution and tangent velocity.
     pub(crate) fn colour(
@@ -157,46 +158,6 @@ where
             }
             return;
         }
-        self.colour_afresh(slots, bodies, pairs, settings, report, hook);
-    }
-
-    /// Whether the kept result is this step's (see the module docs); if so, counts the
-    /// touching pairs and their contacts into `report`.
-    fn unchanged(
-        &self,
-        bodies: &[SolverBody<N, D>],
-        pairs: &[ContactPair<N, D>],
-        settings: ContactSettings<N>,
-        report: &mut StepReport,
-    ) -> bool {
-        if self.kept_for != Some(settings) || self.keys.len() != pairs.len() {
-            return false;
-        }
-        let (mut touching, mut contacts) = (0, 0);
-        for (pair, key) in pairs.iter().zip(&self.keys) {
-            if PairKey::of(pair, bodies) != *key {
-                return false;
-            }
-            if *key != PairKey::SKIPPED {
-                touching += 1;
-                contacts += pair.manifold.len();
-            }
-        }
-        report.touching_pairs += touching;
-        report.contacts += contacts;
-        true
-    }
-
-    /// [`Self::colour`] without the kept result; keeps this one unless a hook ran.
-    fn colour_afresh(
-        &mut self,
-        slots: &[Slot<N, D>],
-        bodies: &[SolverBody<N, D>],
-        pairs: &mut [ContactPair<N, D>],
-        settings: ContactSettings<N>,
-        report: &mut StepReport,
-        hook: Option<&mut dyn ContactHook<N, D>>,
-    ) {
         self.kept_for = hook.is_none().then_some(settings);
         self.keys.clear();
         self.wave_of_body.clear();
@@ -226,6 +187,33 @@ where
             self.push(k, pair, bodies, settings, mix, report);
         }
         self.sort_by_wave();
+    }
+
+    /// Whether the kept result is this step's (see the module docs); if so, counts the
+    /// touching pairs and their contacts into `report`.
+    fn unchanged(
+        &self,
+        bodies: &[SolverBody<N, D>],
+        pairs: &[ContactPair<N, D>],
+        settings: ContactSettings<N>,
+        report: &mut StepReport,
+    ) -> bool {
+        if self.kept_for != Some(settings) || self.keys.len() != pairs.len() {
+            return false;
+        }
+        let (mut touching, mut contacts) = (0, 0);
+        for (pair, key) in pairs.iter().zip(&self.keys) {
+            if PairKey::of(pair, bodies) != *key {
+                return false;
+            }
+            if *key != PairKey::SKIPPED {
+                touching += 1;
+                contacts += pair.manifold.len();
+            }
+        }
+        report.touching_pairs += touching;
+        report.contacts += contacts;
+        true
     }
 
     /// Runs the hook on pair `k` with the mixed `(friction, restitution)`: `None` when it
